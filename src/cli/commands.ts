@@ -1,0 +1,8 @@
+/**
+ * The command table. Each entry loads its module on demand, so `armstudy budget` does not pay for
+ * the study runner's imports. Add one line per command.
+ */
+import type { Command } from "./command.ts";
+
+export const COMMANDS: Record<string, () => Promise<Command>> = {
+};

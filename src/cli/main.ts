@@ -1,0 +1,53 @@
+#!/usr/bin/env -S npx tsx
+/** The CLI entry: argv → command. No logic lives here. */
+import { pathToFileURL } from "node:url";
+import { COMMANDS } from "./commands.ts";
+import { InputError, UsageError } from "./errors.ts";
+import { type CliIO, processIO } from "./io.ts";
+
+function helpText(): string {
+  const names = Object.keys(COMMANDS).sort();
+  return [
+    "armstudy: measure agent-harness design decisions",
+    "",
+    "usage: armstudy <command> [options]",
+    "",
+    "commands:",
+    ...names.map((name) => `  ${name}`),
+    "",
+    "Run `armstudy <command> --help` for a command's options.",
+    "",
+  ].join("\n");
+}
+
+export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    io.stdout(helpText());
+    return name === undefined ? 2 : 0;
+  }
+  const load = COMMANDS[name];
+  if (load === undefined) {
+    io.stderr(`armstudy: unknown command "${name}". Known commands: ${Object.keys(COMMANDS).sort().join(", ")}.\n`);
+    return 2;
+  }
+  const command = await load();
+  if (rest.includes("--help") || rest.includes("-h")) {
+    io.stdout(`${command.summary}\n\nusage: ${command.usage}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof InputError) {
+      io.stderr(`armstudy ${name}: ${error.message}\n`);
+      return error.exitCode;
+    }
+    throw error;
+  }
+}
+
+// Run when executed directly (tsx src/cli/main.ts ...), not when imported by tests or bin/.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,186 @@
+/**
+ * The run record: one append-only JSONL stream per run, one typed event per line. Every source
+ * (our agent loop, an external CLI driver, a session importer) writes it; every metric reads it.
+ * Extend the vocabulary here; never fork a second format.
+ */
+import { z } from "zod";
+
+const base = {
+  /** Milliseconds since the run started (injected clock); importers use the log's timestamps. */
+  t: z.number(),
+};
+
+const usageSource = z.enum(["reported", "counted", "estimated"]);
+
+export const RunStartEvent = z.object({
+  ...base,
+  type: z.literal("run.start"),
+  arm: z.string(),
+  runIndex: z.number().int().nonnegative(),
+  seed: z.number().int(),
+  model: z.string(),
+  /** True when the model is the bundled scripted test double. */
+  testDouble: z.boolean().default(false),
+  prefixHash: z.string(),
+  prefixTokens: z.number().int().nonnegative(),
+  /** Who produced the record: `armstudy`, `codex`, `claude`, `pi`, … */
+  source: z.string(),
+  /** Wall-clock start as ISO text, when known (importers, the CLI); never read inside core. */
+  startedAt: z.string().optional(),
+  cwd: z.string().optional(),
+});
+
+export const UserMessageEvent = z.object({
+  ...base,
+  type: z.literal("user.message"),
+  text: z.string(),
+  kind: z.enum(["handoff", "continuation", "nudge", "person"]),
+});
+
+export const ModelRequestEvent = z.object({
+  ...base,
+  type: z.literal("model.request"),
+  round: z.number().int().nonnegative(),
+  /** Our o200k count of what was sent (prefix + history). */
+  counted: z.object({ input: z.number().int().nonnegative(), output: z.number().int().nonnegative() }).optional(),
+  /** The provider's usage, normalised: input includes cached input; output includes reasoning. */
+  input: z.number().nonnegative(),
+  cachedInput: z.number().nonnegative(),
+  cacheWrite: z.number().nonnegative().optional(),
+  output: z.number().nonnegative(),
+  reasoning: z.number().nonnegative(),
+  usageSource,
+  durationMs: z.number().nonnegative(),
+  model: z.string().optional(),
+  stop: z.string().optional(),
+  /** Cost the log itself recorded for this request (pi, claude -p), in USD. */
+  costUsd: z.number().nonnegative().optional(),
+  purpose: z.enum(["agent", "claim_check"]).default("agent"),
+});
+
+export const AssistantTextEvent = z.object({
+  ...base,
+  type: z.literal("assistant.text"),
+  text: z.string(),
+  /** True when this text ends a reply (the model stopped without a tool call). */
+  final: z.boolean(),
+});
+
+export const ToolCallEvent = z.object({
+  ...base,
+  type: z.literal("tool.call"),
+  id: z.string(),
+  name: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+});
+
+export const ToolResultEvent = z.object({
+  ...base,
+  type: z.literal("tool.result"),
+  id: z.string(),
+  name: z.string().optional(),
+  ok: z.boolean(),
+  exitCode: z.number().int().nullable().optional(),
+  /** Output, capped by the producer; a cut is marked in the text. */
+  output: z.string(),
+  durationMs: z.number().nonnegative().optional(),
+  /** Paths the call changed, relative to the work directory, when known. */
+  changedFiles: z.array(z.string()).optional(),
+  /** Set when a person rejected the call (Claude Code permission denials). */
+  rejected: z.boolean().optional(),
+});
+
+export const PlanUpdateEvent = z.object({
+  ...base,
+  type: z.literal("plan.update"),
+  items: z.array(z.object({ text: z.string(), status: z.enum(["pending", "in_progress", "completed"]) })),
+});
+
+export const ReplyEndEvent = z.object({
+  ...base,
+  type: z.literal("reply.end"),
+  reason: z.enum(["no_tool_call", "ask_user", "slice_budget", "error", "usage_limit", "interrupted"]),
+  errorMessage: z.string().optional(),
+});
+
+export const PolicyDecisionEvent = z.object({
+  ...base,
+  type: z.literal("policy.decision"),
+  policy: z.string(),
+  decision: z.enum(["settle", "continue", "nudge", "check_claim"]),
+  reason: z.string(),
+  status: z.string().optional(),
+});
+
+export const GoalUpdateEvent = z.object({
+  ...base,
+  type: z.literal("goal.update"),
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+  reason: z.string(),
+  /** Who caused the change: `person`, `model`, `system`, `check`. */
+  by: z.string(),
+});
+
+export const ClaimCheckEvent = z.object({
+  ...base,
+  type: z.literal("claim.check"),
+  verdict: z.enum(["done", "continue", "accepted_unchecked"]),
+  reason: z.string(),
+  evidence: z.array(z.string()),
+  /** The evidence shield: did the quoted evidence appear in a tool result? */
+  shield: z.enum(["passed", "rejected", "not_applied"]),
+});
+
+export const CompactionEvent = z.object({
+  ...base,
+  type: z.literal("compaction"),
+  tokensBefore: z.number().nonnegative().nullable(),
+  tokensAfter: z.number().nonnegative().nullable(),
+});
+
+export const SubagentEvent = z.object({
+  ...base,
+  type: z.literal("subagent"),
+  /** The sub-agent's own record file or id, for linking. */
+  ref: z.string(),
+  toolCalls: z.number().int().nonnegative(),
+});
+
+export const RunEndEvent = z.object({
+  ...base,
+  type: z.literal("run.end"),
+  status: z.string(),
+  reason: z.string().optional(),
+  wallMs: z.number().nonnegative(),
+});
+
+/** A warning the producer wants kept with the record (an importer's skipped line, a driver mismatch). */
+export const NoteEvent = z.object({
+  ...base,
+  type: z.literal("note"),
+  level: z.enum(["info", "warning"]),
+  text: z.string(),
+});
+
+export const RunEvent = z.discriminatedUnion("type", [
+  RunStartEvent,
+  UserMessageEvent,
+  ModelRequestEvent,
+  AssistantTextEvent,
+  ToolCallEvent,
+  ToolResultEvent,
+  PlanUpdateEvent,
+  ReplyEndEvent,
+  PolicyDecisionEvent,
+  GoalUpdateEvent,
+  ClaimCheckEvent,
+  CompactionEvent,
+  SubagentEvent,
+  RunEndEvent,
+  NoteEvent,
+]);
+
+export type RunEvent = z.infer<typeof RunEvent>;
+export type RunEventType = RunEvent["type"];
+export type EventOf<T extends RunEventType> = Extract<RunEvent, { type: T }>;
