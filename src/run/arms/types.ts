@@ -1,0 +1,36 @@
+/**
+ * An arm as loaded from `arms/<name>/arm.yaml`: its compiled prompt pack, the turn-end policies
+ * it applies, and which agent runs it. The loader (this folder) validates the YAML; the agent
+ * loop, the external drivers and the study runner consume this shape.
+ */
+
+/** One turn-end control and its options, as written in arm.yaml (`policies:`). */
+export interface PolicySpec {
+  name: "none" | "todoGate" | "everyReplyCheck" | "goal" | "workSlice" | "loopGuard" | "measureLoop" | "goalQueue";
+  options?: Record<string, unknown>;
+}
+
+/** Who runs the arm: our own agent loop, or a real client driven as an external process. */
+export type AgentKind = "armstudy" | "codex" | "claude" | "pi";
+
+export interface CompiledPrompt {
+  /** Exactly what the model sees as the system prompt. */
+  text: string;
+  /** The stable prefix (the provider-cache identity) and its sha-256. */
+  stablePrefix: string;
+  prefixHash: string;
+  prefixTokens: number;
+}
+
+export interface LoadedArm {
+  name: string;
+  /** The arm's folder. */
+  dir: string;
+  description: string;
+  agent: AgentKind;
+  /** Null for real-client arms that use the client's own prompt. */
+  prompt: CompiledPrompt | null;
+  policies: PolicySpec[];
+  /** Goal limits for arms that run the goal loop. */
+  goal?: { rounds?: number; hours?: number };
+}
