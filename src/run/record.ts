@@ -88,6 +88,8 @@ export const ToolResultEvent = z.object({
   changedFiles: z.array(z.string()).optional(),
   /** Set when a person rejected the call (Claude Code permission denials). */
   rejected: z.boolean().optional(),
+  /** A plan-approval tool (Claude Code ExitPlanMode): did the person approve the plan? */
+  planApproval: z.enum(["approved", "rejected"]).optional(),
 });
 
 export const PlanUpdateEvent = z.object({
@@ -147,12 +149,34 @@ export const SubagentEvent = z.object({
   toolCalls: z.number().int().nonnegative(),
 });
 
+/** Normalised run totals: input includes cached input and cache writes; output includes reasoning. */
+export const RunUsage = z.object({
+  input: z.number().nonnegative(),
+  cachedInput: z.number().nonnegative(),
+  cacheWrite: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  /** Null when the log does not report reasoning tokens separately. */
+  reasoning: z.number().nonnegative().nullable(),
+  source: usageSource,
+  /** True for an estimate that cannot see everything billed (reasoning, tool schemas, re-sends). */
+  lowerBound: z.boolean().default(false),
+});
+
 export const RunEndEvent = z.object({
   ...base,
   type: z.literal("run.end"),
   status: z.string(),
   reason: z.string().optional(),
   wallMs: z.number().nonnegative(),
+  /**
+   * The run's total usage as the log itself states it (importers): Codex's last cumulative total,
+   * the sum over deduplicated Claude requests, a `claude -p` result, or an o200k estimate over the
+   * visible text when the log has no usage (`source: "estimated"`, `lowerBound: true`). When
+   * present, metrics read the run's tokens from here instead of summing `model.request`.
+   */
+  usage: RunUsage.optional(),
+  /** Total cost the log itself recorded for the run (`claude -p` result), in USD. */
+  costUsd: z.number().nonnegative().optional(),
 });
 
 /** A warning the producer wants kept with the record (an importer's skipped line, a driver mismatch). */
