@@ -1,0 +1,211 @@
+/**
+ * The plan-outcome classifier (ADR-0077): what a plan run concluded, read from its reply text.
+ *
+ * | Reply                                                              | Outcome      |
+ * |--------------------------------------------------------------------|--------------|
+ * | one complete, nonempty `<proposed_plan>` block outside code        | `plan_ready` |
+ * | one complete, nonempty `<plan_blocked>` block outside code         | `blocked`    |
+ * | no outcome tag outside code, nonempty text                         | `no_plan`    |
+ * | unbalanced, empty, duplicated or conflicting tags; the legacy      | `invalid`    |
+ * | `<plan_clarification>`; an empty reply                             |              |
+ *
+ * Only tags outside code declare an outcome. Code is a fenced block (see fence.ts; an unclosed
+ * fence runs to the end) or an inline code span (a backtick run closed by the next run of the same
+ * length within one paragraph). A line that holds only an outcome tag ends a paragraph, so a stray
+ * backtick in a plan step can never swallow the closing tag. Tags are recognised anywhere in a
+ * line of prose, not only on their own line: "wrap it in <proposed_plan>" outside backticks is an
+ * outcome tag, as ADR-0077 says.
+ *
+ * Deliberate difference from Codex (its `ProposedPlanParser`): Codex honours a tag line inside a
+ * ``` fence and ignores a tag that shares its line with other text; it also closes an unterminated
+ * block at the end of the stream. Here a fenced tag is text, an inline tag counts, and an
+ * unterminated block is `invalid` (the repair turn asks the model to finish it).
+ *
+ * Linear time: one pass over the lines; each paragraph's backtick runs are paired through a
+ * precomputed "next run of the same length" table, so no character is scanned more than a fixed
+ * number of times, whatever the input.
+ */
+import { type Fence, closesFence, fenceOpening, isBlankLine } from "./fence.ts";
+
+export type PlanOutcome = "plan_ready" | "blocked" | "no_plan" | "invalid";
+
+/** Why a reply is `invalid`: each value names one rule of ADR-0077. */
+export type PlanInvalidReason =
+  | "empty_reply"
+  | "legacy_clarification"
+  | "conflicting_blocks"
+  | "unopened_close"
+  | "nested_block"
+  | "unclosed_block"
+  | "duplicate_block"
+  | "empty_block";
+
+export interface PlanResult {
+  outcome: PlanOutcome;
+  /** The `<proposed_plan>` body, trimmed, when the outcome is `plan_ready`. */
+  plan?: string;
+  /** The `<plan_blocked>` body, trimmed, when the outcome is `blocked`. */
+  blocked?: string;
+  /** The rule that made the reply `invalid`. */
+  reason?: PlanInvalidReason;
+}
+
+/**
+ * One sentence per rule, for people reading a result. The order is the order the rules are
+ * checked in: the first rule that applies names the reason.
+ */
+export const PLAN_RULES: Readonly<Record<PlanInvalidReason, string>> = {
+  empty_reply: "the reply is empty or only whitespace",
+  legacy_clarification: "the reply uses <plan_clarification>, which is no longer an outcome (ask_user is the clarification channel)",
+  conflicting_blocks: "the reply mixes <proposed_plan> and <plan_blocked> tags",
+  unopened_close: "a closing tag appears before any opening tag",
+  nested_block: "an outcome block is opened again before it was closed",
+  unclosed_block: "an outcome block is opened and never closed",
+  duplicate_block: "the reply has more than one outcome block",
+  empty_block: "the outcome block has nothing in it",
+};
+
+export type OutcomeTagName = "proposed_plan" | "plan_blocked" | "plan_clarification";
+
+/** One outcome tag found outside code: its name, whether it closes, and where it sits. */
+export interface OutcomeTag {
+  name: OutcomeTagName;
+  closing: boolean;
+  /** Offset of `<` in the text. */
+  start: number;
+  /** Offset just after `>`. */
+  end: number;
+}
+
+const TAGS: ReadonlyArray<{ text: string; name: OutcomeTagName; closing: boolean }> = [
+  { text: "<proposed_plan>", name: "proposed_plan", closing: false },
+  { text: "</proposed_plan>", name: "proposed_plan", closing: true },
+  { text: "<plan_blocked>", name: "plan_blocked", closing: false },
+  { text: "</plan_blocked>", name: "plan_blocked", closing: true },
+  { text: "<plan_clarification>", name: "plan_clarification", closing: false },
+  { text: "</plan_clarification>", name: "plan_clarification", closing: true },
+];
+const TAG_TEXTS = new Set(TAGS.map((tag) => tag.text));
+
+const LT = 60;
+const BACKTICK = 96;
+
+/** Every outcome tag outside fenced code and inline code spans, in order. */
+export function findOutcomeTags(text: string): OutcomeTag[] {
+  const found: OutcomeTag[] = [];
+
+  // Tags in [from, to), which holds no code.
+  const scanTags = (from: number, to: number): void => {
+    for (let i = from; i < to; i += 1) {
+      if (text.charCodeAt(i) !== LT) continue;
+      for (const tag of TAGS) {
+        if (i + tag.text.length <= to && text.startsWith(tag.text, i)) {
+          found.push({ name: tag.name, closing: tag.closing, start: i, end: i + tag.text.length });
+          i += tag.text.length - 1;
+          break;
+        }
+      }
+    }
+  };
+
+  // A paragraph [from, to): pair its backtick runs into code spans, scan the text between them.
+  const scanParagraph = (from: number, to: number): void => {
+    const runStart: number[] = [];
+    const runLength: number[] = [];
+    for (let i = from; i < to; i += 1) {
+      if (text.charCodeAt(i) !== BACKTICK) continue;
+      let j = i;
+      while (j < to && text.charCodeAt(j) === BACKTICK) j += 1;
+      runStart.push(i);
+      runLength.push(j - i);
+      i = j - 1;
+    }
+    // nextSame[k]: the index of the next run with the same length as run k, or -1.
+    const nextSame = new Array<number>(runStart.length).fill(-1);
+    const lastSeen = new Map<number, number>();
+    for (let k = runStart.length - 1; k >= 0; k -= 1) {
+      const length = runLength[k] as number;
+      nextSame[k] = lastSeen.get(length) ?? -1;
+      lastSeen.set(length, k);
+    }
+    let cursor = from;
+    let k = 0;
+    while (k < runStart.length) {
+      const closer = nextSame[k] as number;
+      if (closer === -1) {
+        k += 1; // an unmatched run is literal backticks
+        continue;
+      }
+      scanTags(cursor, runStart[k] as number);
+      cursor = (runStart[closer] as number) + (runLength[closer] as number);
+      k = closer + 1;
+    }
+    scanTags(cursor, to);
+  };
+
+  let fence: Fence | null = null;
+  let paragraphStart = -1;
+  let paragraphEnd = -1;
+  const flush = (): void => {
+    if (paragraphStart >= 0) scanParagraph(paragraphStart, paragraphEnd);
+    paragraphStart = -1;
+  };
+
+  let lineStart = 0;
+  while (lineStart <= text.length) {
+    const newline = text.indexOf("\n", lineStart);
+    const lineEnd = newline === -1 ? text.length : newline;
+    const line = text.slice(lineStart, lineEnd);
+    if (fence !== null) {
+      if (closesFence(line, fence)) fence = null;
+    } else {
+      const opening = fenceOpening(line);
+      if (opening !== null) {
+        flush();
+        fence = opening;
+      } else if (isBlankLine(line)) {
+        flush();
+      } else if (TAG_TEXTS.has(line.trim())) {
+        flush();
+        scanTags(lineStart, lineEnd);
+      } else {
+        if (paragraphStart < 0) paragraphStart = lineStart;
+        paragraphEnd = lineEnd;
+      }
+    }
+    if (newline === -1) break;
+    lineStart = newline + 1;
+  }
+  flush();
+  return found;
+}
+
+const invalid = (reason: PlanInvalidReason): PlanResult => ({ outcome: "invalid", reason });
+
+/** Classifies a plan run's reply per ADR-0077. Pure, total and linear in the length of `text`. */
+export function classifyPlanReply(text: string): PlanResult {
+  if (text.trim() === "") return invalid("empty_reply");
+  const tags = findOutcomeTags(text);
+  if (tags.length === 0) return { outcome: "no_plan" };
+  if (tags.some((tag) => tag.name === "plan_clarification")) return invalid("legacy_clarification");
+  const first = tags[0] as OutcomeTag;
+  if (tags.some((tag) => tag.name !== first.name)) return invalid("conflicting_blocks");
+
+  const bodies: string[] = [];
+  let open: OutcomeTag | null = null;
+  for (const tag of tags) {
+    if (!tag.closing) {
+      if (open !== null) return invalid("nested_block");
+      open = tag;
+    } else {
+      if (open === null) return invalid("unopened_close");
+      bodies.push(text.slice(open.end, tag.start));
+      open = null;
+    }
+  }
+  if (open !== null) return invalid("unclosed_block");
+  if (bodies.length > 1) return invalid("duplicate_block");
+  const body = (bodies[0] as string).trim();
+  if (body === "") return invalid("empty_block");
+  return first.name === "proposed_plan" ? { outcome: "plan_ready", plan: body } : { outcome: "blocked", blocked: body };
+}
