@@ -1,0 +1,189 @@
+/**
+ * Acceptance checks: commands run in the worktree after the agent stops. The exit code is the
+ * truth — 0 means the step is met — that "false completion" is measured against. Each check runs
+ * in its own process group with a timeout that kills the whole group.
+ */
+import { spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import { StudyInputError, describeZodIssues } from "./errors.ts";
+
+export interface CheckSpec {
+  id: string;
+  /** A shell command, run with `sh -c` in the worktree. */
+  command: string;
+  description?: string;
+  timeoutMs?: number;
+}
+
+export interface CheckResult {
+  id: string;
+  command: string;
+  passed: boolean;
+  exitCode: number | null;
+  /** The signal that ended it, when one did (a timeout kills with SIGKILL). */
+  signal: string | null;
+  timedOut: boolean;
+  durationMs: number;
+  /** The tail of stdout + stderr, capped. */
+  output: string;
+}
+
+export interface AcceptanceResult {
+  passed: number;
+  failed: number;
+  checks: CheckResult[];
+}
+
+const CheckSchema = z
+  .object({
+    id: z.string().trim().min(1),
+    command: z.string().trim().min(1).optional(),
+    run: z.string().trim().min(1).optional(),
+    description: z.string().optional(),
+    title: z.string().optional(),
+    timeoutMs: z.number().int().positive().optional(),
+    timeout: z.number().positive().optional(),
+  })
+  .passthrough()
+  .refine((check) => check.command !== undefined || check.run !== undefined, { message: "give the check a `command` to run" });
+
+const ChecksFileSchema = z.union([z.object({ checks: z.array(CheckSchema).min(1) }).passthrough(), z.array(CheckSchema).min(1)]);
+
+/** Validates a parsed checks file: a list of checks, or `{ checks: [...] }`. */
+export function parseChecks(value: unknown, file: string): CheckSpec[] {
+  const parsed = ChecksFileSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new StudyInputError(
+      "STUDY_CHECKS",
+      `${describeZodIssues(file, parsed.error.issues)}\nA checks file lists checks as { id, command, timeoutMs? }.`,
+      file,
+    );
+  }
+  const list = Array.isArray(parsed.data) ? parsed.data : parsed.data.checks;
+  const seen = new Set<string>();
+  return list.map((check, index) => {
+    if (seen.has(check.id)) throw new StudyInputError("STUDY_CHECKS", `${file}: field checks.${index}.id: "${check.id}" is used twice; ids must be unique.`, file);
+    seen.add(check.id);
+    const timeoutMs = check.timeoutMs ?? (check.timeout !== undefined ? Math.round(check.timeout * 1000) : undefined);
+    const description = check.description ?? check.title;
+    return {
+      id: check.id,
+      command: (check.command ?? check.run) as string,
+      ...(description !== undefined ? { description } : {}),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    };
+  });
+}
+
+export async function loadChecks(file: string): Promise<CheckSpec[]> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new StudyInputError("STUDY_CHECKS", `cannot read acceptance checks ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Fix the study file's \`checks\` path.`, file);
+  }
+  let value: unknown;
+  try {
+    value = parseYaml(text);
+  } catch (error) {
+    throw new StudyInputError("STUDY_CHECKS", `${file}: not valid YAML: ${(error as Error).message}`, file);
+  }
+  return parseChecks(value, file);
+}
+
+const OUTPUT_CAP = 4000;
+/** Variables that look like credentials never reach a check (nor the agent's shell). */
+const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL)/i;
+
+export function checkEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) if (!SECRET_NAME.test(name)) out[name] = value;
+  return out;
+}
+
+/** Keeps the last `cap` characters, marking the cut. */
+function tail(text: string, cap: number): string {
+  return text.length <= cap ? text : `[… ${text.length - cap} characters cut …]\n${text.slice(-cap)}`;
+}
+
+/** Kills a process group, ignoring a group that is already gone. */
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // Already exited.
+  }
+}
+
+export interface RunCheckOptions {
+  cwd: string;
+  timeoutMs: number;
+  env?: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+  now?: () => number;
+}
+
+/** Runs one check. Never throws for a failing command: the failure is the result. */
+export function runCheck(check: CheckSpec, options: RunCheckOptions): Promise<CheckResult> {
+  const now = options.now ?? (() => performance.now());
+  const started = now();
+  const timeoutMs = check.timeoutMs ?? options.timeoutMs;
+  return new Promise((resolvePromise) => {
+    let output = "";
+    let timedOut = false;
+    const child = spawn("sh", ["-c", check.command], {
+      cwd: options.cwd,
+      env: checkEnvironment(options.env ?? process.env),
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const collect = (chunk: Buffer): void => {
+      output += chunk.toString("utf8");
+      if (output.length > OUTPUT_CAP * 4) output = output.slice(-OUTPUT_CAP * 2);
+    };
+    child.stdout.on("data", collect);
+    child.stderr.on("data", collect);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child.pid);
+    }, timeoutMs);
+    const onAbort = (): void => killGroup(child.pid);
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    let settled = false;
+    const finish = (exitCode: number | null, signal: string | null, extra = ""): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+      // A check that left children behind (a server, a watcher) must not outlive it.
+      killGroup(child.pid);
+      const note = timedOut ? `\n[armstudy: check timed out after ${timeoutMs} ms; its process group was killed]` : "";
+      resolvePromise({
+        id: check.id,
+        command: check.command,
+        passed: exitCode === 0 && !timedOut,
+        exitCode,
+        signal,
+        timedOut,
+        durationMs: Math.round(now() - started),
+        output: tail(output + extra + note, OUTPUT_CAP),
+      });
+    };
+    child.on("error", (error) => finish(null, null, `\n[armstudy: could not start the check: ${error.message}]`));
+    child.on("close", (code, signal) => finish(code, signal));
+  });
+}
+
+/** Runs every check in order (they may share build output, so never in parallel). */
+export async function runAcceptance(checks: readonly CheckSpec[], options: RunCheckOptions): Promise<AcceptanceResult> {
+  const results: CheckResult[] = [];
+  for (const check of checks) {
+    if (options.signal?.aborted) break;
+    results.push(await runCheck(check, options));
+  }
+  const passed = results.filter((result) => result.passed).length;
+  return { passed, failed: results.length - passed, checks: results };
+}

@@ -1,0 +1,34 @@
+/**
+ * Errors of the study layer. Each has a stable `code`; the message names the file, field or run
+ * that is wrong and what to do about it. The CLI turns `StudyInputError` into exit code 2.
+ */
+export type StudyErrorCode =
+  | "STUDY_FILE" // a study file that does not parse or validate
+  | "STUDY_CHECKS" // an acceptance-checks file that does not parse or validate
+  | "STUDY_REPO" // the fixture folder or repository/ref cannot be used
+  | "STUDY_RESUME" // --resume found nothing to resume, or a folder of another study
+  | "STUDY_SHARD" // a bad --shard value
+  | "STUDY_MERGE" // shard folders that do not belong together
+  | "STUDY_RESULTS"; // a results folder that cannot be read
+
+export class StudyInputError extends Error {
+  constructor(
+    readonly code: StudyErrorCode,
+    message: string,
+    readonly file?: string,
+  ) {
+    super(message);
+    this.name = "StudyInputError";
+  }
+}
+
+/** Formats zod issues as `<file>: field a.b: message`, one per line, so every problem names its place. */
+export function describeZodIssues(
+  file: string,
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+): string {
+  return issues
+    .slice(0, 8)
+    .map((issue) => `${file}: ${issue.path.length > 0 ? `field ${issue.path.map(String).join(".")}` : "top level"}: ${issue.message}`)
+    .join("\n");
+}

@@ -1,0 +1,96 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { checkEnvironment, loadChecks, parseChecks, runAcceptance, runCheck } from "../../src/study/checks.ts";
+
+const temps: string[] = [];
+function temp(): string {
+  const dir = mkdtempSync(join(tmpdir(), "armstudy-checks-"));
+  temps.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("parseChecks", () => {
+  it("accepts a list or { checks }, with command or run and seconds or milliseconds", () => {
+    expect(parseChecks({ checks: [{ id: "B1", command: "true", timeoutMs: 500 }, { id: "B2", run: "false", timeout: 2, title: "two" }] }, "c.yaml")).toEqual([
+      { id: "B1", command: "true", timeoutMs: 500 },
+      { id: "B2", command: "false", description: "two", timeoutMs: 2000 },
+    ]);
+    expect(parseChecks([{ id: "B1", command: "true" }], "c.yaml")).toEqual([{ id: "B1", command: "true" }]);
+  });
+
+  it("names the file and field of a bad check", () => {
+    expect(() => parseChecks({ checks: [{ id: "B1" }] }, "fixtures/handoffs/main.checks.yaml")).toThrow(
+      "fixtures/handoffs/main.checks.yaml: field checks.0: give the check a `command` to run",
+    );
+    expect(() => parseChecks({ checks: [{ id: "B1", command: "a" }, { id: "B1", command: "b" }] }, "c.yaml")).toThrow(
+      'c.yaml: field checks.1.id: "B1" is used twice; ids must be unique.',
+    );
+  });
+
+  it("names an unreadable file", async () => {
+    await expect(loadChecks("/nonexistent/x.checks.yaml")).rejects.toThrow(
+      "cannot read acceptance checks /nonexistent/x.checks.yaml: ENOENT. Fix the study file's `checks` path.",
+    );
+    const dir = temp();
+    writeFileSync(join(dir, "bad.yaml"), "checks: [\n");
+    await expect(loadChecks(join(dir, "bad.yaml"))).rejects.toThrow(/bad\.yaml: not valid YAML/);
+  });
+});
+
+describe("runCheck", () => {
+  it("takes the exit code as the truth and keeps the output", async () => {
+    const dir = temp();
+    const pass = await runCheck({ id: "ok", command: "echo fine; exit 0" }, { cwd: dir, timeoutMs: 10_000 });
+    const fail = await runCheck({ id: "no", command: "echo broken >&2; exit 3" }, { cwd: dir, timeoutMs: 10_000 });
+    expect({ ...pass, durationMs: 0 }).toEqual({ id: "ok", command: "echo fine; exit 0", passed: true, exitCode: 0, signal: null, timedOut: false, durationMs: 0, output: "fine\n" });
+    expect({ ...fail, durationMs: 0 }).toEqual({ id: "no", command: "echo broken >&2; exit 3", passed: false, exitCode: 3, signal: null, timedOut: false, durationMs: 0, output: "broken\n" });
+  });
+
+  it("runs in the worktree", async () => {
+    const dir = temp();
+    writeFileSync(join(dir, "marker"), "");
+    expect((await runCheck({ id: "cwd", command: "test -f marker" }, { cwd: dir, timeoutMs: 10_000 })).passed).toEqual(true);
+  });
+
+  it("kills the whole process group on timeout, children included", async () => {
+    const dir = temp();
+    const started = performance.now();
+    // The child outlives its parent shell unless the group is killed; it would create `late` after 3 s.
+    const result = await runCheck({ id: "slow", command: "(sleep 3; touch late) & sleep 30", timeoutMs: 300 }, { cwd: dir, timeoutMs: 10_000 });
+    expect(performance.now() - started).toBeLessThan(2500);
+    expect({ passed: result.passed, timedOut: result.timedOut, signal: result.signal, exitCode: result.exitCode }).toEqual({ passed: false, timedOut: true, signal: "SIGKILL", exitCode: null });
+    expect(result.output).toEqual("\n[armstudy: check timed out after 300 ms; its process group was killed]");
+    await new Promise((r) => setTimeout(r, 3500));
+    expect(existsSync(join(dir, "late"))).toEqual(false);
+  });
+
+  it("keeps credentials out of the check's environment", async () => {
+    const dir = temp();
+    const env = { PATH: process.env.PATH, OPENAI_API_KEY: "sk-x", GH_TOKEN: "t", VISIBLE: "1" };
+    expect(checkEnvironment(env)).toEqual({ PATH: process.env.PATH, VISIBLE: "1" });
+    const result = await runCheck({ id: "env", command: 'test -z "$OPENAI_API_KEY" && test "$VISIBLE" = 1' }, { cwd: dir, timeoutMs: 10_000, env });
+    expect(result.passed).toEqual(true);
+  });
+
+  it("counts passed and failed checks in order", async () => {
+    const dir = temp();
+    const result = await runAcceptance(
+      [
+        { id: "B1", command: "true" },
+        { id: "B2", command: "false" },
+        { id: "B3", command: "true" },
+      ],
+      { cwd: dir, timeoutMs: 10_000 },
+    );
+    expect({ passed: result.passed, failed: result.failed, ids: result.checks.map((c) => `${c.id}:${c.passed}`) }).toEqual({
+      passed: 2,
+      failed: 1,
+      ids: ["B1:true", "B2:false", "B3:true"],
+    });
+  });
+});

@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadStudyFile, parseStudyFile, selectArms } from "../../src/study/study-file.ts";
+
+const temps: string[] = [];
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const minimal = {
+  repo: { fixture: "../fixtures/repo" },
+  handoff: "../fixtures/handoffs/main.md",
+  checks: "../fixtures/handoffs/main.checks.yaml",
+  arms: ["old-build", { name: "goal", model: "scripted:fixtures/personas/early-stopper.yaml", goal: { rounds: 5 } }],
+  model: "scripted:fixtures/personas/diligent.yaml",
+};
+
+describe("parseStudyFile", () => {
+  it("fills defaults and resolves paths against the study file's folder", () => {
+    expect(parseStudyFile(minimal, "/p/arms/default.study.yaml")).toEqual({
+      name: "default",
+      description: "",
+      file: "/p/arms/default.study.yaml",
+      repo: { kind: "fixture", dir: "/p/fixtures/repo" },
+      handoffPath: "/p/fixtures/handoffs/main.md",
+      checksPath: "/p/fixtures/handoffs/main.checks.yaml",
+      armsDir: "/p/arms",
+      arms: [{ name: "old-build" }, { name: "goal", model: "scripted:fixtures/personas/early-stopper.yaml", goal: { rounds: 5 } }],
+      runs: 3,
+      model: "scripted:fixtures/personas/diligent.yaml",
+      seed: 1,
+      limits: { maxRounds: 80, maxWallMs: 300_000 },
+      checkTimeoutMs: 120_000,
+    });
+  });
+
+  it("takes an existing repository and a ref", () => {
+    const spec = parseStudyFile({ ...minimal, repo: { path: "../../other" } }, "/p/arms/x.study.yaml");
+    expect(spec.repo).toEqual({ kind: "git", path: "/other", ref: "HEAD" });
+  });
+
+  it.each([
+    [{ ...minimal, runs: 0 }, "arms/x.study.yaml: field runs: Too small: expected number to be >0"],
+    [{ ...minimal, arms: [] }, "arms/x.study.yaml: field arms: list at least one arm"],
+    [{ ...minimal, model: "" }, "arms/x.study.yaml: field model: must be a non-empty string"],
+    [{ ...minimal, name: "a b" }, "arms/x.study.yaml: field name: must be letters, digits, '.', '_' or '-' (it names a folder under reports/)"],
+    [{ ...minimal, extra: 1 }, 'arms/x.study.yaml: top level: Unrecognized key: "extra"'],
+    [{ ...minimal, arms: ["goal", "goal"] }, 'arms/x.study.yaml: field arms.1: arm "goal" is listed twice; list each arm once.'],
+  ])("names the path of a bad field (%#)", (value, message) => {
+    expect(() => parseStudyFile(value, "arms/x.study.yaml")).toThrow(message);
+  });
+
+  it("reads YAML files and names unreadable or broken ones", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "armstudy-study-"));
+    temps.push(dir);
+    const file = join(dir, "s.study.yaml");
+    writeFileSync(file, "repo: { fixture: f }\nhandoff: h.md\nchecks: c.yaml\narms: [goal]\nmodel: scripted:x\nruns: 2\n");
+    expect((await loadStudyFile(file)).runs).toEqual(2);
+    writeFileSync(file, "repo: [\n");
+    await expect(loadStudyFile(file)).rejects.toThrow(`${file}: not valid YAML`);
+    await expect(loadStudyFile(join(dir, "none.study.yaml"))).rejects.toThrow(`cannot read study file ${join(dir, "none.study.yaml")}: ENOENT`);
+  });
+});
+
+describe("selectArms", () => {
+  const spec = parseStudyFile({ ...minimal, arms: ["old-build", "ordinary", "goal"] }, "/p/arms/default.study.yaml");
+  it("keeps the study's order and settings, and adds arms the file does not list", () => {
+    expect(selectArms(spec, []).map((a) => a.name)).toEqual(["old-build", "ordinary", "goal"]);
+    expect(selectArms(spec, ["goal", "old-build"]).map((a) => a.name)).toEqual(["old-build", "goal"]);
+    expect(selectArms(spec, ["codex-exec", "ordinary"])).toEqual([{ name: "ordinary" }, { name: "codex-exec" }]);
+  });
+});
