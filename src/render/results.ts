@@ -1,0 +1,221 @@
+/**
+ * The saved results of a study, as the runner writes them and the report reads them back:
+ *
+ *   <out>/study.json                      what was run (StudyMeta)
+ *   <out>/runs/<arm>/run-<i>/record.jsonl the run record
+ *   <out>/runs/<arm>/run-<i>/diff.patch   the patch the run left (after `git add -A`)
+ *   <out>/runs/<arm>/run-<i>/result.json  the run's result (RunResult), written last and atomically
+ *
+ * A run folder without result.json is unfinished. These types live below the study layer so the
+ * renderer can read results without knowing the runner.
+ */
+import { existsSync } from "node:fs";
+import { readFile, readdir } from "node:fs/promises";
+import { join } from "node:path";
+
+export const STUDY_META_FILE = "study.json";
+export const RESULT_FILE = "result.json";
+export const RECORD_FILE = "record.jsonl";
+export const PATCH_FILE = "diff.patch";
+
+/** The run folder of one (arm, run index), relative to the results folder (always `/`). */
+export function runFolder(arm: string, runIndex: number): string {
+  return `runs/${arm}/run-${runIndex}`;
+}
+
+export interface SectionSize {
+  id: string;
+  chars: number;
+  tokens: number;
+}
+
+export interface ArmMeta {
+  name: string;
+  description: string;
+  /** Who ran it: `armstudy` (our loop) or a real client (`codex`, `claude`, `pi`). */
+  agent: string;
+  /** The model spec this arm's runs used. */
+  model: string;
+  testDouble: boolean;
+  policies: Array<{ name: string; options?: Record<string, unknown> }>;
+  goal: { rounds?: number; hours?: number } | null;
+  /** The compiled stable prefix; null for a real client that uses its own prompt. */
+  prefix: { hash: string; tokens: number; chars: number; sections: SectionSize[] | null } | null;
+}
+
+export interface AcceptanceCheckSpec {
+  id: string;
+  command: string;
+  description?: string;
+  timeoutMs?: number;
+}
+
+/** What a results folder holds: everything that identifies the study, plus the shard it is. */
+export interface StudyMeta {
+  schema: "armstudy.study/1";
+  study: string;
+  description: string;
+  /** The study file, relative to where the command ran. */
+  studyFile: string;
+  repo: { source: string; commit: string };
+  handoff: { file: string; sha256: string };
+  checks: AcceptanceCheckSpec[];
+  seed: number;
+  runsPerArm: number;
+  /** The study's default model spec. */
+  model: string;
+  arms: ArmMeta[];
+  limits: { maxRounds?: number; maxWallMs?: number };
+  /** Null for an unsharded study (or a merge of shards). */
+  shard: { index: number; count: number } | null;
+  /** The (arm, run) pairs this folder is meant to hold. */
+  planned: Array<{ arm: string; runIndex: number }>;
+}
+
+export interface CheckOutcome {
+  id: string;
+  command: string;
+  passed: boolean;
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  durationMs: number;
+  output: string;
+}
+
+/**
+ * The per-run metrics the report reads (src/measure/metrics.ts computes them from the run record
+ * and the acceptance result; docs/metrics.md defines them). Fields the report does not read may be
+ * present too.
+ */
+export interface MetricsView {
+  toolCalls: number;
+  toolCallsBeforeReplyEnd: number;
+  toolCallsPerReply: number[];
+  claimedComplete: boolean;
+  claimSource: string | null;
+  falseCompletion: boolean;
+  permissionStop: boolean;
+  firstReportLine: string | null;
+  claimChecks: {
+    count: number;
+    done: number;
+    continue: number;
+    acceptedUnchecked: number;
+    shieldRejected: number;
+    agreesWithAcceptance: boolean | null;
+  };
+  tokens: {
+    prefix: number;
+    input: number;
+    cachedInput: number;
+    output: number;
+    reasoning: number;
+    total: number;
+    source: string;
+  };
+  costUsd: number | null;
+  repeatedIdenticalCalls: number;
+  readsPerDistinctFile: number | null;
+  maxReadsOfOneFile: number;
+  compactions: number;
+  timeToFirstTextMs: number | null;
+  toolCallsPerVisibleText: number | null;
+  wallMs: number;
+  modelMs: number;
+  toolMs: number;
+}
+
+export interface RunResult {
+  schema: "armstudy.result/1";
+  arm: string;
+  runIndex: number;
+  seed: number;
+  model: string;
+  testDouble: boolean;
+  agent: string;
+  /** The settled status of the run (`completed`, `unfinished`, `blocked`, …), or `error`. */
+  status: string;
+  reason: string | null;
+  /** A harness failure (the agent loop threw, a driver could not start); null normally. */
+  error: string | null;
+  acceptance: { passed: number; failed: number; checks: CheckOutcome[] };
+  diff: { stat: string; files: number; insertions: number; deletions: number };
+  metrics: MetricsView;
+  /** Files beside result.json. */
+  files: { record: string; patch: string };
+  /** Harness overhead of this run, by phase, in milliseconds. */
+  timing: { worktreeMs: number; agentMs: number; checksMs: number; diffMs: number; cleanupMs: number };
+}
+
+export interface LoadedResults {
+  dir: string;
+  meta: StudyMeta;
+  /** Finished runs, in the order of `meta.planned`, then any others sorted by arm and index. */
+  results: RunResult[];
+  /** Planned runs with no result. */
+  missing: Array<{ arm: string; runIndex: number }>;
+}
+
+export class ResultsError extends Error {
+  readonly code = "STUDY_RESULTS";
+  constructor(message: string) {
+    super(message);
+    this.name = "ResultsError";
+  }
+}
+
+export async function readStudyMeta(dir: string): Promise<StudyMeta> {
+  const file = join(dir, STUDY_META_FILE);
+  if (!existsSync(file)) throw new ResultsError(`${dir} is not a study results folder: ${STUDY_META_FILE} is missing. Pass a folder that \`armstudy study\` wrote (reports/<study>/<stamp>).`);
+  try {
+    const meta = JSON.parse(await readFile(file, "utf8")) as StudyMeta;
+    if (meta.schema !== "armstudy.study/1") throw new Error(`unknown schema ${String(meta.schema)}`);
+    return meta;
+  } catch (error) {
+    throw new ResultsError(`${file}: cannot be read (${(error as Error).message}).`);
+  }
+}
+
+export async function readRunResult(dir: string, arm: string, runIndex: number): Promise<RunResult | null> {
+  const file = join(dir, runFolder(arm, runIndex), RESULT_FILE);
+  if (!existsSync(file)) return null;
+  try {
+    return JSON.parse(await readFile(file, "utf8")) as RunResult;
+  } catch (error) {
+    throw new ResultsError(`${file}: cannot be read (${(error as Error).message}). Delete the run folder and rerun with --resume.`);
+  }
+}
+
+/** Every run folder present on disk, whether planned or not. */
+export async function listRunFolders(dir: string): Promise<Array<{ arm: string; runIndex: number }>> {
+  const runsDir = join(dir, "runs");
+  if (!existsSync(runsDir)) return [];
+  const out: Array<{ arm: string; runIndex: number }> = [];
+  for (const arm of (await readdir(runsDir)).sort()) {
+    for (const name of (await readdir(join(runsDir, arm))).sort()) {
+      const match = /^run-(\d+)$/.exec(name);
+      if (match) out.push({ arm, runIndex: Number(match[1]) });
+    }
+  }
+  return out.sort((a, b) => (a.arm === b.arm ? a.runIndex - b.runIndex : a.arm < b.arm ? -1 : 1));
+}
+
+export async function loadResults(dir: string): Promise<LoadedResults> {
+  const meta = await readStudyMeta(dir);
+  const results: RunResult[] = [];
+  const missing: Array<{ arm: string; runIndex: number }> = [];
+  const seen = new Set<string>();
+  for (const pair of meta.planned) {
+    seen.add(`${pair.arm}#${pair.runIndex}`);
+    const result = await readRunResult(dir, pair.arm, pair.runIndex);
+    if (result) results.push(result);
+    else missing.push(pair);
+  }
+  for (const pair of await listRunFolders(dir)) {
+    if (seen.has(`${pair.arm}#${pair.runIndex}`)) continue;
+    const result = await readRunResult(dir, pair.arm, pair.runIndex);
+    if (result) results.push(result);
+  }
+  return { dir, meta, results, missing };
+}

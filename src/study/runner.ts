@@ -1,0 +1,373 @@
+/**
+ * The arm runner. For each planned (arm, run): a detached worktree of the pinned commit, the agent
+ * run (our loop or an external driver) with its record written as it goes, the acceptance checks in
+ * the worktree, the diff, the per-run metrics, the result written atomically, the worktree removed.
+ *
+ * Runs go through a p-limit pool (`concurrency`). An abort (SIGINT/SIGTERM in the CLI) stops new
+ * runs, aborts the ones in flight and removes their worktrees; their folders hold no result.json,
+ * so `resume` redoes them and skips every finished run.
+ */
+import { mkdir, readFile, rm } from "node:fs/promises";
+import { join, relative } from "node:path";
+import pLimit from "p-limit";
+import type { ModelClient } from "../core/model.ts";
+import { contentHash } from "../core/tokens.ts";
+import {
+  type ArmMeta,
+  type MetricsView,
+  PATCH_FILE,
+  RECORD_FILE,
+  RESULT_FILE,
+  type RunResult,
+  STUDY_META_FILE,
+  type StudyMeta,
+  readRunResult,
+  readStudyMeta,
+  runFolder,
+} from "../render/results.ts";
+import type { AgentRunner, AgentRunOutcome } from "../run/agent-contract.ts";
+import type { LoadedArm, PolicySpec } from "../run/arms/types.ts";
+import type { RunEvent } from "../run/record.ts";
+import { RecordWriter } from "../run/record-writer.ts";
+import { type AcceptanceResult, type CheckSpec, loadChecks, runAcceptance } from "./checks.ts";
+import { StudyInputError } from "./errors.ts";
+import { addWorktree, collectDiff, defaultWorktreeRoot, materialiseFixture, pruneStaleWorktrees, removeWorktree, resolveCommit } from "./git.ts";
+import { type PlannedRun, type Shard, planRuns, shardOf } from "./plan.ts";
+import { writeFileAtomic, writeJsonAtomic } from "./store.ts";
+import { type StudyArmEntry, type StudySpec, selectArms } from "./study-file.ts";
+
+/** The arm as the runner uses it: a loaded arm, perhaps with section sizes from the compiler. */
+export type StudyArm = LoadedArm & {
+  prompt: (LoadedArm["prompt"] & { sections?: Array<{ id: string; chars: number; tokens: number; stable?: boolean }>; prefixChars?: number }) | null;
+};
+
+/** The pieces the runner composes; the CLI passes the real ones (deps.ts), tests may pass fakes at the same boundary. */
+export interface StudyDeps {
+  loadArms(armsDir: string, names: readonly string[], cwd: string): Promise<StudyArm[]>;
+  /** One client per run, so no state leaks between runs. */
+  createModel(spec: string, cwd: string): Promise<ModelClient> | ModelClient;
+  /** Our agent loop, or the driver of a real client, for this arm. */
+  agentFor(arm: StudyArm): AgentRunner;
+  /** Per-run metrics from the run record and the acceptance result. */
+  measure(events: readonly RunEvent[], acceptance: AcceptanceResult, context: { arm: StudyArm; model: ModelClient }): MetricsView;
+}
+
+export type ProgressEvent =
+  | { kind: "planned"; total: number; skipped: number; toRun: number; outDir: string }
+  | { kind: "start"; arm: string; runIndex: number; position: number; total: number }
+  | { kind: "finish"; arm: string; runIndex: number; position: number; total: number; done: number; result: RunResult }
+  | { kind: "interrupted"; arm: string; runIndex: number }
+  | { kind: "pruned"; paths: string[] };
+
+export interface StudyRunOptions {
+  spec: StudySpec;
+  deps: StudyDeps;
+  /** Where results go (reports/<study>/<stamp>, or --out). */
+  outDir: string;
+  /** The git-ignored cache (materialised fixtures): `<project>/.armstudy`. */
+  cacheRoot: string;
+  /** Where worktrees are made; default: a folder under the system temp dir. */
+  worktreeRoot?: string;
+  /** Paths in study.json and messages are shown relative to this folder. */
+  cwd: string;
+  arms?: readonly string[];
+  runs?: number;
+  /** Overrides every arm's model. */
+  model?: string;
+  concurrency?: number;
+  resume?: boolean;
+  shard?: Shard | null;
+  signal?: AbortSignal;
+  onProgress?: (event: ProgressEvent) => void;
+  /** A fresh clock per run, in milliseconds from its start. Default: performance.now(). */
+  clockFactory?: () => () => number;
+}
+
+export interface StudyRunOutcome {
+  outDir: string;
+  meta: StudyMeta;
+  /** Runs finished in this invocation. */
+  ran: number;
+  /** Runs found finished (resume) and skipped. */
+  skipped: number;
+  /** Runs whose harness failed (status `error`); they still have a result. */
+  errors: number;
+  interrupted: boolean;
+  pruned: string[];
+}
+
+const realClock = (): (() => number) => {
+  const start = performance.now();
+  return () => performance.now() - start;
+};
+
+function displayPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return rel === "" ? "." : rel.startsWith("..") ? path : rel;
+}
+
+function armEntryFor(entries: readonly StudyArmEntry[], name: string): StudyArmEntry {
+  return entries.find((entry) => entry.name === name) ?? { name };
+}
+
+/** The fields that must agree for a folder to be resumed or merged: everything but the shard. */
+export function studyIdentity(meta: StudyMeta): Omit<StudyMeta, "shard" | "planned"> {
+  const { shard: _shard, planned: _planned, ...identity } = meta;
+  return identity;
+}
+
+/** Names the top-level fields in which two studies differ (empty when they agree). */
+export function identityDifferences(a: StudyMeta, b: StudyMeta): string[] {
+  const left = studyIdentity(a) as Record<string, unknown>;
+  const right = studyIdentity(b) as Record<string, unknown>;
+  const keys = [...new Set([...Object.keys(left), ...Object.keys(right)])].sort();
+  return keys.filter((key) => JSON.stringify(left[key]) !== JSON.stringify(right[key]));
+}
+
+interface PreparedStudy {
+  meta: StudyMeta;
+  arms: Map<string, { arm: StudyArm; model: string }>;
+  repoPath: string;
+  commit: string;
+  handoff: string;
+  checks: CheckSpec[];
+  plan: PlannedRun[];
+}
+
+async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
+  const { spec, deps, cwd } = options;
+  const entries = selectArms(spec, options.arms ?? []);
+  const loaded = await deps.loadArms(spec.armsDir, entries.map((entry) => entry.name), cwd);
+  const runsPerArm = options.runs ?? spec.runs;
+  const arms = new Map<string, { arm: StudyArm; model: string }>();
+  const armMetas: ArmMeta[] = [];
+  for (const base of loaded) {
+    const entry = armEntryFor(entries, base.name);
+    const arm: StudyArm = {
+      ...base,
+      policies: (entry.policies as PolicySpec[] | undefined) ?? base.policies,
+      ...(entry.goal ? { goal: entry.goal } : {}),
+    };
+    const model = options.model ?? entry.model ?? spec.model;
+    // Creating a client validates the spec before any run starts, and tells whether it is the test double.
+    const probe = await deps.createModel(model, cwd);
+    arms.set(arm.name, { arm, model });
+    const sections = arm.prompt?.sections?.filter((section) => section.stable !== false).map(({ id, chars, tokens }) => ({ id, chars, tokens })) ?? null;
+    armMetas.push({
+      name: arm.name,
+      description: arm.description,
+      agent: arm.agent,
+      model,
+      testDouble: probe.isTestDouble,
+      policies: arm.policies,
+      goal: arm.goal ?? null,
+      prefix: arm.prompt
+        ? { hash: arm.prompt.prefixHash, tokens: arm.prompt.prefixTokens, chars: arm.prompt.prefixChars ?? arm.prompt.stablePrefix.length, sections }
+        : null,
+    });
+  }
+  const { repoPath, commit } =
+    spec.repo.kind === "fixture" ? await materialiseFixture(spec.repo.dir, options.cacheRoot) : await resolveCommit(spec.repo.path, spec.repo.ref);
+  let handoff: string;
+  try {
+    handoff = await readFile(spec.handoffPath, "utf8");
+  } catch (error) {
+    throw new StudyInputError("STUDY_FILE", `${displayPath(spec.file, cwd)}: field handoff: cannot read ${displayPath(spec.handoffPath, cwd)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`, spec.file);
+  }
+  const checks = await loadChecks(spec.checksPath);
+  const fullPlan = planRuns(armMetas.map((arm) => arm.name), runsPerArm, spec.seed);
+  const plan = shardOf(fullPlan, options.shard ?? null);
+  const meta: StudyMeta = {
+    schema: "armstudy.study/1",
+    study: spec.name,
+    description: spec.description,
+    studyFile: displayPath(spec.file, cwd),
+    repo: {
+      source: spec.repo.kind === "fixture" ? `fixture:${displayPath(spec.repo.dir, cwd)}` : `git:${displayPath(spec.repo.path, cwd)}@${spec.repo.ref}`,
+      commit,
+    },
+    handoff: { file: displayPath(spec.handoffPath, cwd), sha256: contentHash(handoff) },
+    checks: checks.map((check) => ({ ...check, timeoutMs: check.timeoutMs ?? spec.checkTimeoutMs })),
+    seed: spec.seed,
+    runsPerArm,
+    model: options.model ?? spec.model,
+    arms: armMetas,
+    limits: spec.limits,
+    shard: options.shard ?? null,
+    planned: plan.map(({ arm, runIndex }) => ({ arm, runIndex })),
+  };
+  return { meta, arms, repoPath, commit, handoff, checks, plan };
+}
+
+/** Runs (or resumes) a study and writes its results folder. Does not render the report. */
+export async function runStudy(options: StudyRunOptions): Promise<StudyRunOutcome> {
+  const prepared = await prepare(options);
+  const { meta, plan } = prepared;
+  const outDir = options.outDir;
+  const metaFile = join(outDir, STUDY_META_FILE);
+  let existing: StudyMeta | null = null;
+  try {
+    existing = await readStudyMeta(outDir);
+  } catch {
+    existing = null;
+  }
+  if (options.resume) {
+    if (existing === null) {
+      throw new StudyInputError("STUDY_RESUME", `nothing to resume in ${displayPath(outDir, options.cwd)}: it holds no ${STUDY_META_FILE}. Drop --resume to start a new study.`);
+    }
+    const differences = identityDifferences(existing, meta);
+    if (differences.length > 0 || JSON.stringify(existing.shard) !== JSON.stringify(meta.shard)) {
+      const fields = [...differences, ...(JSON.stringify(existing.shard) !== JSON.stringify(meta.shard) ? ["shard"] : [])];
+      throw new StudyInputError(
+        "STUDY_RESUME",
+        `${displayPath(outDir, options.cwd)} holds a different study (${fields.join(", ")} differ). Resume with the same study file, arms, --runs, --model and --shard, or choose another --out.`,
+      );
+    }
+  } else if (existing !== null) {
+    throw new StudyInputError("STUDY_RESUME", `${displayPath(outDir, options.cwd)} already holds a study. Pass --resume to finish it, or choose another --out.`);
+  }
+  await mkdir(outDir, { recursive: true });
+  await writeJsonAtomic(metaFile, meta);
+
+  const worktreeRoot = options.worktreeRoot ?? defaultWorktreeRoot();
+  const pruned = await pruneStaleWorktrees(prepared.repoPath, worktreeRoot);
+  if (pruned.length > 0) options.onProgress?.({ kind: "pruned", paths: pruned });
+
+  const todo: PlannedRun[] = [];
+  let skipped = 0;
+  for (const planned of plan) {
+    if ((await readRunResult(outDir, planned.arm, planned.runIndex)) !== null) skipped += 1;
+    else todo.push(planned);
+  }
+  options.onProgress?.({ kind: "planned", total: plan.length, skipped, toRun: todo.length, outDir });
+
+  const limit = pLimit(Math.max(1, options.concurrency ?? 1));
+  let done = skipped;
+  let ran = 0;
+  let errors = 0;
+  let interrupted = false;
+  const positions = new Map(plan.map((planned, index) => [`${planned.arm}#${planned.runIndex}`, index + 1]));
+  await Promise.all(
+    todo.map((planned) =>
+      limit(async () => {
+        if (options.signal?.aborted) {
+          interrupted = true;
+          return;
+        }
+        const position = positions.get(`${planned.arm}#${planned.runIndex}`) ?? 0;
+        options.onProgress?.({ kind: "start", arm: planned.arm, runIndex: planned.runIndex, position, total: plan.length });
+        const result = await runOne(prepared, planned, options, worktreeRoot);
+        if (result === null) {
+          interrupted = true;
+          options.onProgress?.({ kind: "interrupted", arm: planned.arm, runIndex: planned.runIndex });
+          return;
+        }
+        done += 1;
+        ran += 1;
+        if (result.error !== null) errors += 1;
+        options.onProgress?.({ kind: "finish", arm: planned.arm, runIndex: planned.runIndex, position, total: plan.length, done, result });
+      }),
+    ),
+  );
+  return { outDir, meta, ran, skipped, errors, interrupted: interrupted || Boolean(options.signal?.aborted && ran + skipped < plan.length), pruned };
+}
+
+/** One run from worktree to result. Returns null when it was interrupted (nothing written but the partial record). */
+async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: StudyRunOptions, worktreeRoot: string): Promise<RunResult | null> {
+  const { arm, model: modelSpec } = prepared.arms.get(planned.arm) as { arm: StudyArm; model: string };
+  const folder = join(options.outDir, runFolder(planned.arm, planned.runIndex));
+  // An unfinished folder from an earlier, interrupted attempt is redone from scratch.
+  await rm(folder, { recursive: true, force: true });
+  await mkdir(folder, { recursive: true });
+  const clock = (options.clockFactory ?? realClock)();
+  const signal = options.signal;
+  const timing = { worktreeMs: 0, agentMs: 0, checksMs: 0, diffMs: 0, cleanupMs: 0 };
+
+  let t = clock();
+  let worktree: string;
+  try {
+    worktree = await addWorktree(prepared.repoPath, prepared.commit, worktreeRoot, `${planned.arm}-${planned.runIndex}`);
+  } catch (error) {
+    if (signal?.aborted) return null;
+    throw error;
+  }
+  timing.worktreeMs = Math.round(clock() - t);
+  const events: RunEvent[] = [];
+  let writer: RecordWriter | null = null;
+  let removed = false;
+  try {
+    writer = await RecordWriter.open(join(folder, RECORD_FILE));
+    const model = await options.deps.createModel(modelSpec, options.cwd);
+    let outcome: AgentRunOutcome | null = null;
+    let harnessError: string | null = null;
+    t = clock();
+    const recordWriter = writer;
+    try {
+      outcome = await options.deps.agentFor(arm)({
+        arm,
+        model,
+        dir: worktree,
+        handoff: prepared.handoff,
+        runIndex: planned.runIndex,
+        seed: planned.seed,
+        onEvent: async (event) => {
+          events.push(event);
+          await recordWriter.write(event);
+        },
+        clock,
+        limits: prepared.meta.limits,
+        ...(signal ? { signal } : {}),
+      });
+    } catch (error) {
+      if (signal?.aborted) return null;
+      harnessError = `${(error as Error).name}: ${(error as Error).message}`;
+    }
+    timing.agentMs = Math.round(clock() - t);
+    await writer.close();
+    if (signal?.aborted) return null;
+
+    t = clock();
+    const acceptance = await runAcceptance(prepared.meta.checks, {
+      cwd: worktree,
+      timeoutMs: 120_000,
+      now: clock,
+      ...(signal ? { signal } : {}),
+    });
+    timing.checksMs = Math.round(clock() - t);
+    if (signal?.aborted) return null;
+
+    t = clock();
+    const diff = await collectDiff(worktree, prepared.commit);
+    await writeFileAtomic(join(folder, PATCH_FILE), diff.patch);
+    timing.diffMs = Math.round(clock() - t);
+
+    const metrics = options.deps.measure(events, acceptance, { arm, model });
+    const result: RunResult = {
+      schema: "armstudy.result/1",
+      arm: planned.arm,
+      runIndex: planned.runIndex,
+      seed: planned.seed,
+      model: modelSpec,
+      testDouble: model.isTestDouble,
+      agent: arm.agent,
+      status: harnessError !== null ? "error" : (outcome?.status ?? "error"),
+      reason: harnessError !== null ? "harness_error" : (outcome?.reason ?? null),
+      error: harnessError,
+      acceptance,
+      diff: { stat: diff.stat, files: diff.files, insertions: diff.insertions, deletions: diff.deletions },
+      metrics,
+      files: { record: RECORD_FILE, patch: PATCH_FILE },
+      timing,
+    };
+    t = clock();
+    await removeWorktree(prepared.repoPath, worktree);
+    removed = true;
+    result.timing.cleanupMs = Math.round(clock() - t);
+    // Written last: its presence is what marks the run finished.
+    await writeJsonAtomic(join(folder, RESULT_FILE), result);
+    return result;
+  } finally {
+    await writer?.close().catch(() => undefined);
+    if (!removed) await removeWorktree(prepared.repoPath, worktree);
+  }
+}
