@@ -5,4 +5,6 @@
 import type { Command } from "./command.ts";
 
 export const COMMANDS: Record<string, () => Promise<Command>> = {
+  envelope: async () => (await import("./commands/envelope.ts")).default,
+  intent: async () => (await import("./commands/intent.ts")).default,
 };

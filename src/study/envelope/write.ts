@@ -1,0 +1,11 @@
+/** Writes an emitted envelope (YAML, `envelope:` wrapper) for a study run, atomically. */
+import { mkdir } from "node:fs/promises";
+import { dirname } from "node:path";
+import { renderEnvelopeYaml } from "../../core/envelope/emit.ts";
+import type { Envelope } from "../../core/envelope/schema.ts";
+import { writeFileAtomic } from "./atomic.ts";
+
+export async function writeEnvelopeFile(file: string, envelope: Envelope): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  await writeFileAtomic(file, renderEnvelopeYaml(envelope));
+}
