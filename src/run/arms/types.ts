@@ -3,6 +3,7 @@
  * it applies, and which agent runs it. The loader (this folder) validates the YAML; the agent
  * loop, the external drivers and the study runner consume this shape.
  */
+import type { PromptPack } from "../../core/prompt/types.ts";
 
 /** One turn-end control and its options, as written in arm.yaml (`policies:`). */
 export interface PolicySpec {
@@ -30,6 +31,12 @@ export interface LoadedArm {
   agent: AgentKind;
   /** Null for real-client arms that use the client's own prompt. */
   prompt: CompiledPrompt | null;
+  /**
+   * The pack behind `prompt` (sections with their budgets), for recompiling with run-time inputs:
+   * `compile(arm.pack, inputs)` from src/core/prompt/compile.ts. Null for real-client arms; may be
+   * absent on hand-built arms.
+   */
+  pack?: PromptPack | null;
   policies: PolicySpec[];
   /** Goal limits for arms that run the goal loop. */
   goal?: { rounds?: number; hours?: number };
