@@ -1,0 +1,203 @@
+/**
+ * pi coding agent: the session JSONL (`~/.pi/agent/sessions/--<cwd>--/<ts>_<id>.jsonl`, versions
+ * 1–3: v1 has no `version` and no entry ids, v3 is a tree of `id`/`parentId` entries) and the
+ * `pi --mode json` event stream. pi normalises usage to Anthropic style for every provider
+ * (`input` is the uncached part; `cacheRead`, `cacheWrite` beside it) and records a computed
+ * `cost.total` per assistant message, which the record keeps as the log's own cost.
+ *
+ * A v3 file that holds several branches is read in file order (every entry counted once).
+ */
+import type { RecordBuilder, UsageSnapshot } from "../builder.ts";
+import { arr, type FormatMapper, type FormatSpec, type MapperContext, num, obj, str, textOf, UnknownTypes } from "../format.ts";
+
+/** Session entry types with nothing the record needs. */
+const IGNORED_ENTRY_TYPES = new Set(["thinking_level_change", "branch_summary", "custom", "custom_message", "label", "session_info"]);
+/** Message roles that are not the agent's or the person's turn (a person's `!` command, summaries). */
+const IGNORED_ROLES = new Set(["bashExecution", "custom", "branchSummary", "compactionSummary"]);
+/** `--mode json` events with nothing the record needs beyond what message_end carries. */
+const IGNORED_EVENTS = new Set([
+  "agent_start",
+  "turn_start",
+  "turn_end",
+  "message_start",
+  "message_update",
+  "tool_execution_start",
+  "tool_execution_update",
+  "tool_execution_end",
+  "auto_compaction_start",
+  "auto_retry_start",
+  "auto_retry_end",
+  "queue_update",
+  "response",
+]);
+
+export function piUsage(u: Record<string, unknown>): UsageSnapshot {
+  const uncached = num(u.input);
+  const read = num(u.cacheRead);
+  const write = num(u.cacheWrite);
+  return { input: uncached + read + write, cachedInput: read, cacheWrite: write, output: num(u.output), reasoning: null };
+}
+
+/** The message shapes both pi formats share. */
+class PiMessages {
+  constructor(private readonly b: RecordBuilder) {}
+
+  message(message: Record<string, unknown>, entryTime: unknown): void {
+    const role = str(message.role) ?? "";
+    switch (role) {
+      case "user":
+        this.b.time(entryTime ?? message.timestamp);
+        this.b.userMessage(textOf(message.content, ["text"]));
+        return;
+      case "assistant":
+        this.assistant(message, entryTime);
+        return;
+      case "toolResult":
+        this.b.time(entryTime ?? message.timestamp);
+        this.b.toolResult(str(message.toolCallId) ?? "", {
+          ok: message.isError !== true,
+          output: textOf(message.content, ["text"]),
+          name: str(message.toolName) ?? undefined,
+        });
+        return;
+      default:
+        if (!IGNORED_ROLES.has(role)) this.b.note("info", `pi message role "${role.slice(0, 40)}" skipped`);
+    }
+  }
+
+  private assistant(message: Record<string, unknown>, entryTime: unknown): void {
+    // message.timestamp is when the request started; the entry's timestamp is when it was written.
+    const startedMs = typeof message.timestamp === "number" ? message.timestamp : null;
+    const endedMs = typeof entryTime === "string" ? Date.parse(entryTime) : null;
+    this.b.time(entryTime ?? message.timestamp);
+    const model = str(message.model);
+    this.b.model(model);
+    const usage = obj(message.usage);
+    const stop = str(message.stopReason) ?? undefined;
+    if (usage !== null) {
+      const cost = obj(usage.cost);
+      const options: Parameters<RecordBuilder["request"]>[1] = { model, stop };
+      if (cost !== null && typeof cost.total === "number") options.costUsd = cost.total;
+      if (startedMs !== null && endedMs !== null && Number.isFinite(endedMs) && endedMs >= startedMs) options.durationMs = endedMs - startedMs;
+      this.b.request(piUsage(usage), options);
+    }
+    const blocks = arr(message.content);
+    const hasToolCall = blocks.some((c) => obj(c)?.type === "toolCall");
+    for (const raw of blocks) {
+      const block = obj(raw);
+      if (block === null) continue;
+      if (block.type === "text") this.b.text(str(block.text) ?? "", hasToolCall ? false : stop === "stop" ? true : undefined);
+      else if (block.type === "toolCall") this.b.toolCall(str(block.id) ?? "", str(block.name) ?? "tool", obj(block.arguments) ?? {});
+    }
+    if (stop === "aborted") this.b.replyEnd("interrupted");
+    else if (stop === "error") this.b.replyEnd("error", str(message.errorMessage) ?? undefined);
+    else if (stop === "stop" && !hasToolCall) this.b.replyEnd("no_tool_call");
+  }
+}
+
+class PiSessionMapper implements FormatMapper {
+  private readonly unknown: UnknownTypes;
+  private readonly messages: PiMessages;
+
+  constructor(private readonly b: RecordBuilder, context: MapperContext) {
+    this.unknown = new UnknownTypes(context, "pi session entry type");
+    this.messages = new PiMessages(b);
+  }
+
+  line(value: Record<string, unknown>, lineNo: number): void {
+    const type = str(value.type) ?? "";
+    switch (type) {
+      case "session":
+        // The header's timestamp can be later than its first entries (a branched session): not a clock.
+        this.b.meta({ cwd: str(value.cwd), startedAt: str(value.timestamp), model: str(value.modelId) });
+        return;
+      case "message":
+        this.messages.message(obj(value.message) ?? {}, value.timestamp);
+        return;
+      case "compaction":
+        this.b.time(value.timestamp);
+        this.b.compaction(typeof value.tokensBefore === "number" ? value.tokensBefore : null, null);
+        return;
+      case "model_change":
+        this.b.time(value.timestamp);
+        this.b.model(str(value.modelId));
+        return;
+      default:
+        if (!IGNORED_ENTRY_TYPES.has(type)) this.unknown.add(type, lineNo);
+    }
+  }
+
+  end(): void {
+    this.unknown.finish();
+    this.b.finish({ status: "imported" });
+  }
+}
+
+class PiJsonMapper implements FormatMapper {
+  private readonly unknown: UnknownTypes;
+  private readonly messages: PiMessages;
+
+  constructor(private readonly b: RecordBuilder, context: MapperContext) {
+    this.unknown = new UnknownTypes(context, "pi json event type");
+    this.messages = new PiMessages(b);
+  }
+
+  line(value: Record<string, unknown>, lineNo: number): void {
+    const type = str(value.type) ?? "";
+    switch (type) {
+      case "session":
+        this.b.meta({ cwd: str(value.cwd), startedAt: str(value.timestamp), model: str(value.modelId) });
+        return;
+      case "message_end":
+        this.messages.message(obj(value.message) ?? {}, undefined);
+        return;
+      case "auto_compaction_end": {
+        const result = obj(value.result);
+        if (result !== null || value.aborted !== true) this.b.compaction(typeof result?.tokensBefore === "number" ? result.tokensBefore : null, null);
+        return;
+      }
+      case "agent_end":
+        this.b.settleReply();
+        return;
+      default:
+        if (!IGNORED_EVENTS.has(type)) this.unknown.add(type, lineNo);
+    }
+  }
+
+  end(): void {
+    this.unknown.finish();
+    this.b.finish({ status: "imported" });
+  }
+}
+
+function isPiHeader(o: Record<string, unknown>): boolean {
+  return o.type === "session" && typeof o.cwd === "string" && !("payload" in o);
+}
+
+export const piSession: FormatSpec = {
+  name: "pi",
+  source: "pi",
+  title: "pi session JSONL, versions 1–3 (~/.pi/agent/sessions/…)",
+  promptInStream: true,
+  detect(first) {
+    const header = first.find(isPiHeader);
+    const entry = first.find((o) => typeof o.type === "string" && ["message", "model_change", "thinking_level_change", "compaction"].includes(o.type));
+    if (header !== undefined && first.some((o) => typeof o.type === "string" && ["agent_start", "turn_start", "message_start", "message_end"].includes(o.type))) return null;
+    if (header !== undefined) return `a "session" header (version ${typeof header.version === "number" ? header.version : 1})`;
+    const message = obj(entry?.message);
+    return entry !== undefined && (entry.type !== "message" || (message !== null && "role" in message && !("uuid" in entry))) ? `a "${String(entry.type)}" entry` : null;
+  },
+  create: (builder, context) => new PiSessionMapper(builder, context),
+};
+
+export const piJson: FormatSpec = {
+  name: "pi-json",
+  source: "pi",
+  title: "pi --mode json events",
+  promptInStream: true,
+  detect(first) {
+    const hit = first.find((o) => typeof o.type === "string" && ["agent_start", "turn_start", "message_start", "message_end", "message_update"].includes(o.type));
+    return hit ? `an "${String(hit.type)}" event` : null;
+  },
+  create: (builder, context) => new PiJsonMapper(builder, context),
+};

@@ -1,0 +1,224 @@
+/**
+ * Reads a recorded session, streaming, into run-record events. The format is named or detected
+ * from the first lines; every line is parsed on its own, and a line that cannot be read (not JSON,
+ * cut short, an unknown type) becomes a `note` warning naming its line number while every good
+ * line is still counted. Nothing here reads a whole file into memory.
+ */
+import { createReadStream } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import type { TokenCounter } from "../core/tokens.ts";
+import type { RunEvent } from "../run/record.ts";
+import { type BuilderOptions, RecordBuilder } from "./builder.ts";
+import { type FormatSpec, type MapperContext, SESSION_FORMATS, type SessionFormat } from "./format.ts";
+import { claudeStream, claudeTranscript } from "./formats/claude.ts";
+import { codexExec } from "./formats/codex-exec.ts";
+import { codexRollout } from "./formats/codex.ts";
+import { piJson, piSession } from "./formats/pi.ts";
+import { type Line, type OverlongLine, readLines } from "./lines.ts";
+
+/** Every format, in detection order (the more specific shapes first). */
+export const FORMATS: readonly FormatSpec[] = [codexRollout, codexExec, claudeStream, claudeTranscript, piJson, piSession];
+
+export function formatSpec(name: SessionFormat): FormatSpec {
+  const spec = FORMATS.find((f) => f.name === name);
+  if (spec === undefined) throw new Error(`unknown session format ${name}`);
+  return spec;
+}
+
+export function isSessionFormat(value: string): value is SessionFormat {
+  return (SESSION_FORMATS as readonly string[]).includes(value);
+}
+
+/** A file that is empty, or not in the named format, or in none we know. */
+export class SessionFormatError extends Error {
+  constructor(
+    readonly code: "SESSION_EMPTY" | "SESSION_UNKNOWN_FORMAT" | "SESSION_FORMAT_MISMATCH",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ImportOptions {
+  /** The format, or `auto` (default) to detect it from the first lines. */
+  format?: SessionFormat | "auto";
+  /** A name for messages (the file path, or `stdin`). */
+  name?: string;
+  /** The file's path, so linked files beside it (Claude Code sub-agents) can be read. */
+  path?: string;
+  /** Shared o200k counter (its cache helps when many files are read). */
+  counter?: TokenCounter;
+  /** Builder settings: run.start overrides, a live clock. */
+  builder?: Omit<BuilderOptions, "source" | "counter">;
+  /** How many parsed lines detection looks at (default 40). */
+  detectLines?: number;
+  /** Read sub-agent files beside a Claude Code transcript (default true). */
+  subagents?: boolean;
+  /** Lines longer than this are skipped with a warning (default 64 MiB). */
+  maxLineBytes?: number;
+}
+
+export interface SessionImport {
+  format: SessionFormat;
+  /** Why detection chose the format; null when the caller named it. */
+  detectedBy: string | null;
+  events: AsyncGenerator<RunEvent>;
+}
+
+type Parsed = { lineNo: number; value: Record<string, unknown> } | { lineNo: number; problem: string };
+
+function parseLine(line: Line | OverlongLine): Parsed | null {
+  if ("overlong" in line) return { lineNo: line.lineNo, problem: `line is ${line.bytes} bytes, over the line limit; skipped` };
+  const text = line.text;
+  if (text.trim().length === 0) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const shown = text.length > 60 ? `${text.slice(0, 60)}…` : text;
+    return { lineNo: line.lineNo, problem: `not valid JSON (cut short, or not a JSON line): ${JSON.stringify(shown)}; skipped` };
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { lineNo: line.lineNo, problem: `a JSON ${Array.isArray(value) ? "array" : typeof value}, not an object; skipped` };
+  }
+  return { lineNo: line.lineNo, value: value as Record<string, unknown> };
+}
+
+export function detectFormat(first: Record<string, unknown>[]): { format: SessionFormat; reason: string } | null {
+  for (const spec of FORMATS) {
+    const reason = spec.detect(first);
+    if (reason !== null) return { format: spec.name, reason };
+  }
+  return null;
+}
+
+function describeFirst(first: Record<string, unknown>[]): string {
+  const types = [...new Set(first.slice(0, 5).map((o) => (typeof o.type === "string" ? o.type : `(keys ${Object.keys(o).slice(0, 4).join(",")})`)))];
+  return types.length === 0 ? "no JSON object lines" : `first line types: ${types.join(", ")}`;
+}
+
+/** Opens a session from any byte stream. Throws SessionFormatError when it is empty or unrecognised. */
+export async function openSession(input: AsyncIterable<Uint8Array | string>, options: ImportOptions = {}): Promise<SessionImport> {
+  const name = options.name ?? options.path ?? "input";
+  const lines = readLines(input, options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes });
+  const peeked: Parsed[] = [];
+  const firstObjects: Record<string, unknown>[] = [];
+  const want = options.detectLines ?? 40;
+  let exhausted = false;
+  while (firstObjects.length < want) {
+    const next = await lines.next();
+    if (next.done) {
+      exhausted = true;
+      break;
+    }
+    const parsed = parseLine(next.value);
+    if (parsed === null) continue;
+    peeked.push(parsed);
+    if ("value" in parsed) firstObjects.push(parsed.value);
+  }
+  if (exhausted && peeked.length === 0) {
+    throw new SessionFormatError("SESSION_EMPTY", `${name}: the file is empty (no lines); nothing to import`);
+  }
+  const detected = detectFormat(firstObjects);
+  let format: SessionFormat;
+  let detectedBy: string | null = null;
+  if (options.format === undefined || options.format === "auto") {
+    if (detected === null) {
+      throw new SessionFormatError(
+        "SESSION_UNKNOWN_FORMAT",
+        `${name}: not a session format armstudy reads (${describeFirst(firstObjects)}). Known: ${FORMATS.map((f) => `${f.name} (${f.title})`).join("; ")}`,
+      );
+    }
+    format = detected.format;
+    detectedBy = detected.reason;
+  } else {
+    format = options.format;
+    const spec = formatSpec(format);
+    if (firstObjects.length > 0 && spec.detect(firstObjects) === null) {
+      const hint = detected !== null ? `it looks like ${detected.format} (${detected.reason}); use --format ${detected.format} or --format auto` : `${describeFirst(firstObjects)}`;
+      throw new SessionFormatError("SESSION_FORMAT_MISMATCH", `${name}: not a ${format} file — ${hint}`);
+    }
+  }
+  return { format, detectedBy, events: run(formatSpec(format), peeked, lines, options) };
+}
+
+async function* run(spec: FormatSpec, peeked: Parsed[], lines: AsyncGenerator<Line | OverlongLine>, options: ImportOptions): AsyncGenerator<RunEvent> {
+  const builder = new RecordBuilder({ ...options.builder, source: spec.source, ...(options.counter ? { counter: options.counter } : {}) });
+  const context: MapperContext = {
+    warn: (lineNo, text) => builder.note("warning", `line ${lineNo}: ${text}`),
+  };
+  if (options.path !== undefined && options.subagents !== false) Object.assign(context, subagentLinks(options.path, options));
+  const mapper = spec.create(builder, context);
+  let count = 0;
+  const handle = async (parsed: Parsed): Promise<void> => {
+    count += 1;
+    if ("problem" in parsed) {
+      context.warn(parsed.lineNo, parsed.problem);
+      return;
+    }
+    try {
+      await mapper.line(parsed.value, parsed.lineNo);
+    } catch (error) {
+      context.warn(parsed.lineNo, `could not be read (${error instanceof Error ? error.message : String(error)}); skipped`);
+    }
+  };
+  for (const parsed of peeked) {
+    await handle(parsed);
+    yield* builder.drain();
+  }
+  for await (const line of lines) {
+    const parsed = parseLine(line);
+    if (parsed === null) continue;
+    await handle(parsed);
+    const ready = builder.drain();
+    for (let i = 0; i < ready.length; i += 1) yield ready[i] as RunEvent;
+  }
+  if (count === 0) builder.note("warning", "the input has no lines");
+  await mapper.end();
+  yield* builder.drain();
+}
+
+/** Sub-agent transcripts live in `<dir>/<session>/subagents/agent-<id>.jsonl` beside the transcript. */
+function subagentLinks(path: string, options: ImportOptions): Pick<MapperContext, "linkedToolCalls" | "subagentRefs"> {
+  const folder = join(dirname(path), basename(path).replace(/\.jsonl$/, ""));
+  return {
+    linkedToolCalls: async (ref) => {
+      try {
+        const session = await openSessionFile(join(folder, ref), { format: "claude", subagents: false, ...(options.counter ? { counter: options.counter } : {}) });
+        let calls = 0;
+        for await (const event of session.events) if (event.type === "tool.call") calls += 1;
+        return calls;
+      } catch {
+        return null;
+      }
+    },
+    subagentRefs: async () => {
+      try {
+        const names = await readdir(join(folder, "subagents"));
+        return names.filter((n) => n.endsWith(".jsonl")).sort().map((n) => `subagents/${n}`);
+      } catch {
+        return [];
+      }
+    },
+  };
+}
+
+/** Opens a session file (streamed from disk, 1 MiB reads). */
+export async function openSessionFile(path: string, options: ImportOptions = {}): Promise<SessionImport> {
+  const stream = createReadStream(path, { highWaterMark: 1024 * 1024 });
+  try {
+    return await openSession(stream, { name: path, path, ...options });
+  } catch (error) {
+    stream.destroy();
+    throw error;
+  }
+}
+
+/** Reads every event of a session into an array (tests, small files). */
+export async function importSessionFile(path: string, options: ImportOptions = {}): Promise<{ format: SessionFormat; detectedBy: string | null; events: RunEvent[] }> {
+  const session = await openSessionFile(path, options);
+  const events: RunEvent[] = [];
+  for await (const event of session.events) events.push(event);
+  return { format: session.format, detectedBy: session.detectedBy, events };
+}
