@@ -1,0 +1,229 @@
+/**
+ * The report's charts, drawn with chart.js on @napi-rs/canvas (ADR-0061): the Skia binary ships
+ * inside an npm package, so `npm ci` is enough on a bare machine. Each chart is a pure function of
+ * the summary: the same summary draws the same PNG.
+ *
+ *   tool-calls-before-reply-end.png  each run a point per arm, the arm's mean as a bar
+ *   rates.png                        false completion and permission stops per arm, Wilson 95% intervals
+ *   tokens.png                       mean prefix / input / output tokens per arm
+ *   prefix-sections.png              the stable prompt prefix per section, per arm (o200k tokens)
+ */
+import { createCanvas } from "@napi-rs/canvas";
+import { Chart, type ChartConfiguration, type Plugin, registerables } from "chart.js";
+import type { StudySummary } from "./summary.ts";
+
+Chart.register(...registerables);
+Chart.defaults.font.family = "DejaVu Sans, Arial, sans-serif";
+Chart.defaults.font.size = 13;
+Chart.defaults.color = "#222";
+
+export const CHART_WIDTH = 900;
+export const CHART_HEIGHT = 480;
+
+/** Colour-blind-safe palette (Okabe–Ito), then greys. */
+const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000", "#999999", "#666666", "#BBBBBB", "#444444"];
+const colour = (index: number): string => PALETTE[index % PALETTE.length] as string;
+
+export interface ChartFile {
+  /** File name under charts/. */
+  name: string;
+  title: string;
+  /** What the chart shows, for the report's alt text. */
+  alt: string;
+  png: Buffer;
+}
+
+/** Paints the background white (a transparent PNG reads badly in dark viewers). */
+const whiteBackground: Plugin = {
+  id: "armstudyWhiteBackground",
+  beforeDraw(chart) {
+    const { ctx } = chart;
+    ctx.save();
+    ctx.globalCompositeOperation = "destination-over";
+    ctx.fillStyle = "#ffffff";
+    ctx.fillRect(0, 0, chart.width, chart.height);
+    ctx.restore();
+  },
+};
+
+/** Draws [lo, hi] whiskers on bar datasets that carry `intervals` (one pair or null per bar). */
+const errorBars: Plugin = {
+  id: "armstudyErrorBars",
+  afterDatasetsDraw(chart) {
+    const { ctx } = chart;
+    chart.data.datasets.forEach((dataset, datasetIndex) => {
+      const intervals = (dataset as { intervals?: Array<[number, number] | null> }).intervals;
+      if (!intervals) return;
+      const meta = chart.getDatasetMeta(datasetIndex);
+      const scale = chart.scales[meta.yAxisID ?? "y"];
+      if (!scale || meta.hidden) return;
+      meta.data.forEach((element, index) => {
+        const interval = intervals[index];
+        if (!interval) return;
+        const x = element.x;
+        const top = scale.getPixelForValue(interval[1]);
+        const bottom = scale.getPixelForValue(interval[0]);
+        ctx.save();
+        ctx.strokeStyle = "#222";
+        ctx.lineWidth = 1.5;
+        ctx.beginPath();
+        ctx.moveTo(x, top);
+        ctx.lineTo(x, bottom);
+        ctx.moveTo(x - 6, top);
+        ctx.lineTo(x + 6, top);
+        ctx.moveTo(x - 6, bottom);
+        ctx.lineTo(x + 6, bottom);
+        ctx.stroke();
+        ctx.restore();
+      });
+    });
+  },
+};
+
+function render(config: ChartConfiguration): Buffer {
+  const canvas = createCanvas(CHART_WIDTH, CHART_HEIGHT);
+  const chart = new Chart(canvas.getContext("2d") as unknown as ConstructorParameters<typeof Chart>[0], {
+    ...config,
+    options: { ...config.options, responsive: false, animation: false, devicePixelRatio: 1 },
+    plugins: [...(config.plugins ?? []), whiteBackground, errorBars],
+  });
+  const png = canvas.toBuffer("image/png");
+  chart.destroy();
+  return png;
+}
+
+const title = (text: string, subtitle?: string) => ({
+  title: { display: true, text, font: { size: 16, weight: "bold" as const } },
+  ...(subtitle ? { subtitle: { display: true, text: subtitle, padding: { bottom: 10 } } } : {}),
+});
+
+function subtitleFor(summary: StudySummary): string {
+  const double = summary.testDouble ? " · scripted test double: harness mechanics, not a model's behaviour" : "";
+  return `study ${summary.study} · n per arm: ${summary.arms.map((arm) => `${arm.name} ${arm.n}`).join(", ")}${double}`;
+}
+
+/** A deterministic horizontal offset for run i of n, so equal values do not hide each other. */
+const jitter = (i: number, n: number): number => (n <= 1 ? 0 : -0.18 + (0.36 * i) / (n - 1));
+
+function toolCallsChart(summary: StudySummary): ChartFile {
+  const labels = summary.arms.map((arm) => arm.name);
+  const points = summary.arms.flatMap((arm, armIndex) =>
+    arm.runs.map((run, i) => ({ x: armIndex + jitter(i, arm.runs.length), y: run.toolCallsBeforeReplyEnd })),
+  );
+  const means = summary.arms.map((arm, armIndex) => ({ x: armIndex, y: arm.counts.toolCallsBeforeReplyEnd.mean ?? Number.NaN }));
+  const config: ChartConfiguration<"scatter"> = {
+    type: "scatter",
+    data: {
+      datasets: [
+        { label: "one run", data: points, backgroundColor: "rgba(0,114,178,0.75)", borderColor: "#0072B2", pointRadius: 6 },
+        { label: "arm mean", data: means, pointStyle: "line", pointRadius: 28, borderWidth: 3, borderColor: "#D55E00", backgroundColor: "#D55E00" },
+      ],
+    },
+    options: {
+      plugins: { ...title("Tool calls before the first reply ended", subtitleFor(summary)), legend: { position: "bottom" } },
+      scales: {
+        x: {
+          type: "linear",
+          min: -0.6,
+          max: labels.length - 0.4,
+          ticks: { stepSize: 1, callback: (value) => labels[Number(value)] ?? "" },
+          grid: { display: false },
+          title: { display: true, text: "arm" },
+        },
+        y: { beginAtZero: true, title: { display: true, text: "tool calls" }, ticks: { precision: 0 } },
+      },
+    },
+  };
+  return {
+    name: "tool-calls-before-reply-end.png",
+    title: "Tool calls before the reply ends",
+    alt: "Tool calls before the first reply ended, one point per run, with each arm's mean",
+    png: render(config as ChartConfiguration),
+  };
+}
+
+function ratesChart(summary: StudySummary): ChartFile {
+  const series = [
+    { key: "falseCompletion", label: "false completion" },
+    { key: "permissionStop", label: "permission-question stop" },
+  ] as const;
+  const config: ChartConfiguration<"bar"> = {
+    type: "bar",
+    data: {
+      labels: summary.arms.map((arm) => arm.name),
+      datasets: series.map((s, i) => ({
+        label: s.label,
+        data: summary.arms.map((arm) => (arm.rates[s.key].rate ?? 0) * 100),
+        intervals: summary.arms.map((arm) => {
+          const ci = arm.rates[s.key].ci95;
+          return ci ? ([ci[0] * 100, ci[1] * 100] as [number, number]) : null;
+        }),
+        backgroundColor: colour(i === 0 ? 5 : 1),
+      })),
+    },
+    options: {
+      plugins: { ...title("False completion and permission stops (share of runs, Wilson 95% interval)", subtitleFor(summary)), legend: { position: "bottom" } },
+      scales: { y: { min: 0, max: 100, title: { display: true, text: "% of runs" } } },
+    },
+  };
+  return {
+    name: "rates.png",
+    title: "False-completion and permission-stop rates",
+    alt: "False-completion and permission-stop rates per arm with Wilson 95% intervals",
+    png: render(config as ChartConfiguration),
+  };
+}
+
+function tokensChart(summary: StudySummary): ChartFile {
+  const meanOf = (values: number[]): number => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);
+  const series = [
+    { label: "prefix (stable prompt)", read: (arm: StudySummary["arms"][number]) => arm.prefix?.tokens ?? meanOf(arm.runs.map((run) => run.tokens.prefix)) },
+    { label: "input (all requests)", read: (arm: StudySummary["arms"][number]) => arm.counts.tokensInput.mean ?? 0 },
+    { label: "output", read: (arm: StudySummary["arms"][number]) => arm.counts.tokensOutput.mean ?? 0 },
+  ];
+  const config: ChartConfiguration<"bar"> = {
+    type: "bar",
+    data: {
+      labels: summary.arms.map((arm) => arm.name),
+      datasets: series.map((s, i) => ({ label: s.label, data: summary.arms.map(s.read), backgroundColor: colour(i) })),
+    },
+    options: {
+      plugins: { ...title("Tokens per run (mean, o200k)", subtitleFor(summary)), legend: { position: "bottom" } },
+      scales: { y: { type: "logarithmic", title: { display: true, text: "tokens (log scale)" } } },
+    },
+  };
+  return { name: "tokens.png", title: "Tokens per arm", alt: "Mean prefix, input and output tokens per run, per arm", png: render(config as ChartConfiguration) };
+}
+
+function prefixChart(summary: StudySummary): ChartFile {
+  const arms = summary.arms;
+  const ids: string[] = [];
+  for (const arm of arms) for (const section of arm.prefix?.sections ?? []) if (!ids.includes(section.id)) ids.push(section.id);
+  const datasets =
+    ids.length > 0
+      ? ids.map((id, i) => ({
+          label: id,
+          data: arms.map((arm) => arm.prefix?.sections?.find((section) => section.id === id)?.tokens ?? 0),
+          backgroundColor: colour(i),
+        }))
+      : [{ label: "stable prefix", data: arms.map((arm) => arm.prefix?.tokens ?? 0), backgroundColor: colour(0) }];
+  const config: ChartConfiguration<"bar"> = {
+    type: "bar",
+    data: { labels: arms.map((arm) => (arm.prefix ? arm.name : `${arm.name} (client's own prompt)`)), datasets },
+    options: {
+      indexAxis: "y",
+      plugins: { ...title("Stable prompt prefix per section (o200k tokens)", subtitleFor(summary)), legend: { position: "right" } },
+      scales: { x: { stacked: true, beginAtZero: true, title: { display: true, text: "tokens" } }, y: { stacked: true } },
+    },
+  };
+  return {
+    name: "prefix-sections.png",
+    title: "Prompt prefix per section",
+    alt: "The stable prompt prefix of each arm, split by section, in o200k tokens",
+    png: render(config as ChartConfiguration),
+  };
+}
+
+export function renderCharts(summary: StudySummary): ChartFile[] {
+  return [toolCallsChart(summary), ratesChart(summary), tokensChart(summary), prefixChart(summary)];
+}

@@ -1,0 +1,190 @@
+/**
+ * report.md: the study for a person. Its first lines name the model and say plainly when it was the
+ * scripted test double; then the per-arm numbers with intervals, the differences between arms, the
+ * charts, and every run with its first report line verbatim and links to its record, result and
+ * patch. A pure function of the summary (no clock, no paths outside the results folder), so a
+ * re-render or a merge of shards writes the same text.
+ */
+import type { CountSummary, RateSummary } from "../measure/stats.ts";
+import type { ChartFile } from "./charts.ts";
+import type { ArmSummary, Comparison, CountMetric, RateMetric, RunRow, StudySummary } from "./summary.ts";
+
+const COUNT_LABELS: Record<CountMetric, string> = {
+  toolCallsBeforeReplyEnd: "tool calls before the first reply ended",
+  toolCalls: "tool calls in all",
+  checksPassed: "acceptance checks passed",
+  claimChecks: "completion-claim checks",
+  repeatedIdenticalCalls: "repeated identical calls",
+  compactions: "compactions",
+  tokensInput: "input tokens (all requests)",
+  tokensOutput: "output tokens",
+  tokensTotal: "tokens in all",
+  costUsd: "cost (USD)",
+  wallMs: "wall time (ms)",
+};
+
+const RATE_LABELS: Record<RateMetric, string> = {
+  claimedComplete: "claimed complete",
+  falseCompletion: "false completion (claimed complete, a check failed)",
+  permissionStop: "stopped on a permission question, checks failing",
+  allChecksPassed: "every acceptance check passed",
+  harnessError: "harness error",
+};
+
+/** Escapes text for a markdown table cell or inline prose. */
+function cell(text: string): string {
+  return text.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+}
+
+/** Shows text verbatim as inline code, with a backtick fence longer than any run inside it. */
+export function verbatim(text: string): string {
+  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (match) => match[0].length));
+  const fence = "`".repeat(longest + 1);
+  const pad = text.startsWith("`") || text.endsWith("`") || (text.startsWith(" ") && text.endsWith(" ") && text.trim() !== "") ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+function fmt(value: number | null, digits = 1): string {
+  if (value === null || !Number.isFinite(value)) return "–";
+  if (Number.isInteger(value)) return String(value);
+  return value.toFixed(digits);
+}
+
+function countCell(summary: CountSummary, digits = 1): string {
+  if (summary.n === 0 || summary.mean === null) return "–";
+  const ci = summary.ci95 ? ` [${fmt(summary.ci95[0], digits)}, ${fmt(summary.ci95[1], digits)}]` : "";
+  return `${fmt(summary.mean, digits)}${ci} (median ${fmt(summary.median, digits)}, ${fmt(summary.min, digits)}–${fmt(summary.max, digits)})`;
+}
+
+const pct = (value: number): string => `${Math.round(value * 100)}%`;
+
+function rateCell(summary: RateSummary): string {
+  if (summary.n === 0 || summary.rate === null) return "–";
+  const ci = summary.ci95 ? ` [${pct(summary.ci95[0])}, ${pct(summary.ci95[1])}]` : "";
+  return `${summary.count}/${summary.n} = ${pct(summary.rate)}${ci}`;
+}
+
+function modelLines(summary: StudySummary): string[] {
+  const models = [...new Set(summary.arms.map((arm) => arm.model))];
+  const named = models.length <= 1 ? `\`${models[0] ?? summary.model}\`` : summary.arms.map((arm) => `\`${arm.model}\` (${arm.name})`).join(", ");
+  if (summary.testDouble) {
+    return [
+      `> **Scripted test double, not a real model.** Every run used armstudy's deterministic test double (${named}).`,
+      "> These numbers show the harness's mechanics (worktrees, turn-end policies, acceptance checks, metrics), not how any real model behaves.",
+    ];
+  }
+  if (summary.testDoubleArms.length > 0) {
+    return [
+      `> **Partly the scripted test double.** Arms ${summary.testDoubleArms.join(", ")} used armstudy's deterministic test double, not a real model: their numbers show the harness's mechanics only.`,
+      `> Models: ${named}.`,
+    ];
+  }
+  return [`> Model: ${named}.`];
+}
+
+function armsTable(summary: StudySummary): string[] {
+  const lines = ["| arm | agent | model | policies | stable prefix | description |", "|---|---|---|---|---|---|"];
+  for (const arm of summary.arms) {
+    const policies = arm.policies.map((p) => p.name).join(", ") || "none";
+    const goal = arm.goal ? ` (goal: ${[arm.goal.rounds !== undefined ? `${arm.goal.rounds} rounds` : null, arm.goal.hours !== undefined ? `${arm.goal.hours} h` : null].filter(Boolean).join(", ")})` : "";
+    const prefix = arm.prefix ? `${arm.prefix.tokens} tokens, ${arm.prefix.chars} chars, \`${arm.prefix.hash.slice(0, 12)}\`` : "client's own";
+    lines.push(`| ${cell(arm.name)} | ${arm.agent} | \`${cell(arm.model)}\`${arm.testDouble ? " (test double)" : ""} | ${cell(policies + goal)} | ${prefix} | ${cell(arm.description)} |`);
+  }
+  return lines;
+}
+
+function perArmTable(summary: StudySummary): string[] {
+  const arms = summary.arms;
+  const lines = [`| metric | ${arms.map((arm) => `${cell(arm.name)} (n=${arm.n})`).join(" | ")} |`, `|---|${arms.map(() => "---|").join("")}`];
+  for (const metric of Object.keys(RATE_LABELS) as RateMetric[]) {
+    if (metric === "harnessError" && arms.every((arm) => arm.rates.harnessError.count === 0)) continue;
+    lines.push(`| ${RATE_LABELS[metric]} | ${arms.map((arm) => rateCell(arm.rates[metric])).join(" | ")} |`);
+  }
+  for (const metric of Object.keys(COUNT_LABELS) as CountMetric[]) {
+    const digits = metric === "costUsd" ? 4 : 1;
+    lines.push(`| ${COUNT_LABELS[metric]} | ${arms.map((arm) => countCell(arm.counts[metric], digits)).join(" | ")} |`);
+  }
+  return lines;
+}
+
+function signed(value: number | null, digits = 1): string {
+  if (value === null) return "–";
+  const text = fmt(value, digits);
+  return value > 0 ? `+${text}` : text;
+}
+
+function comparisonTable(comparison: Comparison): string[] {
+  const lines = [
+    `**${cell(comparison.b)} − ${cell(comparison.a)}**`,
+    "",
+    "| metric | difference | 95% bootstrap interval | Fisher's exact p |",
+    "|---|---|---|---|",
+  ];
+  for (const [metric, diff] of Object.entries(comparison.rates)) {
+    const ci = diff.ci95 ? `[${signed(diff.ci95[0] * 100, 0)}, ${signed(diff.ci95[1] * 100, 0)}] points` : "–";
+    lines.push(`| ${RATE_LABELS[metric as RateMetric]} | ${diff.diff === null ? "–" : `${signed(diff.diff * 100, 0)} points`} | ${ci} | ${diff.fisherP === null ? "–" : diff.fisherP.toFixed(3)} |`);
+  }
+  for (const [metric, diff] of Object.entries(comparison.counts)) {
+    const ci = diff.ci95 ? `[${signed(diff.ci95[0])}, ${signed(diff.ci95[1])}]` : "–";
+    lines.push(`| ${COUNT_LABELS[metric as CountMetric]} | ${signed(diff.diff)} | ${ci} | |`);
+  }
+  return lines;
+}
+
+function runLine(arm: ArmSummary, run: RunRow): string[] {
+  const checks = `checks ${run.checks.passed}/${run.checks.passed + run.checks.failed}${run.checks.failedIds.length > 0 ? ` (failed: ${run.checks.failedIds.join(", ")})` : ""}`;
+  const flags = [
+    run.claimedComplete ? `claimed complete (${run.claimSource ?? "?"})` : "no completion claim",
+    run.falseCompletion ? "**false completion**" : null,
+    run.permissionStop ? "**permission stop**" : null,
+    run.claimChecks.count > 0 ? `${run.claimChecks.count} claim check(s): ${run.claimChecks.done} done, ${run.claimChecks.continue} continue, ${run.claimChecks.acceptedUnchecked} unchecked` : null,
+    run.error ? `harness error: ${cell(run.error)}` : null,
+  ].filter((part): part is string => part !== null);
+  const tools = `${run.toolCalls} tool calls (${run.toolCallsBeforeReplyEnd} before the first reply ended)`;
+  const first = run.firstReportLine === null ? "(no final report)" : verbatim(run.firstReportLine);
+  return [
+    `- **${cell(arm.name)} run ${run.runIndex}** — ${run.status}${run.reason ? ` (${cell(run.reason)})` : ""}, ${checks}, ${flags.join(", ")}, ${tools}. [record](${run.record}) · [result](${run.result}) · [patch](${run.patch})`,
+    `  - first report line: ${first}`,
+  ];
+}
+
+export function renderReportMarkdown(summary: StudySummary, charts: readonly Pick<ChartFile, "name" | "title" | "alt">[]): string {
+  const modelNames = [...new Set(summary.arms.map((arm) => arm.model))];
+  const heading = `# armstudy report: ${summary.study} — model ${modelNames.map((m) => `\`${m}\``).join(", ") || `\`${summary.model}\``}${summary.testDouble ? " (scripted test double)" : ""}`;
+  const lines: string[] = [heading, "", ...modelLines(summary), ""];
+  const checks = summary.checks.length > 0 ? `${summary.checks.length} acceptance checks (${summary.checks.join(", ")})` : "no acceptance checks";
+  lines.push(
+    `Study file \`${summary.studyFile}\`. Repository ${summary.repo.source} at \`${summary.repo.commit.slice(0, 12)}\`. Handoff \`${summary.handoff.file}\` with ${checks}. ${summary.runsPerArm} run(s) per arm, seed ${summary.seed}; ${summary.runs.finished} of ${summary.runs.planned} planned runs finished.`,
+  );
+  if (summary.description.trim() !== "") lines.push("", summary.description.trim());
+  for (const warning of summary.warnings) lines.push("", `> ⚠️ ${warning}`);
+  lines.push("", "## Arms", "", ...armsTable(summary));
+  lines.push(
+    "",
+    "## Per arm",
+    "",
+    "Rates: runs where it happened / runs, with a Wilson 95% interval. Counts: mean [bootstrap 95% interval of the mean] (median, min–max).",
+    "",
+    ...perArmTable(summary),
+  );
+  if (summary.comparisons.length > 0) {
+    lines.push("", "## Differences between arms", "", "Each difference is the second arm minus the first; intervals are percentile bootstraps (each arm resampled on its own); p is Fisher's exact two-sided test on the 2×2 table of runs.", "");
+    for (const comparison of summary.comparisons) lines.push(...comparisonTable(comparison), "");
+    lines.pop();
+  }
+  if (charts.length > 0) {
+    lines.push("", "## Charts", "");
+    for (const chart of charts) lines.push(`![${chart.alt}](charts/${chart.name})`, "");
+    lines.pop();
+  }
+  lines.push("", "## Runs", "", "Every run's first report line is quoted verbatim.", "");
+  for (const arm of summary.arms) {
+    if (arm.runs.length === 0) {
+      lines.push(`- **${cell(arm.name)}**: no finished runs.`);
+      continue;
+    }
+    for (const run of arm.runs) lines.push(...runLine(arm, run));
+  }
+  lines.push("", "Definitions of every metric: docs/metrics.md. The numbers in machine-readable form: [summary.json](summary.json).", "");
+  return lines.join("\n");
+}

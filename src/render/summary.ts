@@ -1,0 +1,230 @@
+/**
+ * summary.json: the study's numbers in one object (schema in docs/summary-schema.md) — per arm the
+ * count summaries with bootstrap intervals and the rates with Wilson intervals, per pair of arms the
+ * differences with bootstrap intervals and Fisher's exact p, and every run's row. A pure function of
+ * the saved results: the same folder (or the same runs merged from shards) gives the same summary.
+ */
+import {
+  type CountDifference,
+  type CountSummary,
+  type RateDifference,
+  type RateSummary,
+  bootstrapMeanDifference,
+  compareRates,
+  deriveSeed,
+  seededRng,
+  smallSampleWarning,
+  summarizeCounts,
+  summarizeRate,
+} from "../measure/stats.ts";
+import { type ArmMeta, type LoadedResults, PATCH_FILE, RECORD_FILE, RESULT_FILE, type RunResult, runFolder } from "./results.ts";
+
+export const SUMMARY_SCHEMA = "armstudy.summary/1";
+
+/** Count metrics summarised per arm, with what each reads from a run. */
+export const COUNT_METRICS = {
+  toolCallsBeforeReplyEnd: (r: RunResult) => r.metrics.toolCallsBeforeReplyEnd,
+  toolCalls: (r: RunResult) => r.metrics.toolCalls,
+  checksPassed: (r: RunResult) => r.acceptance.passed,
+  claimChecks: (r: RunResult) => r.metrics.claimChecks.count,
+  repeatedIdenticalCalls: (r: RunResult) => r.metrics.repeatedIdenticalCalls,
+  compactions: (r: RunResult) => r.metrics.compactions,
+  tokensInput: (r: RunResult) => r.metrics.tokens.input,
+  tokensOutput: (r: RunResult) => r.metrics.tokens.output,
+  tokensTotal: (r: RunResult) => r.metrics.tokens.total,
+  costUsd: (r: RunResult) => r.metrics.costUsd,
+  wallMs: (r: RunResult) => r.metrics.wallMs,
+} as const satisfies Record<string, (r: RunResult) => number | null>;
+
+/** Rates (share of runs where it happened) summarised per arm. */
+export const RATE_METRICS = {
+  claimedComplete: (r: RunResult) => r.metrics.claimedComplete,
+  falseCompletion: (r: RunResult) => r.metrics.falseCompletion,
+  permissionStop: (r: RunResult) => r.metrics.permissionStop,
+  allChecksPassed: (r: RunResult) => r.acceptance.failed === 0 && r.acceptance.checks.length > 0,
+  harnessError: (r: RunResult) => r.error !== null,
+} as const satisfies Record<string, (r: RunResult) => boolean>;
+
+export type CountMetric = keyof typeof COUNT_METRICS;
+export type RateMetric = keyof typeof RATE_METRICS;
+
+/** The metrics compared between arms (a subset: the questions ADR-0072 asks). */
+export const COMPARED_COUNTS: readonly CountMetric[] = ["toolCallsBeforeReplyEnd", "toolCalls", "checksPassed", "tokensTotal"];
+export const COMPARED_RATES: readonly RateMetric[] = ["falseCompletion", "permissionStop", "claimedComplete", "allChecksPassed"];
+
+export interface RunRow {
+  runIndex: number;
+  seed: number;
+  status: string;
+  reason: string | null;
+  error: string | null;
+  checks: { passed: number; failed: number; failedIds: string[] };
+  claimedComplete: boolean;
+  claimSource: string | null;
+  falseCompletion: boolean;
+  permissionStop: boolean;
+  firstReportLine: string | null;
+  toolCalls: number;
+  toolCallsBeforeReplyEnd: number;
+  toolCallsPerReply: number[];
+  claimChecks: RunResult["metrics"]["claimChecks"];
+  tokens: RunResult["metrics"]["tokens"];
+  costUsd: number | null;
+  repeatedIdenticalCalls: number;
+  compactions: number;
+  timeToFirstTextMs: number | null;
+  wallMs: number;
+  diff: { files: number; insertions: number; deletions: number };
+  /** Paths relative to the results folder. */
+  record: string;
+  result: string;
+  patch: string;
+}
+
+export interface ArmSummary extends ArmMeta {
+  n: number;
+  counts: Record<CountMetric, CountSummary>;
+  rates: Record<RateMetric, RateSummary>;
+  runs: RunRow[];
+}
+
+export interface Comparison {
+  a: string;
+  b: string;
+  /** b − a for every metric. */
+  counts: Record<string, CountDifference>;
+  rates: Record<string, RateDifference>;
+}
+
+export interface StudySummary {
+  schema: typeof SUMMARY_SCHEMA;
+  study: string;
+  description: string;
+  studyFile: string;
+  /** The study's default model spec; each arm names its own. */
+  model: string;
+  /** True when every run used the scripted test double; `testDoubleArms` lists them when only some did. */
+  testDouble: boolean;
+  testDoubleArms: string[];
+  repo: { source: string; commit: string };
+  handoff: { file: string; sha256: string };
+  checks: string[];
+  seed: number;
+  runsPerArm: number;
+  runs: { planned: number; finished: number; missing: Array<{ arm: string; runIndex: number }> };
+  warnings: string[];
+  arms: ArmSummary[];
+  comparisons: Comparison[];
+}
+
+function runRow(result: RunResult): RunRow {
+  const folder = runFolder(result.arm, result.runIndex);
+  const m = result.metrics;
+  return {
+    runIndex: result.runIndex,
+    seed: result.seed,
+    status: result.status,
+    reason: result.reason,
+    error: result.error,
+    checks: {
+      passed: result.acceptance.passed,
+      failed: result.acceptance.failed,
+      failedIds: result.acceptance.checks.filter((check) => !check.passed).map((check) => check.id),
+    },
+    claimedComplete: m.claimedComplete,
+    claimSource: m.claimSource,
+    falseCompletion: m.falseCompletion,
+    permissionStop: m.permissionStop,
+    firstReportLine: m.firstReportLine,
+    toolCalls: m.toolCalls,
+    toolCallsBeforeReplyEnd: m.toolCallsBeforeReplyEnd,
+    toolCallsPerReply: m.toolCallsPerReply,
+    claimChecks: m.claimChecks,
+    tokens: m.tokens,
+    costUsd: m.costUsd,
+    repeatedIdenticalCalls: m.repeatedIdenticalCalls,
+    compactions: m.compactions,
+    timeToFirstTextMs: m.timeToFirstTextMs,
+    wallMs: m.wallMs,
+    diff: { files: result.diff.files, insertions: result.diff.insertions, deletions: result.diff.deletions },
+    record: `${folder}/${result.files?.record ?? RECORD_FILE}`,
+    result: `${folder}/${RESULT_FILE}`,
+    patch: `${folder}/${result.files?.patch ?? PATCH_FILE}`,
+  };
+}
+
+const numbers = (values: ReadonlyArray<number | null>): number[] => values.filter((value): value is number => value !== null && Number.isFinite(value));
+
+export function summarize(loaded: LoadedResults): StudySummary {
+  const { meta } = loaded;
+  const seed = meta.seed;
+  const byArm = new Map<string, RunResult[]>();
+  for (const arm of meta.arms) byArm.set(arm.name, []);
+  for (const result of loaded.results) {
+    if (!byArm.has(result.arm)) continue;
+    byArm.get(result.arm)?.push(result);
+  }
+  for (const list of byArm.values()) list.sort((x, y) => x.runIndex - y.runIndex);
+
+  const arms: ArmSummary[] = meta.arms.map((arm) => {
+    const runs = byArm.get(arm.name) ?? [];
+    const counts = Object.fromEntries(
+      Object.entries(COUNT_METRICS).map(([metric, read]) => [metric, summarizeCounts(numbers(runs.map(read)), seededRng(deriveSeed(seed, `${arm.name}/${metric}`)))]),
+    ) as Record<CountMetric, CountSummary>;
+    const rates = Object.fromEntries(Object.entries(RATE_METRICS).map(([metric, read]) => [metric, summarizeRate(runs.map(read))])) as Record<RateMetric, RateSummary>;
+    return { ...arm, n: runs.length, counts, rates, runs: runs.map(runRow) };
+  });
+
+  const comparisons: Comparison[] = [];
+  for (let i = 0; i < meta.arms.length; i += 1) {
+    for (let j = i + 1; j < meta.arms.length; j += 1) {
+      const a = meta.arms[i]?.name as string;
+      const b = meta.arms[j]?.name as string;
+      const runsA = byArm.get(a) ?? [];
+      const runsB = byArm.get(b) ?? [];
+      const counts: Record<string, CountDifference> = {};
+      for (const metric of COMPARED_COUNTS) {
+        const read = COUNT_METRICS[metric];
+        counts[metric] = bootstrapMeanDifference(numbers(runsA.map(read)), numbers(runsB.map(read)), seededRng(deriveSeed(seed, `${a}|${b}/${metric}`)));
+      }
+      const rates: Record<string, RateDifference> = {};
+      for (const metric of COMPARED_RATES) {
+        const read = RATE_METRICS[metric];
+        rates[metric] = compareRates(runsA.map(read), runsB.map(read), seededRng(deriveSeed(seed, `${a}|${b}/${metric}`)));
+      }
+      comparisons.push({ a, b, counts, rates });
+    }
+  }
+
+  const warnings: string[] = [];
+  const small = smallSampleWarning(Object.fromEntries(arms.map((arm) => [arm.name, arm.n])));
+  if (small !== null) warnings.push(small);
+  if (loaded.missing.length > 0) {
+    warnings.push(
+      `${loaded.missing.length} planned run(s) have no result (${loaded.missing.map((p) => `${p.arm} run ${p.runIndex}`).join(", ")}): the study was interrupted or is one shard. Finish it with --resume, or merge the other shards.`,
+    );
+  }
+  const errored = loaded.results.filter((result) => result.error !== null);
+  if (errored.length > 0) {
+    warnings.push(`${errored.length} run(s) hit a harness error (${errored.map((r) => `${r.arm} run ${r.runIndex}`).join(", ")}); their numbers describe the failure, not the arm.`);
+  }
+  const testDoubleArms = meta.arms.filter((arm) => arm.testDouble).map((arm) => arm.name);
+  return {
+    schema: SUMMARY_SCHEMA,
+    study: meta.study,
+    description: meta.description,
+    studyFile: meta.studyFile,
+    model: meta.model,
+    testDouble: testDoubleArms.length === meta.arms.length && meta.arms.length > 0,
+    testDoubleArms,
+    repo: meta.repo,
+    handoff: meta.handoff,
+    checks: meta.checks.map((check) => check.id),
+    seed: meta.seed,
+    runsPerArm: meta.runsPerArm,
+    runs: { planned: meta.planned.length, finished: loaded.results.length, missing: loaded.missing },
+    warnings,
+    arms,
+    comparisons,
+  };
+}
