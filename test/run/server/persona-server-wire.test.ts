@@ -62,7 +62,7 @@ describe("persona server, Chat Completions (pi)", () => {
     await post(`${s.url}/v1/chat/completions`, { messages: history.slice(0, 3) });
     const response = await post(`${s.url}/v1/chat/completions`, { messages: history });
     const body = (await response.json()) as { choices: { message: { content: string } }[] };
-    expect(body.choices[0]?.message.content).toBe("Finished. update_plan: Recorded. | write_file: (written) | shell: exit code 3\nworld\nline2");
+    expect(body.choices[0]?.message.content).toBe("Finished. update_plan: Recorded. | write_file: (written) | shell: exit code: 3\nworld\nline2");
   });
 });
 

@@ -21,4 +21,4 @@ export const threeStepPersona: ModelClient = {
   },
 };
 
-export const EXPECTED_FINAL = "Finished. update_plan: Recorded. | write_file: (written) | shell: exit code 3\nworld\nline2";
+export const EXPECTED_FINAL = "Finished. update_plan: Recorded. | write_file: (written) | shell: exit code: 3\nworld\nline2";

@@ -49,8 +49,14 @@ export function redactHeaders(headers: IncomingMessage["headers"]): Record<strin
   return out;
 }
 
-export function defaultFormatResult(_toolName: string, result: ReadResult): string {
-  return result.exitCode === null ? result.output : `exit code ${result.exitCode}\n${result.output}`;
+/**
+ * Formats a client result the way our own tools word theirs (src/run/tools), so a persona reads a
+ * real client's results exactly as it reads our loop's. A command result that states no exit
+ * code succeeded: Claude Code and pi only mention the code when it is not zero.
+ */
+export function defaultFormatResult(toolName: string, result: ReadResult): string {
+  if (toolName !== "shell") return result.output;
+  return `exit code: ${result.exitCode ?? 0}\n${result.output === "" ? "(no output)" : result.output}`;
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
