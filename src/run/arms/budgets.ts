@@ -1,0 +1,92 @@
+/**
+ * budgets.yaml beside the arms: per-section and prefix limits, per-arm overrides, and the allowed
+ * growth of the stable prefix against the baseline. See arms/README.md for the format.
+ */
+import { readFile } from "node:fs/promises";
+import { PackError, packErrorFromIssues } from "../../core/prompt/errors.ts";
+import type { PromptPack, PromptSection, SectionBudget } from "../../core/prompt/types.ts";
+import { parseYaml } from "../../core/prompt/yaml.ts";
+import { type BudgetsFile, budgetsFileSchema, knownBudgetFields } from "./schema.ts";
+import { displayPath } from "./source.ts";
+
+export interface Budgets {
+  /** The file, as messages name it. */
+  file: string;
+  data: BudgetsFile;
+}
+
+/** The growth allowed when budgets.yaml does not say (percent of the prefix's o200k tokens). */
+export const DEFAULT_GROWTH_PERCENT = 5;
+
+/** Reads and validates a budgets file; undefined-on-missing unless `mustExist`. */
+export async function readBudgets(path: string, cwd: string, mustExist: boolean): Promise<Budgets | null> {
+  const file = displayPath(path, cwd);
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "ENOENT" && !mustExist) return null;
+    throw new PackError("FIELD", file, "", `cannot be read (${(error as Error).message}). Check the --budgets path.`);
+  }
+  const parsed = budgetsFileSchema.safeParse(parseYaml(text, file) ?? {});
+  if (!parsed.success) throw packErrorFromIssues(parsed.error.issues, file, { known: knownBudgetFields });
+  return { file, data: parsed.data };
+}
+
+/**
+ * Every section id and arm name the file mentions must exist: a misspelt id would otherwise
+ * silently leave a section without a limit. `sectionsByArm` holds every arm in the folder.
+ */
+export function validateBudgets(budgets: Budgets, sectionsByArm: ReadonlyMap<string, readonly string[]>): void {
+  const all = new Set([...sectionsByArm.values()].flat());
+  for (const id of Object.keys(budgets.data.sections ?? {})) {
+    if (!all.has(id)) {
+      throw new PackError(
+        "BUDGET_UNKNOWN_SECTION",
+        budgets.file,
+        `sections.${id}`,
+        `no arm has a section "${id}" (sections: ${[...all].sort().join(", ")}). Fix the id or remove the entry.`,
+      );
+    }
+  }
+  for (const [arm, entry] of Object.entries(budgets.data.arms ?? {})) {
+    const ids = sectionsByArm.get(arm);
+    if (ids === undefined) {
+      throw new PackError("BUDGET_UNKNOWN_ARM", budgets.file, `arms.${arm}`, `there is no arm "${arm}" (arms: ${[...sectionsByArm.keys()].sort().join(", ")}). Fix the name or remove the entry.`);
+    }
+    for (const id of Object.keys(entry.sections ?? {})) {
+      if (!ids.includes(id)) {
+        throw new PackError(
+          "BUDGET_UNKNOWN_SECTION",
+          budgets.file,
+          `arms.${arm}.sections.${id}`,
+          `arm "${arm}" has no section "${id}" (its sections: ${[...ids].sort().join(", ") || "none"}). Fix the id or remove the entry.`,
+        );
+      }
+    }
+  }
+}
+
+/** The pack of `arm`: its sections with their budgets (global, then the arm's own override). */
+export function applyBudgets(arm: string, sections: readonly PromptSection[], budgets: Budgets | null): PromptPack {
+  const data = budgets?.data ?? {};
+  const own = data.arms?.[arm];
+  const merged = (a: SectionBudget | undefined, b: SectionBudget | undefined): SectionBudget => clean({ ...a, ...b });
+  const prefixBudget = merged(data.prefix, own?.prefix);
+  return {
+    name: arm,
+    sections: sections.map((section) => ({ ...section, budget: merged(data.sections?.[section.id], own?.sections?.[section.id]) })),
+    ...(Object.keys(prefixBudget).length > 0 ? { prefixBudget } : {}),
+  };
+}
+
+export function growthPercent(budgets: Budgets | null): number {
+  return budgets?.data.growth?.maxPercent ?? DEFAULT_GROWTH_PERCENT;
+}
+
+function clean(budget: SectionBudget): SectionBudget {
+  const out: SectionBudget = {};
+  if (budget.maxChars !== undefined) out.maxChars = budget.maxChars;
+  if (budget.maxTokens !== undefined) out.maxTokens = budget.maxTokens;
+  return out;
+}

@@ -1,0 +1,110 @@
+/**
+ * Where arm files are read from: the working tree, or a git commit (`prompt: { ref }` pins a
+ * pack to the files as they stood at that ref). Both answer the same three questions, so the
+ * loader does not care which one it reads.
+ */
+import { readFile, readdir, realpath, stat } from "node:fs/promises";
+import { isAbsolute, join, relative, sep } from "node:path";
+import { simpleGit } from "simple-git";
+import { PackError } from "../../core/prompt/errors.ts";
+
+export interface ArmSource {
+  /** A file's text, or undefined when it does not exist. `path` is relative to the arms folder. */
+  read(path: string): Promise<string | undefined>;
+  /** Names in a folder (relative to the arms folder); empty when it does not exist. */
+  list(path: string): Promise<string[]>;
+  /** How messages name a file (relative to the cwd, or `ref:repo-path` for a git ref). */
+  display(path: string): string;
+}
+
+/** Files as they are on disk under `armsDir`. */
+export function workingTreeSource(armsDir: string, cwd: string): ArmSource {
+  return {
+    async read(path) {
+      try {
+        return await readFile(join(armsDir, path), "utf8");
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw error;
+      }
+    },
+    async list(path) {
+      try {
+        const dir = join(armsDir, path);
+        if (!(await stat(dir)).isDirectory()) return [];
+        return (await readdir(dir)).sort();
+      } catch (error) {
+        if (isMissing(error)) return [];
+        throw error;
+      }
+    },
+    display(path) {
+      return displayPath(join(armsDir, path), cwd);
+    },
+  };
+}
+
+/**
+ * Files as they stood at `ref` in the git repository holding `armsDir`. Throws UNKNOWN_REF
+ * (naming `file` and `field`, where the ref was written) when the ref does not name a commit.
+ */
+export async function gitRefSource(armsDir: string, ref: string, where: { file: string; field: string }): Promise<ArmSource> {
+  const realArms = await realpath(armsDir);
+  let root: string;
+  try {
+    root = (await simpleGit({ baseDir: realArms }).revparse(["--show-toplevel"])).trim();
+  } catch {
+    throw new PackError("UNKNOWN_REF", where.file, where.field, `"${ref}" cannot be read: ${realArms} is not inside a git repository. Remove the pin or run from a clone.`);
+  }
+  // Run from the top level: ls-tree run in a subfolder lists only entries under that subfolder.
+  const git = simpleGit({ baseDir: root });
+  let commit: string;
+  try {
+    commit = (await git.raw(["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`])).trim();
+  } catch {
+    commit = "";
+  }
+  if (commit === "") {
+    throw new PackError(
+      "UNKNOWN_REF",
+      where.file,
+      where.field,
+      `git ref "${ref}" is not a commit or tag in ${root}. Use a commit hash or tag that exists (git log --oneline, git tag), or fetch it first (a shallow clone lacks history: git fetch --unshallow).`,
+    );
+  }
+  const prefix = relative(await realpath(root), realArms).split(sep).join("/");
+  const repoPath = (path: string): string => [prefix, path].filter((part) => part !== "").join("/");
+  const short = commit.slice(0, 12);
+  return {
+    async read(path) {
+      try {
+        return await git.show([`${commit}:${repoPath(path)}`]);
+      } catch {
+        return undefined;
+      }
+    },
+    async list(path) {
+      try {
+        const out = await git.raw(["ls-tree", "--full-tree", "--name-only", `${commit}:${repoPath(path)}`]);
+        return out.split("\n").filter((name) => name !== "").sort();
+      } catch {
+        return [];
+      }
+    },
+    display(path) {
+      return `${ref === short ? short : `${ref} (${short})`}:${repoPath(path)}`;
+    },
+  };
+}
+
+/** A path as the person would type it: relative to the cwd when inside it, else absolute. */
+export function displayPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  if (rel === "") return ".";
+  return rel.startsWith("..") || isAbsolute(rel) ? path : rel.split(sep).join("/");
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
