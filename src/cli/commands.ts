@@ -5,6 +5,7 @@
 import type { Command } from "./command.ts";
 
 export const COMMANDS: Record<string, () => Promise<Command>> = {
+  analyze: async () => (await import("./commands/analyze.ts")).default,
   envelope: async () => (await import("./commands/envelope.ts")).default,
   intent: async () => (await import("./commands/intent.ts")).default,
 };

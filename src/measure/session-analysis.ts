@@ -1,0 +1,121 @@
+/**
+ * `armstudy analyze`'s logic: read a recorded session (any format the importers know), measure
+ * it with the same per-run metrics as a study run while it streams, and optionally keep the
+ * normalised run record. The metrics never learn which agent wrote the session.
+ */
+import { rename, rm } from "node:fs/promises";
+import { basename } from "node:path";
+import type { TokenCounter } from "../core/tokens.ts";
+import { RecordWriter } from "../run/record-writer.ts";
+import type { SessionFormat } from "../sessions/format.ts";
+import { openSessionFile } from "../sessions/import.ts";
+import { MetricsAccumulator, type RunMetrics } from "./metrics.ts";
+import type { PriceTable } from "./prices.ts";
+
+export interface SessionAnalysis extends RunMetrics {
+  file: string;
+  format: SessionFormat;
+  /** Why `--format auto` chose the format; null when it was named. */
+  detectedBy: string | null;
+  model: string;
+  /** The importer's warnings, each naming its line. */
+  warningMessages: string[];
+}
+
+export interface AnalyzeOptions {
+  format?: SessionFormat | "auto";
+  /** Also write the normalised run record here (temp file + rename: never half-written). */
+  recordTo?: string;
+  counter?: TokenCounter;
+  prices?: PriceTable;
+  /** Keep at most this many warning texts (all are counted); default 200. */
+  maxWarnings?: number;
+}
+
+/** Analyses one session file. Throws SessionFormatError for an empty or unrecognised file. */
+export async function analyzeSessionFile(file: string, options: AnalyzeOptions = {}): Promise<SessionAnalysis> {
+  const session = await openSessionFile(file, {
+    ...(options.format !== undefined ? { format: options.format } : {}),
+    ...(options.counter !== undefined ? { counter: options.counter } : {}),
+  });
+  const acc = new MetricsAccumulator(options.prices);
+  const warnings: string[] = [];
+  const maxWarnings = options.maxWarnings ?? 200;
+  let model = "unknown";
+  const temp = options.recordTo !== undefined ? `${options.recordTo}.${process.pid}.tmp` : null;
+  const writer = temp !== null ? await RecordWriter.open(temp) : null;
+  try {
+    for await (const event of session.events) {
+      acc.add(event);
+      if (event.type === "run.start") model = event.model;
+      else if (event.type === "model.request" && model === "unknown" && event.model) model = event.model;
+      else if (event.type === "note" && event.level === "warning" && warnings.length < maxWarnings) warnings.push(event.text);
+      if (writer !== null) await writer.write(event);
+    }
+    if (writer !== null && temp !== null && options.recordTo !== undefined) {
+      await writer.close();
+      await rename(temp, options.recordTo);
+    }
+  } catch (error) {
+    if (writer !== null && temp !== null) {
+      await writer.close().catch(() => undefined);
+      await rm(temp, { force: true });
+    }
+    throw error;
+  }
+  return { file, format: session.format, detectedBy: session.detectedBy, model, warningMessages: warnings, ...acc.result() };
+}
+
+function fmt(value: number | null, digits = 0): string {
+  if (value === null) return "–";
+  if (!Number.isFinite(value)) return "∞";
+  return digits === 0 ? Math.round(value).toLocaleString("en-US") : value.toFixed(digits);
+}
+
+function minutes(ms: number | null): string {
+  if (ms === null) return "never";
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${(ms / 60_000).toFixed(1)} min`;
+}
+
+/** The rows of the plain-text table: one metric per row, one column per file. */
+const ROWS: ReadonlyArray<[string, (a: SessionAnalysis) => string]> = [
+  ["format", (a) => a.format],
+  ["model", (a) => a.model],
+  ["replies", (a) => fmt(a.replies)],
+  ["tool calls", (a) => fmt(a.toolCalls)],
+  ["tool calls before reply end", (a) => fmt(a.toolCallsBeforeReplyEnd)],
+  ["most tool calls in a reply", (a) => fmt(Math.max(0, ...a.toolCallsPerReply))],
+  ["longest reply", (a) => `${minutes(a.longestReply.ms)}, ${a.longestReply.toolCalls} calls`],
+  ["repeated identical calls", (a) => `${a.repeatedIdenticalCalls} (${a.repeatedSignatures} signatures)`],
+  ["reads per distinct file", (a) => (a.readsPerDistinctFile === null ? "–" : `${a.readsPerDistinctFile.toFixed(1)} (${a.reads}/${a.distinctFilesRead})`)],
+  ["most reads of one file", (a) => (a.mostReadFile === null ? "–" : `${a.maxReadsOfOneFile} (${basename(a.mostReadFile)})`)],
+  ["compactions", (a) => fmt(a.compactions)],
+  ["time to first text", (a) => minutes(a.timeToFirstTextMs)],
+  ["tool calls per visible text", (a) => (a.toolCallsPerVisibleText === null ? "∞" : a.toolCallsPerVisibleText.toFixed(1))],
+  ["model requests", (a) => fmt(a.modelRequests)],
+  ["input tokens (cached)", (a) => `${fmt(a.tokens.input)} (${fmt(a.tokens.cachedInput)})`],
+  ["output tokens (reasoning)", (a) => `${fmt(a.tokens.output)} (${a.tokens.reasoningReported ? fmt(a.tokens.reasoning) : "–"})`],
+  ["usage source", (a) => (a.tokens.lowerBound ? `${a.tokens.source}, lower bound` : a.tokens.source)],
+  ["cost (USD)", (a) => (a.costUsd === null ? "– (no price)" : `${a.costUsd.toFixed(2)} (${a.costSource === "log" ? "log" : "price table"})`)],
+  ["wall time", (a) => minutes(a.wallMs)],
+  ["model time / tool time", (a) => `${minutes(a.modelMs)} / ${minutes(a.toolMs)}`],
+  ["interrupts", (a) => fmt(a.interrupts)],
+  ["rejected tool calls", (a) => fmt(a.rejectedToolCalls)],
+  ["plan approvals (yes/no)", (a) => `${a.planApprovals.approved}/${a.planApprovals.rejected}`],
+  ["sub-agents (their tool calls)", (a) => `${a.subagents.count} (${a.subagents.toolCalls})`],
+  ["claimed complete", (a) => (a.claimSource === null ? "no" : `yes (${a.claimSource})`)],
+  ["ends on a permission question", (a) => (a.permissionQuestion ? "yes" : "no")],
+  ["first report line", (a) => (a.firstReportLine === null ? "–" : a.firstReportLine.length > 60 ? `${a.firstReportLine.slice(0, 59)}…` : a.firstReportLine)],
+  ["warnings", (a) => fmt(a.warnings)],
+];
+
+export function renderAnalysisTable(analyses: readonly SessionAnalysis[]): string {
+  const short = (name: string): string => (name.length > 28 ? `${name.slice(0, 27)}…` : name);
+  const header = ["metric", ...analyses.map((a) => short(basename(a.file)))];
+  const rows = ROWS.map(([label, get]) => [label, ...analyses.map(get)]);
+  const widths = header.map((_, i) => Math.max(...[header, ...rows].map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ").trimEnd();
+  return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n") + "\n";
+}
+
