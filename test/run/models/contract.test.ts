@@ -1,10 +1,10 @@
 /**
  * The ModelClient contract, run over every adapter: the OpenAI-compatible client against a real
  * loopback server (JSON and streamed), the cassette recorder wrapping it, the cassette player,
- * and the scripted test double once it exists. Each adapter says how to make it fail; the suite
+ * and the scripted test double playing the diligent persona. Each adapter says how to make it fail; the suite
  * checks the same promises of all of them.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -55,13 +55,8 @@ let server: ChatServer;
 let dir: string;
 const env = {};
 
-const personaFile = (() => {
-  const folder = join(ROOT, "fixtures", "personas");
-  if (!existsSync(folder)) return undefined;
-  const file = readdirSync(folder).find((name) => /\.ya?ml$/.test(name) && /^persona:/m.test(readFileSync(join(folder, name), "utf8")));
-  return file ? join(folder, file) : undefined;
-})();
-const hasScripted = existsSync(join(ROOT, "src", "run", "models", "scripted.ts")) && personaFile !== undefined;
+const personaFile = join(ROOT, "fixtures", "personas", "diligent.yaml");
+const hasScripted = existsSync(join(ROOT, "src", "run", "models", "scripted.ts")) && existsSync(personaFile);
 
 const ADAPTERS: Adapter[] = [
   {
