@@ -122,7 +122,7 @@ export function reduceGoal(goal: Goal | null, event: GoalEvent): GoalStep {
       const bad = validLimits(event.rounds, event.hours);
       if (bad !== null) return reject(goal, "bad_limits", bad);
       const limits = { rounds: event.rounds ?? DEFAULT_GOAL_LIMITS.rounds, hours: event.hours ?? DEFAULT_GOAL_LIMITS.hours };
-      const created = newGoal(objective, limits, event.atMs, goal?.status ?? null, goal === null ? "set by the person" : "replaced by the person");
+      const created = newGoal(objective, limits, event.atMs, goal?.status ?? null, event.reason ?? (goal === null ? "set by the person" : "replaced by the person"));
       return {
         goal: created,
         effects: [
@@ -265,6 +265,15 @@ export function reduceGoal(goal: Goal | null, event: GoalEvent): GoalStep {
       if (goal === null || isTerminal(goal.status)) return { goal, effects: [] };
       const limited = change({ ...goal, claim: null, awaitingVerdict: false }, "usage_limited", "system", `usage limit: ${event.message}`, event.atMs);
       return { goal: limited.goal, effects: [limited.effect, { kind: "settle", status: "usage_limited", reason: `usage limit: ${event.message}` }] };
+    }
+
+    case "awaitPerson": {
+      if (goal === null || goal.status !== "active") return { goal, effects: [] };
+      const question = event.question.trim();
+      const head = question.length > 120 ? `${question.slice(0, 117)}...` : question;
+      // A claim made in a reply that ends on a question is dropped: the model is asking, not done.
+      const paused = change({ ...goal, claim: null }, "paused", "system", `waiting for the person's answer: ${head === "" ? "(no question text)" : head}`, event.atMs);
+      return { goal: paused.goal, effects: [paused.effect] };
     }
 
     case "restored": {

@@ -86,7 +86,17 @@ export interface RoundSummary {
 export type GoalClaimInput = { kind: "complete"; reason: string } | { kind: "blocked"; reason: string };
 
 export type GoalEvent =
-  | { type: "set"; objective: string; rounds?: number; hours?: number; /** Needed to replace an unfinished goal. */ replace?: boolean; atMs: number }
+  | {
+      type: "set";
+      objective: string;
+      rounds?: number;
+      hours?: number;
+      /** Needed to replace an unfinished goal. */
+      replace?: boolean;
+      /** Provenance text; defaults to "set by the person" / "replaced by the person". */
+      reason?: string;
+      atMs: number;
+    }
   | { type: "edit"; objective?: string; rounds?: number; hours?: number; atMs: number }
   | { type: "pause"; reason?: string; atMs: number }
   | { type: "resume"; atMs: number }
@@ -94,6 +104,8 @@ export type GoalEvent =
   | ({ type: "roundEnded"; atMs: number } & RoundSummary)
   | { type: "providerError"; message: string; atMs: number }
   | { type: "usageLimit"; message: string; atMs: number }
+  /** The model ended its round on a question to the person: the goal waits for the answer. */
+  | { type: "awaitPerson"; question: string; atMs: number }
   | { type: "claim"; claim: GoalClaimInput; atMs: number }
   | { type: "verdict"; verdict: "done" | "continue" | "accepted_unchecked"; reason: string; cause?: string; atMs: number }
   | { type: "restored"; goal: Goal; atMs: number };
