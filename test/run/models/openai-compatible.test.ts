@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ModelRequest } from "../../../src/core/model.ts";
@@ -226,6 +227,32 @@ describe("OpenAICompatibleClient, streaming", () => {
       { id: "b", name: "read_file", arguments: { path: "b.ts" } },
     ]);
     expect(reply.usage.source).toBe("estimated");
+  });
+
+  it("property: a streamed answer, cut anywhere, reads the same as its JSON form", async () => {
+    const text = fc.string({ unit: "binary", maxLength: 30 });
+    const completion = fc.record({
+      content: text,
+      toolCalls: fc.array(
+        fc.record({ name: fc.constantFrom("shell", "read_file"), arguments: fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(text, fc.integer(), fc.boolean()), { maxKeys: 3 }) }),
+        { maxLength: 3 },
+      ),
+      usage: fc.record({ prompt: fc.nat(10_000), completion: fc.nat(500) }),
+    });
+    let planned: { json: ChatResponse; stream: ChatResponse } | undefined;
+    const server = await serve((request) => (request.body.stream ? planned!.stream : planned!.json));
+    await fc.assert(
+      fc.asyncProperty(completion, fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 40 }), async (input, pieceChars, chunkBytes) => {
+        const wire = { ...input, toolCalls: input.toolCalls.map((call, index) => ({ ...call, id: `call_${index}` })) };
+        planned = { json: { json: chatCompletion(wire) }, stream: { sse: chatCompletionChunks({ ...wire, pieceChars }), chunkBytes } };
+        const fromJson = await client(server).client.complete(REQUEST);
+        const fromStream = await client(server, { stream: true }).client.complete(REQUEST);
+        expect(fromStream).toEqual(fromJson);
+        expect(fromJson.toolCalls).toEqual(wire.toolCalls);
+        expect(fromJson.text).toBe(input.content);
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it("reads a JSON answer even when it asked for a stream", async () => {
