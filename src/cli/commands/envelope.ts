@@ -57,8 +57,8 @@ async function runCheck(args: string[], io: CliIO): Promise<number> {
   const file = onePositional(positionals, "envelope FILE");
   const planFile = str(values.plan);
   try {
-    const plan = planFile === undefined ? undefined : await readPlanFile(resolve(io.cwd, planFile));
-    const document = file === "-" ? parseEnvelopeFileText(await io.readStdin(), "-") : await readEnvelopeFile(resolve(io.cwd, file));
+    const plan = planFile === undefined ? undefined : await readPlanFile(resolve(io.cwd, planFile), planFile);
+    const document = file === "-" ? parseEnvelopeFileText(await io.readStdin(), "-") : await readEnvelopeFile(resolve(io.cwd, file), file);
     const { verdict } = checkEnvelopeDocument(document, plan, values["check-ledger"] === true);
     io.stdout(values.json === true ? `${JSON.stringify({ file, ...verdict }, null, 2)}\n` : renderVerdict(file, verdict));
     return verdict.route === "malformed" ? 1 : 0;
@@ -106,8 +106,8 @@ async function runAppend(args: string[], io: CliIO): Promise<number> {
     }
     const envelopeFile = complete ?? "";
     const planFile = str(values.plan);
-    const plan = planFile === undefined ? undefined : await readPlanFile(resolve(io.cwd, planFile));
-    const document = await readEnvelopeFile(resolve(io.cwd, envelopeFile));
+    const plan = planFile === undefined ? undefined : await readPlanFile(resolve(io.cwd, planFile), planFile);
+    const document = await readEnvelopeFile(resolve(io.cwd, envelopeFile), envelopeFile);
     const { verdict } = checkEnvelopeDocument(document, plan, values["check-ledger"] === true);
     const row = completionRow({ envelope: document.envelope, verdict, at, envelopePath: envelopeFile, ...(taskId === undefined ? {} : { taskId }) });
     await appendLedgerRow(ledger, row);

@@ -43,12 +43,12 @@ function parseJson(text: string): { value: unknown } | { error: EnvelopeTextErro
 }
 
 function parseYaml(text: string, firstLine = 1): { value: unknown } | { error: EnvelopeTextError } {
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocument(text, { uniqueKeys: true });
   const problem = doc.errors[0];
   if (problem !== undefined) {
     const at = problem.linePos?.[0]?.line;
     const line = at === undefined ? null : firstLine + at - 1;
-    return { error: new EnvelopeTextError(`does not parse as YAML${line === null ? "" : ` (line ${line})`}: ${problem.message.split("\n")[0]}`, line) };
+    return { error: new EnvelopeTextError(`does not parse as YAML${line === null ? "" : ` (line ${line})`}: ${problem.message.split("\n")[0]?.replace(/ at line \d+, column \d+:?$/, "")}`, line) };
   }
   try {
     return { value: doc.toJS({ maxAliasCount: 100 }) as unknown };

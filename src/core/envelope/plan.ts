@@ -76,12 +76,12 @@ function fencedBlocks(lines: string[], from: number): { candidates: Candidate[] 
 }
 
 function parseYaml(candidate: Candidate): unknown {
-  const doc = parseDocument(candidate.yaml, { uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocument(candidate.yaml, { uniqueKeys: true });
   const error = doc.errors[0];
   if (error !== undefined) {
     const where = error.linePos?.[0]?.line;
     const line = where === undefined ? candidate.line : candidate.line + where - 1;
-    throw new PlanFormatError(`the ${candidate.source} YAML starting on line ${candidate.line} does not parse (line ${line}): ${error.message.split("\n")[0]}`, line);
+    throw new PlanFormatError(`the ${candidate.source} YAML starting on line ${candidate.line} does not parse (line ${line}): ${error.message.split("\n")[0]?.replace(/ at line \d+, column \d+:?$/, "")}`, line);
   }
   return doc.toJS({ maxAliasCount: 100 });
 }

@@ -20,13 +20,13 @@ export class EnvelopeFileError extends Error {
   }
 }
 
-async function readText(file: string, what: string): Promise<string> {
+async function readText(file: string, what: string, name: string): Promise<string> {
   try {
     return await readFile(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === "ENOENT" ? "does not exist" : code === "EISDIR" ? "is a directory" : code === "EACCES" ? "is not readable (permission denied)" : `cannot be read (${String(code ?? error)})`;
-    throw new EnvelopeFileError(`${what} ${file} ${why}`, file);
+    throw new EnvelopeFileError(`${what} ${name} ${why}`, name);
   }
 }
 
@@ -40,16 +40,17 @@ export function parseEnvelopeFileText(text: string, name: string): EnvelopeDocum
   }
 }
 
-export async function readEnvelopeFile(file: string): Promise<EnvelopeDocument> {
-  return parseEnvelopeFileText(await readText(file, "envelope"), file);
+/** `name` is how messages refer to the file (the argument as the user typed it). */
+export async function readEnvelopeFile(file: string, name = file): Promise<EnvelopeDocument> {
+  return parseEnvelopeFileText(await readText(file, "envelope", name), name);
 }
 
-export async function readPlanFile(file: string): Promise<PlanDimensions> {
-  const text = await readText(file, "plan");
+export async function readPlanFile(file: string, name = file): Promise<PlanDimensions> {
+  const text = await readText(file, "plan", name);
   try {
     return extractSynthesisDimensions(text);
   } catch (error) {
-    if (error instanceof PlanFormatError) throw new EnvelopeFileError(`plan ${file}: ${error.message}`, file, error.line);
+    if (error instanceof PlanFormatError) throw new EnvelopeFileError(`plan ${name}: ${error.message}`, name, error.line);
     throw error;
   }
 }
