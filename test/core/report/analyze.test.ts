@@ -1,0 +1,169 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { TokenCounter, countTokens } from "../../../src/core/tokens.ts";
+import { REPORT_PATTERNS, analyzeFinalReport, plainLine, reportPatternHits } from "../../../src/core/report/analyze.ts";
+
+describe("the pattern table", () => {
+  it("has unique ids prefixed by their group, and no global or sticky flags (test() must be stateless)", () => {
+    const ids = REPORT_PATTERNS.map((row) => row.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(REPORT_PATTERNS.filter((row) => !row.id.startsWith(`${row.group}.`)).map((row) => row.id)).toEqual([]);
+    expect(REPORT_PATTERNS.filter((row) => row.pattern.global || row.pattern.sticky).map((row) => row.id)).toEqual([]);
+  });
+
+  // Dense input → expected rows: each line is a whole reply, and the rows that fire on it.
+  const rows: Array<[string, string[]]> = [
+    ["Done.", ["complete.word"]],
+    ["All set: the flag is on.", ["complete.word"]],
+    ["Implemented the cache and updated its tests.", ["complete.verb"]],
+    ["I've ported the selector to the theme system.", ["complete.ive"]],
+    ["We have successfully migrated both tables.", ["complete.ive"]],
+    ["Now everything is committed.", ["complete.state"]],
+    ["Refactor complete.", ["complete.final"]],
+    ["All tests pass.", ["complete.checks"]],
+    ["The refactor worked.", ["complete.worked"]],
+    ["The exporter is not done yet.", ["unfinished.not"]],
+    ["This is incomplete.", ["unfinished.word"]],
+    ["Remaining:\n- the docs page", ["unfinished.remaining"]],
+    ["The docs part remains.", ["unfinished.remaining"]],
+    ["Two tests still fail.", ["unfinished.still", "reason.cause"]],
+    ["I couldn't reach the staging server.", ["unfinished.cannot", "reason.cause"]],
+    ["Blocked on the API key.", ["unfinished.blocked", "reason.cause"]],
+    ["Stopped before step 4.", ["unfinished.blocked"]],
+    ["The build needs Node 22.", ["reason.cause"]],
+    ["Next step: run the seed script.", ["next.step"]],
+    ["Should I proceed with the rest?", ["permission.should"]],
+    ["Would you like me to add tests?", ["permission.want-me"]],
+    ["Want me to begin?", ["permission.clipped"]],
+    ["Let me know if you'd like me to add tests.", ["permission.let-me-know"]],
+    ["Ready to proceed with implementation?", ["permission.ready"]],
+    ["Or would you prefer the other option?", ["permission.prefer"]],
+    ["Does that sound good?", ["permission.sound-good"]],
+    ["OK to proceed?", ["permission.proceed"]],
+    ["The page loads.\n\nNothing needed next.", ["next.step", "filler.nothing-needed"]],
+    ["The page loads.\n\nNo action required.", ["filler.no-action"]],
+    ["The page loads.\n\nNext steps: none.", ["next.step", "filler.next-none"]],
+    ["The page loads.\n\nHope this helps!", ["filler.sign-off"]],
+    ["The page loads in 80 ms on the cold path.", []],
+  ];
+  it.each(rows)("%j fires %j", (text, expected) => {
+    expect(reportPatternHits(text)).toEqual(expected);
+  });
+
+  it("every row is exercised by the dense table above", () => {
+    const covered = new Set(rows.flatMap(([, ids]) => ids));
+    expect(REPORT_PATTERNS.map((row) => row.id).filter((id) => !covered.has(id))).toEqual([]);
+  });
+});
+
+describe("analyzeFinalReport fields", () => {
+  it("analyzes a whole report", () => {
+    const text = [
+      "## **Not finished:** the e2e suite is blocked",
+      "",
+      "The staging API returns 401 for the token in `.env`, so `npm run e2e` cannot run. Next: set",
+      "`STAGING_TOKEN` and rerun it.",
+      "",
+      "```sh",
+      "# Should I proceed?",
+      "```",
+      "",
+      "Evidence",
+      "--------",
+      "",
+      "Unit tests pass (212).",
+    ].join("\n");
+    expect(analyzeFinalReport(text)).toEqual({
+      firstLine: "Not finished: the e2e suite is blocked",
+      firstLineRaw: "## **Not finished:** the e2e suite is blocked",
+      claimsComplete: false,
+      statesUnfinished: true,
+      givesReasonAndNext: true,
+      asksPermission: false,
+      fillerEnding: false,
+      headings: ["Not finished: the e2e suite is blocked", "Evidence"],
+      chars: text.length,
+      tokens: countTokens(text),
+    });
+  });
+
+  it("an empty reply has empty fields", () => {
+    expect(analyzeFinalReport("")).toEqual({
+      firstLine: "",
+      firstLineRaw: "",
+      claimsComplete: false,
+      statesUnfinished: false,
+      givesReasonAndNext: false,
+      asksPermission: false,
+      fillerEnding: false,
+      headings: [],
+      chars: 0,
+      tokens: 0,
+    });
+  });
+
+  it.each([
+    ["# Title #", "Title"],
+    ["## C#", "C#"],
+    ["**Done:** _all_ ~~three~~ endpoints", "Done: all three endpoints"],
+    ["***Bold italic*** text", "Bold italic text"],
+    ["snake_case_name and __init__ stay", "snake_case_name and init stay"],
+    ["`**kept**` in code, **gone** outside", "`**kept**` in code, gone outside"],
+    ["a * b = c", "a * b = c"],
+    ["- a list item", "- a list item"],
+    ["  ##   Spaced   ", "Spaced"],
+  ])("plainLine(%j) = %j", (line, expected) => {
+    expect(plainLine(line)).toBe(expected);
+  });
+
+  it("the ending joins the paragraph before a trailing 'Or …' paragraph", () => {
+    const text = "Built the release notes.\n\nShould I publish them now? It needs your npm login.\n\nOr do you want to review first";
+    expect(analyzeFinalReport(text).asksPermission).toBe(true);
+    expect(analyzeFinalReport("Should I publish them now?\n\nThe notes are in `NOTES.md`.").asksPermission).toBe(false);
+  });
+
+  it("a question inside inline code or a fence is not the reply's question", () => {
+    expect(analyzeFinalReport("The prompt now ends with `Should I continue?` when the budget is spent.").asksPermission).toBe(false);
+    expect(analyzeFinalReport("Template:\n\n```\nShould I continue?\n```").asksPermission).toBe(false);
+  });
+
+  it("whether the first line states the unfinished work composes from the fields", () => {
+    const first = analyzeFinalReport("Updated the parser.\n\nThe exporter is not done yet because the schema is in review.");
+    expect([first.statesUnfinished, analyzeFinalReport(first.firstLine).statesUnfinished]).toEqual([true, false]);
+  });
+
+  it("uses an injected TokenCounter", () => {
+    const counter = new TokenCounter();
+    analyzeFinalReport("Done.", counter);
+    analyzeFinalReport("Done.", counter);
+    expect(counter.stats()).toEqual({ hits: 1, misses: 1, size: 1 });
+  });
+});
+
+describe("analyzeFinalReport properties", () => {
+  const piece = fc.constantFrom("Done.", "not done", "Should I go on?", "```", "~~~", "`", "# ", "===", "---", "\n", "\n\n", "**", "_", "Or ", "Nothing needed.", "’", "🚀", "\r\n");
+  const reply = fc.oneof(fc.string(), fc.array(fc.oneof(piece, fc.string()), { maxLength: 30 }).map((parts) => parts.join("")));
+
+  it("never throws, counts characters, and keeps its invariants", () => {
+    fc.assert(
+      fc.property(reply, (text) => {
+        const result = analyzeFinalReport(text);
+        expect(result.chars).toBe(text.length);
+        expect(result.claimsComplete && result.statesUnfinished).toBe(false);
+        if (result.givesReasonAndNext) expect(result.statesUnfinished).toBe(true);
+        expect(result.firstLineRaw === "").toBe(text.trim() === "");
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it("a reply wrapped in an unclosed fence has no headings and no judgements", () => {
+    fc.assert(
+      fc.property(reply, (text) => {
+        const result = analyzeFinalReport(`${"`".repeat(3 + text.length)}\n${text}`);
+        expect([result.headings, result.claimsComplete, result.statesUnfinished, result.asksPermission, result.fillerEnding]).toEqual([[], false, false, false, false]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
