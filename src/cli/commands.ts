@@ -8,4 +8,6 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   analyze: async () => (await import("./commands/analyze.ts")).default,
   envelope: async () => (await import("./commands/envelope.ts")).default,
   intent: async () => (await import("./commands/intent.ts")).default,
+  merge: async () => (await import("./commands/merge.ts")).default,
+  study: async () => (await import("./commands/study.ts")).default,
 };

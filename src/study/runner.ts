@@ -44,8 +44,8 @@ export type StudyArm = LoadedArm & {
 /** The pieces the runner composes; the CLI passes the real ones (deps.ts), tests may pass fakes at the same boundary. */
 export interface StudyDeps {
   loadArms(armsDir: string, names: readonly string[], cwd: string): Promise<StudyArm[]>;
-  /** One client per run, so no state leaks between runs. */
-  createModel(spec: string, cwd: string): Promise<ModelClient> | ModelClient;
+  /** One client per run, so no state leaks between runs; `seed` and `runIndex` make a scripted run repeatable. */
+  createModel(spec: string, context: { cwd: string; seed: number; runIndex: number }): Promise<ModelClient> | ModelClient;
   /** Our agent loop, or the driver of a real client, for this arm. */
   agentFor(arm: StudyArm): AgentRunner;
   /** Per-run metrics from the run record and the acceptance result. */
@@ -150,7 +150,7 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
     };
     const model = options.model ?? entry.model ?? spec.model;
     // Creating a client validates the spec before any run starts, and tells whether it is the test double.
-    const probe = await deps.createModel(model, cwd);
+    const probe = await deps.createModel(model, { cwd, seed: spec.seed, runIndex: 0 });
     arms.set(arm.name, { arm, model });
     const sections = arm.prompt?.sections?.filter((section) => section.stable !== false).map(({ id, chars, tokens }) => ({ id, chars, tokens })) ?? null;
     armMetas.push({
@@ -297,7 +297,7 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
   let removed = false;
   try {
     writer = await RecordWriter.open(join(folder, RECORD_FILE));
-    const model = await options.deps.createModel(modelSpec, options.cwd);
+    const model = await options.deps.createModel(modelSpec, { cwd: options.cwd, seed: planned.seed, runIndex: planned.runIndex });
     let outcome: AgentRunOutcome | null = null;
     let harnessError: string | null = null;
     t = clock();

@@ -1,0 +1,168 @@
+/**
+ * `armstudy study [FILE] [--arm NAME]... [--runs N] [--model SPEC] [-j N] [--resume] [--shard i/n]
+ * [--out DIR] [--json]`: runs a study (default `arms/default.study.yaml`), renders its report and
+ * prints the report's path. Thin: the runner (src/study) and the renderer (src/render) do the work.
+ */
+import { existsSync, readdirSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { PackError } from "../../core/prompt/errors.ts";
+import { renderStudyReport } from "../../render/render.ts";
+import { ResultsError, STUDY_META_FILE } from "../../render/results.ts";
+import { ModelSpecError } from "../../run/models/spec.ts";
+import { defaultStudyDeps } from "../../study/deps.ts";
+import { StudyInputError } from "../../study/errors.ts";
+import { parseShard } from "../../study/plan.ts";
+import { progressPrinter } from "../../study/progress.ts";
+import { runStudy } from "../../study/runner.ts";
+import { onInterrupt } from "../../study/signals.ts";
+import { loadStudyFile } from "../../study/study-file.ts";
+import type { Command } from "../command.ts";
+import { InputError, UsageError } from "../errors.ts";
+import type { CliIO } from "../io.ts";
+
+export const DEFAULT_STUDY_FILE = "arms/default.study.yaml";
+
+const USAGE = [
+  "armstudy study [FILE] [--arm NAME]... [--runs N] [--model SPEC] [-j N] [--resume] [--shard i/n] [--out DIR] [--json]",
+  "",
+  `FILE       a study file (default ${DEFAULT_STUDY_FILE})`,
+  "--arm      run only this arm (repeatable); an arm not in the file runs with the study's defaults",
+  "--runs     runs per arm (default: the study file's, 3)",
+  "--model    model spec for every arm, such as scripted:fixtures/personas/diligent.yaml or openai:MODEL",
+  "-j         runs at the same time (default 1)",
+  "--resume   finish an interrupted study: skip finished runs, redo unfinished ones",
+  "           (the folder is --out, or the latest reports/<study>/<stamp>)",
+  "--shard    run slice i of n of the (arm, run) pairs; combine folders with `armstudy merge`",
+  "--out      results folder (default reports/<study>/<UTC stamp>)",
+  "--json     print one JSON object at the end instead of text",
+].join("\n");
+
+const OPTIONS = {
+  arm: { type: "string", multiple: true },
+  runs: { type: "string" },
+  model: { type: "string" },
+  j: { type: "string", short: "j" },
+  resume: { type: "boolean" },
+  shard: { type: "string" },
+  out: { type: "string" },
+  json: { type: "boolean" },
+} as const;
+
+function positiveInt(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < 1) throw new UsageError(`${flag} must be a whole number of at least 1, got "${text}"\nusage: ${USAGE.split("\n")[0]}`);
+  return value;
+}
+
+/** A UTC stamp for a results folder: 20260101-120000. */
+export function stampOf(date: Date): string {
+  return date.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+}
+
+function latestResults(studyDir: string): string | null {
+  if (!existsSync(studyDir)) return null;
+  const stamps = readdirSync(studyDir)
+    .filter((name) => existsSync(join(studyDir, name, STUDY_META_FILE)))
+    .sort();
+  const last = stamps[stamps.length - 1];
+  return last === undefined ? null : join(studyDir, last);
+}
+
+/** Errors that mean "the input is wrong" (exit 2), whichever layer found them. */
+export function asInputError(error: unknown): InputError | null {
+  if (error instanceof StudyInputError || error instanceof PackError || error instanceof ModelSpecError || error instanceof ResultsError) {
+    return new InputError(error.message, error instanceof StudyInputError || error instanceof PackError ? error.file : undefined);
+  }
+  return null;
+}
+
+async function run(args: string[], io: CliIO): Promise<number> {
+  let values: { arm?: string[]; runs?: string; model?: string; j?: string; resume?: boolean; shard?: string; out?: string; json?: boolean };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\nusage: ${USAGE.split("\n")[0]}`);
+  }
+  if (positionals.length > 1) throw new UsageError(`one study file at most, got ${positionals.length}: ${positionals.join(" ")}\nusage: ${USAGE.split("\n")[0]}`);
+  const runs = positiveInt("--runs", values.runs);
+  const concurrency = positiveInt("-j", values.j) ?? 1;
+  const json = values.json === true;
+  const shown = (path: string): string => {
+    const rel = relative(io.cwd, path);
+    return rel.startsWith("..") ? path : rel;
+  };
+
+  const interrupt = onInterrupt((signal) => io.stderr(`\n${signal}: stopping; in-flight runs are being cleaned up (send it again to quit at once)\n`));
+  const printer = progressPrinter({ write: json ? () => undefined : io.stdout, isTTY: io.isTTY && !json, now: () => performance.now() });
+  try {
+    const shard = values.shard !== undefined ? parseShard(values.shard) : null;
+    const spec = await loadStudyFile(resolve(io.cwd, positionals[0] ?? DEFAULT_STUDY_FILE));
+    let outDir: string;
+    if (values.out !== undefined) outDir = resolve(io.cwd, values.out);
+    else if (values.resume === true) {
+      const latest = latestResults(resolve(io.cwd, "reports", spec.name));
+      if (latest === null) throw new StudyInputError("STUDY_RESUME", `nothing to resume: no results under reports/${spec.name}/. Run the study without --resume first, or pass --out DIR.`);
+      outDir = latest;
+    } else outDir = resolve(io.cwd, "reports", spec.name, stampOf(new Date()));
+
+    const outcome = await runStudy({
+      spec,
+      deps: defaultStudyDeps({ env: io.env }),
+      outDir,
+      cacheRoot: resolve(io.cwd, ".armstudy"),
+      cwd: io.cwd,
+      ...(values.arm ? { arms: values.arm } : {}),
+      ...(runs !== undefined ? { runs } : {}),
+      ...(values.model !== undefined ? { model: values.model } : {}),
+      concurrency,
+      resume: values.resume === true,
+      shard,
+      signal: interrupt.signal,
+      onProgress: (event) => printer.onProgress(event),
+    });
+    printer.close();
+    const rendered = await renderStudyReport(outDir);
+    const resumeHint = `armstudy study ${positionals[0] ?? ""}${values.arm?.map((arm) => ` --arm ${arm}`).join("") ?? ""} --resume --out ${shown(outDir)}`.replace(/ {2,}/g, " ");
+    if (json) {
+      io.stdout(
+        `${JSON.stringify({
+          outDir,
+          report: rendered.reportPath,
+          summary: rendered.summaryPath,
+          charts: rendered.chartPaths,
+          ran: outcome.ran,
+          skipped: outcome.skipped,
+          errors: outcome.errors,
+          interrupted: outcome.interrupted,
+          testDouble: rendered.summary.testDouble,
+        })}\n`,
+      );
+    } else {
+      if (rendered.summary.testDouble) io.stdout("model: the scripted test double — the numbers show the harness's mechanics, not a real model's behaviour\n");
+      for (const warning of rendered.summary.warnings) io.stdout(`warning: ${warning}\n`);
+      io.stdout(`${outcome.ran} run(s) finished, ${outcome.skipped} already done${outcome.errors > 0 ? `, ${outcome.errors} with a harness error` : ""}\n`);
+      if (outcome.interrupted) io.stdout(`interrupted; finish with: ${resumeHint}\n`);
+      io.stdout(`report: ${shown(rendered.reportPath)}\n`);
+    }
+    return outcome.interrupted ? 130 : 0;
+  } catch (error) {
+    printer.close();
+    const input = asInputError(error);
+    if (input) throw input;
+    throw error;
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+const command: Command = {
+  name: "study",
+  summary: "Run a study: the handoff on fresh worktrees, N runs per arm, checked and reported with charts.",
+  usage: USAGE,
+  run,
+};
+
+export default command;
