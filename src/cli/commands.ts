@@ -10,4 +10,6 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   intent: async () => (await import("./commands/intent.ts")).default,
   merge: async () => (await import("./commands/merge.ts")).default,
   study: async () => (await import("./commands/study.ts")).default,
+  plan: async () => (await import("./commands/plan.ts")).default,
+  report: async () => (await import("./commands/report.ts")).default,
 };

@@ -93,6 +93,8 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // --- givesReasonAndNext: a reason ... -------------------------------------------------------
   // Why the work stopped: a cause word, a failure, a missing thing, a limit, or an inability.
   { id: "reason.cause", group: "reason", scope: "prose", pattern: /\b(?:because|since|due to|caused by|blocked (?:by|on)|requires?|needs?|missing|fails?|failed|failing|errors?|denied|without|waiting (?:for|on)|ran out|timed out|limit|policy|given the|couldn't|could not|can't|cannot|unable|don't have|do not have)\b/i },
+  // ... or a failing status: "returns 401", "answered with a 503", "exit code 1".
+  { id: "reason.status", group: "reason", scope: "prose", pattern: /\b(?:returns?|returned|responds?|responded|answers?|answered) (?:with )?(?:an? )?[45]\d\d\b|\bexit(?:ed)? (?:with )?(?:code|status) [1-9]/i },
   // ... and a next step: "Next:", "to continue, run", "once it's set", "I'll finish", "you need to".
   { id: "next.step", group: "next", scope: "prose", pattern: /\bnext(?: step| steps)?\b|\bto (?:continue|finish|complete|unblock|resume)\b|\bonce\b|\b(?:re-?run|retry)\b|\b(?:please )?(?:run|share|send|paste|provide|set) (?:CODE|the|a|it|them|me)\b|\bI(?:'ll| will) (?:finish|continue|resume|turn|complete|pick)\b|\byou (?:need|can|could|should|must) (?:to )?(?:run|set|add|provide|share|paste|sign|log|install|approve|test|give)\b|\bwhen (?:ready|you're ready)\b|\bshould I continue\b|\bcontinue with\b/i },
 

@@ -31,6 +31,7 @@ describe("the pattern table", () => {
     ["Blocked on the API key.", ["unfinished.blocked", "reason.cause"]],
     ["Stopped before step 4.", ["unfinished.blocked"]],
     ["The build needs Node 22.", ["reason.cause"]],
+    ["The staging API returns 401.", ["reason.status"]],
     ["Next step: run the seed script.", ["next.step"]],
     ["Should I proceed with the rest?", ["permission.should"]],
     ["Would you like me to add tests?", ["permission.want-me"]],

@@ -1,0 +1,86 @@
+/**
+ * `armstudy report …`. Two forms share the name:
+ *
+ * - `armstudy report analyze [FILE|-] [--json]`: the final-report analysis of one reply
+ *   (src/core/report/analyze.ts). Exit 0 for any reply; 2 when the input cannot be read.
+ * - `armstudy report DIR`: re-render a study's report from its results. Not built yet: the first
+ *   argument is not `analyze`, so it goes to `renderStudyReport`, which another issue replaces.
+ */
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { type FinalReportAnalysis, analyzeFinalReport } from "../../core/report/analyze.ts";
+import type { Command } from "../command.ts";
+import { InputError, UsageError } from "../errors.ts";
+import type { CliIO } from "../io.ts";
+
+const ANALYZE_USAGE = `armstudy report analyze [FILE|-] [--json]
+
+Analyzes one final reply (read from FILE, or standard input when FILE is - or absent): its first
+line, whether it claims completion or states unfinished work (with a reason and a next step),
+whether it ends by asking permission or on a filler line, its headings, characters and o200k
+tokens. --json prints the result object. Exit 0 for any reply; 2 when the input cannot be read.`;
+
+const USAGE = `${ANALYZE_USAGE}
+
+armstudy report DIR (re-render a study report) is not available yet.`;
+
+/** The reply text from FILE, or from standard input for `-` or no FILE. */
+async function readReply(file: string | undefined, io: CliIO): Promise<string> {
+  if (file === undefined || file === "-") return io.readStdin();
+  try {
+    return await readFile(resolve(io.cwd, file), "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
+    throw new InputError(`${file}: cannot read (${code}); pass a readable reply file, or - for standard input`, file);
+  }
+}
+
+function renderAnalysis(analysis: FinalReportAnalysis): string {
+  const rows: Array<[string, string]> = [
+    ["firstLine", analysis.firstLine],
+    ["firstLineRaw", analysis.firstLineRaw],
+    ["claimsComplete", String(analysis.claimsComplete)],
+    ["statesUnfinished", String(analysis.statesUnfinished)],
+    ["givesReasonAndNext", String(analysis.givesReasonAndNext)],
+    ["asksPermission", String(analysis.asksPermission)],
+    ["fillerEnding", String(analysis.fillerEnding)],
+    ["headings", analysis.headings.length === 0 ? "(none)" : analysis.headings.map((heading) => JSON.stringify(heading)).join(", ")],
+    ["chars", String(analysis.chars)],
+    ["tokens", String(analysis.tokens)],
+  ];
+  return rows.map(([name, value]) => `${`${name}:`.padEnd(20)}${value}\n`).join("");
+}
+
+async function analyzeReply(args: string[], io: CliIO): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, strict: true, options: { json: { type: "boolean", default: false } } });
+  } catch (error) {
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\nusage: ${ANALYZE_USAGE}`);
+  }
+  const [file, ...extra] = parsed.positionals;
+  if (extra.length > 0) throw new UsageError(`analyze reads one reply; got ${extra.length + 1} files\nusage: ${ANALYZE_USAGE}`);
+  const analysis = analyzeFinalReport(await readReply(file, io));
+  io.stdout(parsed.values.json ? `${JSON.stringify(analysis, null, 2)}\n` : renderAnalysis(analysis));
+  return 0;
+}
+
+/** `armstudy report DIR`: re-renders a study report. Placeholder until that issue lands. */
+async function renderStudyReport(args: string[], _io: CliIO): Promise<number> {
+  const what = args.length === 0 ? "name a form" : `"armstudy report ${args[0]}" is not available yet`;
+  throw new UsageError(`${what}: "armstudy report analyze FILE" is the only form for now\nusage: ${ANALYZE_USAGE}`);
+}
+
+const command: Command = {
+  name: "report",
+  summary: "Analyze a final reply (report analyze FILE); re-rendering a study report comes later",
+  usage: USAGE,
+  async run(args, io) {
+    const [first, ...rest] = args;
+    if (first === "analyze") return analyzeReply(rest, io);
+    return renderStudyReport(args, io);
+  },
+};
+
+export default command;
