@@ -123,6 +123,11 @@ export function didWork(reply: ReplyView, exclude: readonly string[] = []): bool
   return reply.toolCalls.some((call) => !exclude.includes(call.name));
 }
 
+/** "1 open todo item", "2 open todo items". */
+export function plural(n: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : pluralForm}`;
+}
+
 /** A list rendered as markdown bullets, one item a line. */
 export function bullets(items: readonly string[]): string {
   return items.map((item) => `- ${item}`).join("\n");

@@ -20,7 +20,7 @@ export interface LoopGuardState {
   /** Calls (counted over the whole run) before this index were judged before the nudge. */
   since: number;
   /** Evidence of a trip `onStep` found in the reply in progress. */
-  trip: string | null;
+  trip: LoopEvidence | null;
 }
 
 const Options = z
@@ -33,8 +33,14 @@ const Options = z
 
 export type LoopGuardLimits = z.infer<typeof Options>;
 
+/** What tripped the guard: one line for the record, and the detail for the nudge. */
+export interface LoopEvidence {
+  summary: string;
+  detail: string;
+}
+
 /** The evidence of a loop in this sequence of calls, or null. Pure; the thresholds are options. */
-export function detectLoop(calls: readonly ToolCallView[], limits: LoopGuardLimits): string | null {
+export function detectLoop(calls: readonly ToolCallView[], limits: LoopGuardLimits): LoopEvidence | null {
   const seen = new Map<string, number>();
   const failures = new Map<string, number>();
   let idle = 0;
@@ -46,13 +52,15 @@ export function detectLoop(calls: readonly ToolCallView[], limits: LoopGuardLimi
     idle = call.changedFiles || (call.isCommand && call.ok) ? 0 : idle + 1;
 
     if (call.isCommand && !call.ok && (failures.get(signature) ?? 0) >= limits.failingRepeats) {
-      return `The same command failed ${failures.get(signature)} times in a row with no file change in between: \`${commandText(call)}\`. Its last output ends with:\n\n${tail(call.output)}`;
+      const summary = `the same command failed ${failures.get(signature)} times in a row with no file change in between: ${commandText(call)}`;
+      return { summary, detail: `The same command failed ${failures.get(signature)} times in a row with no file change in between: \`${commandText(call)}\`. Its last output ends with:\n\n${tail(call.output)}` };
     }
     if (count >= limits.repeats) {
-      return `The same call was made ${count} times with no file change in between: ${call.name} ${stableJson(call.arguments)}`;
+      const summary = `the same call was made ${count} times with no file change in between: ${call.name} ${stableJson(call.arguments)}`;
+      return { summary, detail: `The same call was made ${count} times with no file change in between: \`${call.name} ${stableJson(call.arguments)}\`.` };
     }
     if (idle >= limits.idleSteps) {
-      return `${idle} tool calls in a row without a file change or a passing check.`;
+      return { summary: `${idle} tool calls in a row without a file change or a passing check`, detail: `${idle} tool calls in a row without a file change or a passing check.` };
     }
     if (call.changedFiles) {
       seen.clear();
@@ -82,11 +90,11 @@ export function createLoopGuard(options?: Record<string, unknown>): TurnEndPolic
       if (stop !== null) return { decision: decide(stop), state: { ...state, trip: null } };
       if (evidence === null) return { decision: decide(settleCompleted()), state };
       if (state.nudged) {
-        return { decision: decide({ kind: "settle", status: "blocked", reason: `loop_guard: ${evidence.split("\n")[0]}` }), state: { ...state, trip: null } };
+        return { decision: decide({ kind: "settle", status: "blocked", reason: `loop_guard: ${evidence.summary}` }), state: { ...state, trip: null } };
       }
-      const message = renderTemplate("loop_guard_nudge", TEMPLATES.loop_guard_nudge, { evidence });
+      const message = renderTemplate("loop_guard_nudge", TEMPLATES.loop_guard_nudge, { evidence: evidence.detail });
       return {
-        decision: decide({ kind: "continue", message, messageKind: "nudge", reason: `loop_guard: ${evidence.split("\n")[0]}` }),
+        decision: decide({ kind: "continue", message, messageKind: "nudge", reason: `loop_guard: ${evidence.summary}` }),
         state: { nudged: true, since: calls.length, trip: null },
       };
     },

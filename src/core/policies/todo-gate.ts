@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { renderTemplate } from "../goal/template.ts";
-import { brake, bullets, lastReply, parseOptions, positiveInt, settleCompleted } from "./common.ts";
+import { brake, bullets, lastReply, parseOptions, plural, positiveInt, settleCompleted } from "./common.ts";
 import type { PolicyDecision, ReplyView, TodoItem, TurnEndPolicy } from "./contract.ts";
 import { TEMPLATES } from "./templates.ts";
 
@@ -42,10 +42,10 @@ export function createTodoGate(options?: Record<string, unknown>): TurnEndPolicy
       const open = openItems(view.todos);
       if (open.length === 0) return { decision: decide(settleCompleted("no open todo items")), state };
       if (state.openAtLastNudge !== null && !progressed(reply, open.length, state.openAtLastNudge)) {
-        return { decision: decide({ kind: "settle", status: "interrupted", reason: `unfinished: no progress after nudge ${state.nudges}; ${open.length} open todo items` }), state };
+        return { decision: decide({ kind: "settle", status: "interrupted", reason: `unfinished: no progress after nudge ${state.nudges}; ${plural(open.length, "open todo item")}` }), state };
       }
       if (state.nudges >= maxNudges) {
-        return { decision: decide({ kind: "settle", status: "interrupted", reason: `unfinished: ${open.length} open todo items after ${maxNudges} nudges` }), state };
+        return { decision: decide({ kind: "settle", status: "interrupted", reason: `unfinished: ${plural(open.length, "open todo item")} after ${plural(maxNudges, "nudge")}` }), state };
       }
       const nudges = state.nudges + 1;
       const message = renderTemplate("todo_nudge", TEMPLATES.todo_nudge, {
@@ -54,7 +54,7 @@ export function createTodoGate(options?: Record<string, unknown>): TurnEndPolicy
         open_items: bullets(open.map((item) => `${item.text} (${item.status})`)),
       });
       return {
-        decision: decide({ kind: "continue", message, messageKind: "nudge", reason: `${open.length} open todo items (nudge ${nudges} of ${maxNudges})` }),
+        decision: decide({ kind: "continue", message, messageKind: "nudge", reason: `${plural(open.length, "open todo item")} (nudge ${nudges} of ${maxNudges})` }),
         state: { nudges, openAtLastNudge: open.length },
       };
     },
