@@ -6,10 +6,12 @@ import type { Command } from "./command.ts";
 
 export const COMMANDS: Record<string, () => Promise<Command>> = {
   analyze: async () => (await import("./commands/analyze.ts")).default,
+  budget: async () => (await import("./commands/budget.ts")).default,
   envelope: async () => (await import("./commands/envelope.ts")).default,
   intent: async () => (await import("./commands/intent.ts")).default,
   merge: async () => (await import("./commands/merge.ts")).default,
   study: async () => (await import("./commands/study.ts")).default,
   plan: async () => (await import("./commands/plan.ts")).default,
+  prompt: async () => (await import("./commands/prompt.ts")).default,
   report: async () => (await import("./commands/report.ts")).default,
 };

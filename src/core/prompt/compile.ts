@@ -130,6 +130,7 @@ export function compile(pack: PromptPack, inputs: PromptInputs = {}, options: Co
     prefixHash: contentHash(stablePrefix),
     prefixChars: stablePrefix.length,
     prefixTokens,
+    prefixBudget: { maxChars: pack.prefixBudget?.maxChars ?? null, maxTokens: pack.prefixBudget?.maxTokens ?? null },
     totalChars: text.length,
     totalTokens,
     sections: [...stableRendered, ...dynamicRendered].map((r) => r.stats),

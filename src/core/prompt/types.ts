@@ -94,6 +94,8 @@ export interface CompileResult {
   prefixHash: string;
   prefixChars: number;
   prefixTokens: number;
+  /** The pack's prefix budget, as compiled (null: no limit). */
+  prefixBudget: { maxChars: number | null; maxTokens: number | null };
   /** The whole text (stable prefix and dynamic sections). */
   totalChars: number;
   totalTokens: number;

@@ -53,6 +53,7 @@ describe("compile", () => {
       prefixHash: contentHash("Hello, world.\n\nLead with the outcome."),
       prefixChars: 37,
       prefixTokens: tiktoken("Hello, world.\n\nLead with the outcome."),
+      prefixBudget: { maxChars: null, maxTokens: null },
       totalChars: 37,
       totalTokens: tiktoken("Hello, world.\n\nLead with the outcome."),
       sections: [
