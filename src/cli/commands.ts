@@ -10,8 +10,9 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   envelope: async () => (await import("./commands/envelope.ts")).default,
   intent: async () => (await import("./commands/intent.ts")).default,
   merge: async () => (await import("./commands/merge.ts")).default,
-  study: async () => (await import("./commands/study.ts")).default,
   plan: async () => (await import("./commands/plan.ts")).default,
   prompt: async () => (await import("./commands/prompt.ts")).default,
   report: async () => (await import("./commands/report.ts")).default,
+  run: async () => (await import("./commands/run.ts")).default,
+  study: async () => (await import("./commands/study.ts")).default,
 };

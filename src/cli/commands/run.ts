@@ -1,0 +1,157 @@
+/**
+ * `armstudy run`: one agent run of one arm in an existing directory, written as a run record —
+ * the building block the study runner repeats. Thin: the arm loader, the model factory and the
+ * agent loop do the work.
+ */
+import { rename, rm, stat } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { PackError } from "../../core/prompt/errors.ts";
+import { runAgent } from "../../run/agent.ts";
+import { loadArm } from "../../run/arms/load.ts";
+import { PersonaError } from "../../run/models/scripted-persona.ts";
+import { createModelClient, ModelSpecError } from "../../run/models/spec.ts";
+import type { RunEvent } from "../../run/record.ts";
+import { RecordWriter, serializeEvent } from "../../run/record-writer.ts";
+import type { Command } from "../command.ts";
+import { InputError, UsageError } from "../errors.ts";
+import type { CliIO } from "../io.ts";
+
+const USAGE =
+  "armstudy run --arm NAME --model SPEC --dir DIR --handoff FILE [--out FILE] [--seed N] [--run-index N] [--arms-dir DIR] [--max-rounds N] [--max-minutes N]";
+
+function integer(flag: string, value: string | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (!/^-?\d+$/.test(value) || Number(value) < min) throw new UsageError(`--${flag} must be a whole number >= ${min}, got "${value}"`);
+  return Number(value);
+}
+
+function positive(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new UsageError(`--${flag} must be a number > 0, got "${value}"`);
+  return number;
+}
+
+async function requireDirectory(dir: string): Promise<void> {
+  const info = await stat(dir).catch(() => undefined);
+  if (info === undefined) throw new InputError(`--dir ${dir} does not exist; give the work directory the agent should run in`, dir);
+  if (!info.isDirectory()) throw new InputError(`--dir ${dir} is not a directory`, dir);
+}
+
+async function readHandoff(file: string): Promise<string> {
+  try {
+    const text = await readFile(file, "utf8");
+    if (text.trim() === "") throw new InputError(`--handoff ${file} is empty; the handoff is the agent's first message`, file);
+    return text;
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw new InputError(`--handoff ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"}); check the path`, file);
+  }
+}
+
+/** Turns the loaders' own input errors into the CLI's exit-2 error. */
+function asInputError(error: unknown): never {
+  if (error instanceof PackError || error instanceof ModelSpecError || error instanceof PersonaError) {
+    throw new InputError(error.message);
+  }
+  throw error;
+}
+
+async function run(args: string[], io: CliIO): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      options: {
+        arm: { type: "string" },
+        model: { type: "string" },
+        dir: { type: "string" },
+        handoff: { type: "string" },
+        out: { type: "string" },
+        seed: { type: "string" },
+        "run-index": { type: "string" },
+        "arms-dir": { type: "string" },
+        "max-rounds": { type: "string" },
+        "max-minutes": { type: "string" },
+      },
+      allowPositionals: false,
+      strict: true,
+    });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\nusage: ${USAGE}`);
+  }
+  const { values } = parsed;
+  const missing = (["arm", "model", "dir", "handoff"] as const).filter((name) => values[name] === undefined);
+  if (missing.length > 0) throw new UsageError(`missing ${missing.map((name) => `--${name}`).join(", ")}\nusage: ${USAGE}`);
+  const seed = integer("seed", values.seed, 0, Number.MIN_SAFE_INTEGER);
+  const runIndex = integer("run-index", values["run-index"], 0, 0);
+  const maxRounds = values["max-rounds"] === undefined ? undefined : integer("max-rounds", values["max-rounds"], 1, 1);
+  const maxMinutes = positive("max-minutes", values["max-minutes"]);
+
+  const dir = resolve(io.cwd, values.dir as string);
+  await requireDirectory(dir);
+  const handoff = await readHandoff(resolve(io.cwd, values.handoff as string));
+  const armsDir = resolve(io.cwd, values["arms-dir"] ?? "arms");
+  const arm = await loadArm(armsDir, values.arm as string, { cwd: io.cwd }).catch(asInputError);
+  if (arm.agent !== "armstudy" || arm.prompt === null) {
+    throw new InputError(`arm "${arm.name}" runs the ${arm.agent} client; \`armstudy run\` drives only arms with agent: armstudy`);
+  }
+  const model = await createModelClient(values.model as string, { env: io.env, cwd: io.cwd, seed, runIndex }).catch(asInputError);
+
+  // The record goes to FILE.partial while the run is going, and is renamed once it is closed.
+  const out = values.out === undefined ? null : resolve(io.cwd, values.out);
+  const partial = out === null ? null : `${out}.partial`;
+  const writer = partial === null ? null : await RecordWriter.open(partial);
+  const onEvent = async (event: RunEvent) => {
+    if (writer === null) io.stdout(serializeEvent(event));
+    else await writer.write(event);
+  };
+
+  const abort = new AbortController();
+  const onSignal = () => abort.abort(new Error("interrupted by a signal"));
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  let outcome;
+  try {
+    outcome = await runAgent({
+      arm,
+      model,
+      dir,
+      handoff,
+      runIndex,
+      seed,
+      onEvent,
+      signal: abort.signal,
+      env: io.env,
+      limits: {
+        ...(maxRounds === undefined ? {} : { maxRounds }),
+        ...(maxMinutes === undefined ? {} : { maxWallMs: maxMinutes * 60_000 }),
+      },
+    });
+  } catch (error) {
+    await writer?.close();
+    if (partial !== null) await rm(partial, { force: true });
+    throw error;
+  } finally {
+    process.removeListener("SIGINT", onSignal);
+    process.removeListener("SIGTERM", onSignal);
+  }
+  if (writer !== null && partial !== null && out !== null) {
+    await writer.close();
+    await rename(partial, out);
+  }
+  const where = out === null ? "" : `; record: ${out}`;
+  io.stderr(`armstudy run: ${arm.name} with ${model.id}${model.isTestDouble ? " (scripted test double)" : ""}: ${outcome.status} — ${outcome.reason ?? ""}${where}\n`);
+  return outcome.status === "error" ? 1 : 0;
+}
+
+const command: Command = {
+  name: "run",
+  summary: "Run one agent (an arm's prompt and policies on a model) in an existing directory and write its run record.",
+  usage: USAGE,
+  run,
+};
+
+export default command;

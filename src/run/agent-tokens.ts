@@ -1,0 +1,70 @@
+/**
+ * o200k counts of what a request sends. Each message is counted once: the count is kept per
+ * message object (the loop never mutates a sent message), and the text count is cached by content
+ * hash, so a request costs O(its new messages), not O(history). Tool specs are counted as their
+ * JSON, once per distinct list.
+ */
+import type { Message, ModelReply, ModelRequest, ToolSpec } from "../core/model.ts";
+import { TokenCounter } from "../core/tokens.ts";
+
+/**
+ * Tokens the chat format adds around each message (role and delimiters). The o200k chat framing
+ * is a few tokens per message; 4 is the usual figure and keeps our count a stable, comparable
+ * approximation of what a provider bills for framing.
+ */
+export const MESSAGE_FRAMING_TOKENS = 4;
+
+/** The text of a message as counted: its content plus, for tool calls, name and arguments. */
+export function messageText(message: Message): string {
+  switch (message.role) {
+    case "system":
+    case "user":
+      return message.content;
+    case "assistant":
+      return message.toolCalls === undefined || message.toolCalls.length === 0
+        ? message.content
+        : `${message.content}\n${message.toolCalls.map((call) => `${call.name} ${JSON.stringify(call.arguments)}`).join("\n")}`;
+    case "tool":
+      return message.content;
+    default: {
+      const unknown: never = message;
+      throw new Error(`unknown message role in ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+export class RequestTokenCounter {
+  private readonly perMessage = new WeakMap<Message, number>();
+  private readonly perToolList = new WeakMap<readonly ToolSpec[], number>();
+
+  constructor(readonly text: TokenCounter = new TokenCounter()) {}
+
+  message(message: Message): number {
+    const cached = this.perMessage.get(message);
+    if (cached !== undefined) return cached;
+    const tokens = this.text.count(messageText(message)) + MESSAGE_FRAMING_TOKENS;
+    this.perMessage.set(message, tokens);
+    return tokens;
+  }
+
+  tools(tools: readonly ToolSpec[]): number {
+    if (tools.length === 0) return 0;
+    const cached = this.perToolList.get(tools);
+    if (cached !== undefined) return cached;
+    const tokens = this.text.count(JSON.stringify(tools));
+    this.perToolList.set(tools, tokens);
+    return tokens;
+  }
+
+  /** The input a request sends: every message plus the tool list. */
+  request(request: ModelRequest): number {
+    let total = this.tools(request.tools);
+    for (const message of request.messages) total += this.message(message);
+    return total;
+  }
+
+  /** The output of a reply: its text and its tool calls. */
+  reply(reply: Pick<ModelReply, "text" | "toolCalls">): number {
+    return this.text.count(messageText({ role: "assistant", content: reply.text, toolCalls: reply.toolCalls }));
+  }
+}

@@ -1,0 +1,453 @@
+/**
+ * The agent loop: one run of one arm's prompt on one model in one work directory.
+ *
+ * The system prompt is the arm's compiled prompt; the handoff is the first user message. Each
+ * round is one model request; its tool calls run inside the work directory (src/run/tools/) and
+ * their results go back to the model. When a reply ends, the arm's turn-end control (its policies
+ * folded into one TurnEndPolicy) decides to settle the run or continue it, possibly after a
+ * completion-claim check run through the same ModelClient in a fresh context. Every step is a
+ * run-record event handed to `onEvent`, stamped with the injected clock. Hard caps on rounds and
+ * wall time end any run that would otherwise hang a study. How the policies are driven is
+ * documented in docs/goal-loop.md ("Driving the policies from the agent loop").
+ */
+import { performance } from "node:perf_hooks";
+import type { Message, ModelClient, ModelReply, ModelRequest, ToolCall, ToolSpec } from "../core/model.ts";
+import { checkClaim, claimCheckRecord, completionCheckMode, type CompletionCheckMode } from "../core/goal/index.ts";
+import type {
+  Measurement,
+  PolicyDecision,
+  PolicyRecord,
+  ReplyEndReason,
+  ReplyView,
+  RunView,
+  SettleStatus,
+  TodoItem,
+  ToolCallView,
+  TurnEndPolicy,
+} from "../core/policies/contract.ts";
+import { createTurnEndControl } from "../core/policies/index.ts";
+import type { AgentRunOptions, AgentRunOutcome } from "./agent-contract.ts";
+import { RequestTokenCounter } from "./agent-tokens.ts";
+import type { LoadedArm, PolicySpec } from "./arms/types.ts";
+import type { RunEvent } from "./record.ts";
+import { createToolbox, runCommand, shellEnvironment, type ToolContext, type Toolbox, type ToolOutcome } from "./tools/index.ts";
+import { DEFAULT_OUTPUT_LIMIT, DEFAULT_SHELL_TIMEOUT_MS } from "./tools/types.ts";
+
+/** Caps that apply when the caller sets none: generous for real work, finite for any run. */
+export const DEFAULT_LIMITS = { maxRounds: 250, maxWallMs: 45 * 60_000 } as const;
+
+/** The name recorded in `policy.decision` when a hard cap, not a policy, ends the run. */
+export const HARD_CAP = "hardCap";
+
+export class AgentError extends Error {
+  constructor(
+    readonly code: "AGENT_NO_PROMPT" | "AGENT_BAD_OPTIONS",
+    message: string,
+  ) {
+    super(message);
+    this.name = "AgentError";
+  }
+}
+
+/** Optional knobs beyond the shared contract, for tests and embedders. */
+export interface AgentExtras {
+  /** The tools the model is offered (default: every built-in tool). */
+  toolbox?: Toolbox;
+  /** Environment for shell commands (credentials are removed); default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** The turn-end control; default: built from `arm.policies`. */
+  control?: TurnEndPolicy<unknown>;
+  /** Completion-claim check switch; default: ARMSTUDY_COMPLETION_CHECK from the environment. */
+  completionCheck?: CompletionCheckMode;
+  /** Default shell timeout in milliseconds. */
+  shellTimeoutMs?: number;
+  /** Characters of tool output sent back before the middle is elided. */
+  outputLimit?: number;
+  /** Shares a token counter between runs (benchmarks); default: one per run. */
+  counter?: RequestTokenCounter;
+}
+
+type Emit = (event: RunEvent) => Promise<void>;
+
+interface ReplyInProgress {
+  index: number;
+  startedAtMs: number;
+  text: string;
+  toolCalls: ToolCallView[];
+  tokens: { input: number; output: number };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Runs one agent to a settled status. Throws only for a caller's mistake (an arm with no prompt). */
+export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<AgentRunOutcome> {
+  const { arm, model, dir, handoff, runIndex, seed } = options;
+  if (arm.prompt === null) {
+    throw new AgentError(
+      "AGENT_NO_PROMPT",
+      `arm "${arm.name}" has no compiled prompt (agent: ${arm.agent}); run it with its external driver, not the armstudy agent loop`,
+    );
+  }
+  const origin = performance.now();
+  const clock = options.clock ?? (() => performance.now() - origin);
+  const maxRounds = options.limits?.maxRounds ?? DEFAULT_LIMITS.maxRounds;
+  const maxWallMs = options.limits?.maxWallMs ?? DEFAULT_LIMITS.maxWallMs;
+  if (!(maxRounds > 0) || !(maxWallMs > 0)) {
+    throw new AgentError("AGENT_BAD_OPTIONS", `limits must be positive: maxRounds ${maxRounds}, maxWallMs ${maxWallMs}`);
+  }
+  const startMs = clock();
+  const now = () => clock() - startMs;
+  const emit: Emit = async (event) => {
+    await options.onEvent(event);
+  };
+  const record = async (records: readonly PolicyRecord[] | undefined) => {
+    for (const item of records ?? []) await emit({ t: now(), ...item });
+  };
+
+  // One signal for everything the run starts: the caller's abort, or the wall-time cap (a real
+  // timer, so a request that hangs is cut even when the injected clock is a fake).
+  const runAbort = new AbortController();
+  let wallCapHit = false;
+  const onCallerAbort = () => runAbort.abort(options.signal?.reason);
+  options.signal?.addEventListener("abort", onCallerAbort, { once: true });
+  if (options.signal?.aborted) runAbort.abort(options.signal.reason);
+  const wallTimer = setTimeout(() => {
+    wallCapHit = true;
+    runAbort.abort(new Error("wall-time cap"));
+  }, maxWallMs);
+  wallTimer.unref();
+
+  const toolbox = options.toolbox ?? createToolbox();
+  const control = options.control ?? (createTurnEndControl(policiesOf(arm)) as TurnEndPolicy<unknown>);
+  const checkMode = options.completionCheck ?? completionCheckMode(process.env.ARMSTUDY_COMPLETION_CHECK);
+  const counter = options.counter ?? new RequestTokenCounter();
+  const env = options.env ?? process.env;
+  const toolContext: ToolContext = {
+    dir,
+    env,
+    signal: runAbort.signal,
+    shellTimeoutMs: options.shellTimeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS,
+    outputLimit: options.outputLimit ?? DEFAULT_OUTPUT_LIMIT,
+  };
+
+  const replies: ReplyView[] = [];
+  const measurements: Measurement[] = [];
+  let todos: TodoItem[] = [];
+  let continuations = 0;
+  const view = (): RunView => ({ handoff, replies, todos, elapsedMs: now(), continuations, measurements });
+
+  const measure = async (state: unknown) => {
+    const command = control.measureCommand?.(state) ?? null;
+    if (command === null) return;
+    const atMs = now();
+    const result = await runCommand(command, {
+      cwd: dir,
+      env: shellEnvironment(env),
+      timeoutMs: toolContext.shellTimeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS,
+      outputLimit: toolContext.outputLimit ?? DEFAULT_OUTPUT_LIMIT,
+      signal: runAbort.signal,
+    });
+    measurements.push({ command, exitCode: result.exitCode, output: result.output, atMs });
+    await emit({ t: now(), type: "note", level: "info", text: `measure command \`${command}\` exited ${result.exitCode ?? "without a code"}` });
+  };
+
+  const finish = async (status: SettleStatus | "interrupted", reason: string): Promise<AgentRunOutcome> => {
+    clearTimeout(wallTimer);
+    options.signal?.removeEventListener("abort", onCallerAbort);
+    const wallMs = now();
+    await emit({ t: wallMs, type: "run.end", status, reason, wallMs });
+    return { status, reason, wallMs };
+  };
+
+  await emit({
+    t: now(),
+    type: "run.start",
+    arm: arm.name,
+    runIndex,
+    seed,
+    model: model.id,
+    testDouble: model.isTestDouble,
+    prefixHash: arm.prompt.prefixHash,
+    prefixTokens: arm.prompt.prefixTokens,
+    source: "armstudy",
+  });
+
+  let state = control.initialState();
+  await measure(state);
+  const start = control.onRunStart?.(view(), state) ?? { state };
+  state = start.state;
+  await record(start.records);
+
+  const messages: Message[] = [{ role: "system", content: arm.prompt.text }];
+  const say = async (text: string, kind: "handoff" | "continuation" | "nudge") => {
+    messages.push({ role: "user", content: text });
+    await emit({ t: now(), type: "user.message", text, kind });
+  };
+  await say(handoff, "handoff");
+  if (start.message !== undefined) await say(start.message, "continuation");
+
+  let round = 0;
+  let reply: ReplyInProgress = { index: 0, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 } };
+
+  /** Stops on a hard cap or an abort; null while the run may go on. */
+  const capped = async (): Promise<AgentRunOutcome | null> => {
+    const why = options.signal?.aborted
+      ? ({ status: "interrupted", reason: "the run was aborted" } as const)
+      : wallCapHit || now() >= maxWallMs
+        ? ({ status: "budget_limited", reason: `hard cap: wall time ${maxWallMs} ms reached` } as const)
+        : round >= maxRounds
+          ? ({ status: "budget_limited", reason: `hard cap: ${maxRounds} model requests reached` } as const)
+          : null;
+    if (why === null) return null;
+    await emit({ t: now(), type: "reply.end", reason: "interrupted", errorMessage: why.reason });
+    await emit({ t: now(), type: "policy.decision", policy: HARD_CAP, decision: "settle", reason: why.reason, status: why.status });
+    return finish(why.status, why.reason);
+  };
+
+  for (;;) {
+    const stop = await capped();
+    if (stop !== null) return stop;
+
+    // 1. One model request.
+    const policyTools: ToolSpec[] = control.tools?.(state) ?? [];
+    const policyToolNames = new Set(policyTools.map((tool) => tool.name));
+    const request: ModelRequest = {
+      messages: [...messages],
+      tools: policyTools.length === 0 ? toolbox.specs() : [...toolbox.specs(), ...policyTools],
+      meta: { runIndex, round, purpose: "agent" },
+    };
+    const countedInput = counter.request(request);
+    const requestStart = now();
+    let answer: ModelReply;
+    try {
+      answer = await model.complete(request, runAbort.signal);
+    } catch (error) {
+      // The contract says a client never throws; a broken one still must not crash the study.
+      answer = { text: "", toolCalls: [], stop: "error", usage: { input: 0, cachedInput: 0, output: 0, reasoning: 0, source: "estimated" }, errorMessage: errorText(error) };
+    }
+    const countedOutput = counter.reply(answer);
+    round += 1;
+    reply.tokens.input += countedInput;
+    reply.tokens.output += countedOutput;
+    await emit({
+      t: now(),
+      type: "model.request",
+      round: round - 1,
+      counted: { input: countedInput, output: countedOutput },
+      input: answer.usage.input,
+      cachedInput: answer.usage.cachedInput,
+      ...(answer.usage.cacheWrite === undefined ? {} : { cacheWrite: answer.usage.cacheWrite }),
+      output: answer.usage.output,
+      reasoning: answer.usage.reasoning,
+      usageSource: answer.usage.source,
+      durationMs: Math.max(0, now() - requestStart),
+      ...(answer.model === undefined ? {} : { model: answer.model }),
+      stop: answer.stop,
+      purpose: "agent",
+    });
+
+    // 2. What the reply says, and whether it ends here.
+    let endReason: ReplyEndReason | null = null;
+    let errorMessage: string | undefined;
+    if (answer.stop === "aborted" || runAbort.signal.aborted) {
+      const stopped = await capped();
+      if (stopped !== null) return stopped;
+      endReason = "error";
+      errorMessage = answer.errorMessage ?? "the request was aborted";
+    } else if (answer.stop === "error" || answer.stop === "usage_limit") {
+      endReason = answer.stop;
+      errorMessage = answer.errorMessage ?? answer.stop;
+    }
+    const toolCalls = endReason === null ? answer.toolCalls : [];
+    if (answer.text !== "") {
+      reply.text = answer.text;
+      await emit({ t: now(), type: "assistant.text", text: answer.text, final: toolCalls.length === 0 });
+    }
+    if (endReason === null) {
+      messages.push(toolCalls.length === 0 ? { role: "assistant", content: answer.text } : { role: "assistant", content: answer.text, toolCalls });
+    }
+    if (endReason === null && toolCalls.length === 0) endReason = "no_tool_call";
+
+    // 3. Tool calls, in order; every call gets its result before the reply can end.
+    let stepStop: string | null = null;
+    let asked = false;
+    for (const call of toolCalls) {
+      const outcome = await runTool(call);
+      if (outcome.question !== undefined) asked = true;
+      const stepped = control.onStep?.(view(), { index: reply.index, toolCalls: reply.toolCalls, startedAtMs: reply.startedAtMs, nowMs: now() }, state) ?? { state };
+      state = stepped.state;
+      await record(stepped.records);
+      if (stepped.stop !== undefined) stepStop ??= stepped.stop.reason;
+    }
+    if (endReason === null && asked) endReason = "ask_user";
+    if (endReason === null && stepStop !== null) endReason = "slice_budget";
+    if (endReason === null) continue;
+
+    // 4. The reply ended: record it, let the control decide.
+    await emit({ t: now(), type: "reply.end", reason: endReason, ...(errorMessage === undefined ? {} : { errorMessage }) });
+    replies.push({
+      index: reply.index,
+      text: reply.text,
+      toolCalls: reply.toolCalls,
+      endReason,
+      ...(errorMessage === undefined ? {} : { errorMessage }),
+      startedAtMs: reply.startedAtMs,
+      endedAtMs: now(),
+      tokens: reply.tokens,
+    });
+    await measure(state);
+    const ended = control.onReplyEnd(view(), state);
+    state = ended.state;
+    await record(ended.records);
+    let decision: PolicyDecision = ended.decision;
+    await emit(decisionEvent(decision, control.name, now()));
+
+    if (decision.kind === "check_claim") {
+      const checkStart = now();
+      const result = await checkClaim({
+        model,
+        objective: decision.objective ?? handoff,
+        claim: decision.claim,
+        view: view(),
+        mode: checkMode,
+        meta: { runIndex, round },
+        signal: runAbort.signal,
+      });
+      if (result.request !== undefined && result.reply !== undefined) {
+        const usage = result.reply.usage;
+        await emit({
+          t: now(),
+          type: "model.request",
+          round,
+          counted: { input: counter.request(result.request), output: counter.reply(result.reply) },
+          input: usage.input,
+          cachedInput: usage.cachedInput,
+          ...(usage.cacheWrite === undefined ? {} : { cacheWrite: usage.cacheWrite }),
+          output: usage.output,
+          reasoning: usage.reasoning,
+          usageSource: usage.source,
+          durationMs: Math.max(0, now() - checkStart),
+          ...(result.reply.model === undefined ? {} : { model: result.reply.model }),
+          stop: result.reply.stop,
+          purpose: "claim_check",
+        });
+      }
+      await emit({ t: now(), ...claimCheckRecord(result) });
+      if (control.onClaimVerdict === undefined) {
+        decision = { kind: "settle", status: "error", reason: `the control "${control.name}" asked for a claim check but cannot take its verdict` };
+      } else {
+        const judged = control.onClaimVerdict(result, state, { nowMs: now() });
+        state = judged.state;
+        await record(judged.records);
+        decision = judged.decision;
+      }
+      await emit(decisionEvent(decision, control.name, now()));
+    }
+
+    switch (decision.kind) {
+      case "settle":
+        return finish(decision.status, decision.reason);
+      case "continue":
+        continuations += 1;
+        await say(decision.message, decision.messageKind);
+        reply = { index: reply.index + 1, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 } };
+        break;
+      case "check_claim":
+        // A verdict never asks for another check (contract); treat a second ask as a fault.
+        return finish("error", `the control "${control.name}" answered a claim verdict with another claim check`);
+      default: {
+        const unknown: never = decision;
+        return finish("error", `unknown policy decision ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+
+  /** Runs one tool call (a built-in tool or a policy's), records it, and feeds the result back. */
+  async function runTool(call: ToolCall): Promise<ToolOutcome> {
+    await emit({ t: now(), type: "tool.call", id: call.id, name: call.name, arguments: call.arguments });
+    const callStart = now();
+    let outcome: ToolOutcome;
+    const policyTools = control.tools?.(state) ?? [];
+    if (control.onToolCall !== undefined && policyTools.some((tool) => tool.name === call.name)) {
+      const answered = control.onToolCall({ id: call.id, name: call.name, arguments: call.arguments }, state, { nowMs: now() });
+      state = answered.state;
+      outcome = { ok: answered.result.ok, output: answered.result.output };
+      await emit({
+        t: now(),
+        type: "tool.result",
+        id: call.id,
+        name: call.name,
+        ok: outcome.ok,
+        output: outcome.output,
+        durationMs: Math.max(0, now() - callStart),
+      });
+      await record(answered.records);
+    } else {
+      outcome = await toolbox.run(call, toolContext);
+      await emit({
+        t: now(),
+        type: "tool.result",
+        id: call.id,
+        name: call.name,
+        ok: outcome.ok,
+        ...(outcome.exitCode === undefined ? {} : { exitCode: outcome.exitCode }),
+        output: outcome.output,
+        durationMs: Math.max(0, now() - callStart),
+        ...(outcome.changedFiles === undefined ? {} : { changedFiles: outcome.changedFiles }),
+      });
+    }
+    if (outcome.plan !== undefined) {
+      todos = outcome.plan.map((item) => ({ text: item.text, status: item.status }));
+      await emit({ t: now(), type: "plan.update", items: todos });
+    }
+    messages.push({ role: "tool", toolCallId: call.id, name: call.name, content: outcome.output });
+    reply.toolCalls.push({
+      id: call.id,
+      name: call.name,
+      arguments: call.arguments,
+      ok: outcome.ok,
+      ...(outcome.exitCode === undefined ? {} : { exitCode: outcome.exitCode }),
+      output: outcome.output,
+      changedFiles: (outcome.changedFiles?.length ?? 0) > 0,
+      ...(outcome.changedFiles === undefined ? {} : { changedPaths: outcome.changedFiles }),
+      isCommand: outcome.isCommand === true,
+    });
+    return outcome;
+  }
+}
+
+/** The `policy.decision` record of a decision (`nudge` for a continue sent as a nudge). */
+function decisionEvent(decision: PolicyDecision, controlName: string, t: number): RunEvent {
+  const kind = decision.kind === "continue" && decision.messageKind === "nudge" ? "nudge" : decision.kind;
+  return {
+    t,
+    type: "policy.decision",
+    policy: decision.policy ?? controlName,
+    decision: kind,
+    reason: decision.reason,
+    ...(decision.kind === "settle" ? { status: decision.status } : {}),
+  };
+}
+
+/**
+ * The arm's policies with its goal limits (arm.yaml `goal:`) given to the `goal` policy, unless the
+ * policy's own options already set them.
+ */
+export function policiesOf(arm: LoadedArm): PolicySpec[] {
+  const limits = arm.goal;
+  if (limits === undefined) return arm.policies;
+  return arm.policies.map((spec) =>
+    spec.name === "goal"
+      ? {
+          ...spec,
+          options: {
+            ...(limits.rounds === undefined ? {} : { rounds: limits.rounds }),
+            ...(limits.hours === undefined ? {} : { hours: limits.hours }),
+            ...spec.options,
+          },
+        }
+      : spec,
+  );
+}

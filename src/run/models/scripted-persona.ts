@@ -1,0 +1,160 @@
+/**
+ * Persona files for the scripted test double. A persona (`fixtures/personas/<name>.yaml`) names a
+ * steps file and its traits; the steps file names the handoff, its checks file and, per step, the
+ * files the persona reads and writes (their correct content lives under `solutions/<id>/`). All
+ * of it is validated here, once, with errors that name the file and the field.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+
+export type PersonaErrorCode = "PERSONA_NOT_FOUND" | "PERSONA_INVALID";
+
+export class PersonaError extends Error {
+  constructor(
+    readonly code: PersonaErrorCode,
+    message: string,
+    readonly file: string,
+  ) {
+    super(message);
+    this.name = "PersonaError";
+  }
+}
+
+export const EndStyle = z.enum(["claim_done", "ask_permission", "honest_unfinished"]);
+export type EndStyle = z.infer<typeof EndStyle>;
+
+export const PersonaTraits = z
+  .object({
+    /** End the reply after this many steps pass since the last user message; null: never early. */
+    stopAfterSteps: z.number().int().positive().nullable().default(null),
+    /** How an early stop reads: a false "done", a question to the person, or an honest status. */
+    endStyle: EndStyle.default("claim_done"),
+    /** Picks the work up again when a continuation or nudge arrives after it stopped. */
+    resumesOnContinuation: z.boolean().default(true),
+    /** Marks every todo item completed once the first step passes. */
+    closesTodosEarly: z.boolean().default(false),
+    /** Sends each read this many times in a row, identical (1 = no repeats). */
+    repeatsCalls: z.number().int().min(1).max(20).default(1),
+    /** As a claim reviewer: strict reads the latest check results; lenient always says done. */
+    claimCheck: z.enum(["strict", "lenient"]).default("strict"),
+    /** Calls update_goal(complete) when it believes it is done, if the tool is offered. */
+    usesGoalTools: z.boolean().default(true),
+    /** Keeps a todo list with update_plan, if the tool is offered. */
+    usesPlan: z.boolean().default(true),
+  })
+  .strict();
+export type PersonaTraits = z.infer<typeof PersonaTraits>;
+
+const PersonaFile = z
+  .object({
+    persona: z.string().regex(/^[a-z][a-z0-9-]*$/, "a lower-case name such as early-stopper"),
+    description: z.string().min(1),
+    /** The steps file, relative to the persona file. */
+    steps: z.string().min(1),
+    traits: PersonaTraits.default(PersonaTraits.parse({})),
+  })
+  .strict();
+
+const StepsFile = z
+  .object({
+    handoff: z.string().min(1),
+    checks: z.string().min(1),
+    solutions: z.string().min(1),
+    steps: z
+      .array(
+        z
+          .object({
+            id: z.string().min(1),
+            title: z.string().min(1),
+            reads: z.array(z.string().min(1)).default([]),
+            writes: z.array(z.string().min(1)).min(1),
+          })
+          .strict(),
+      )
+      .min(1),
+  })
+  .strict();
+
+const ChecksFile = z.object({
+  checks: z.array(z.object({ id: z.string().min(1), command: z.string().min(1) }).passthrough()).min(1),
+});
+
+export interface PersonaStep {
+  id: string;
+  title: string;
+  /** The acceptance check's command (from the checks file). */
+  check: string;
+  reads: string[];
+  writes: Array<{ path: string; content: string }>;
+}
+
+export interface Persona {
+  name: string;
+  description: string;
+  file: string;
+  traits: PersonaTraits;
+  steps: PersonaStep[];
+}
+
+function describeIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
+  return issues.map((issue) => `field \`${issue.path.length > 0 ? issue.path.join(".") : "(root)"}\`: ${issue.message}`).join("; ");
+}
+
+async function readYaml<T>(file: string, schema: z.ZodType<T>, what: string): Promise<T> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new PersonaError("PERSONA_NOT_FOUND", `${what} ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"}); check the path`, file);
+  }
+  let value: unknown;
+  try {
+    value = parseYaml(text);
+  } catch (error) {
+    throw new PersonaError("PERSONA_INVALID", `${what} ${file} is not valid YAML: ${(error as Error).message}`, file);
+  }
+  const result = schema.safeParse(value);
+  if (!result.success) throw new PersonaError("PERSONA_INVALID", `${what} ${file}: ${describeIssues(result.error.issues)}`, file);
+  return result.data;
+}
+
+/** Loads a persona with its steps, check commands and solution files. */
+export async function loadPersona(file: string): Promise<Persona> {
+  const personaFile = path.resolve(file);
+  const persona = await readYaml(personaFile, PersonaFile, "persona file");
+  const stepsPath = path.resolve(path.dirname(personaFile), persona.steps);
+  const steps = await readYaml(stepsPath, StepsFile, "steps file");
+  const base = path.dirname(stepsPath);
+  const checksPath = path.resolve(base, steps.checks);
+  const checks = await readYaml(checksPath, ChecksFile, "checks file");
+  const commands = new Map(checks.checks.map((check) => [check.id, check.command]));
+  const solutions = path.resolve(base, steps.solutions);
+  const loaded: PersonaStep[] = [];
+  for (const [index, step] of steps.steps.entries()) {
+    const check = commands.get(step.id);
+    if (check === undefined) {
+      throw new PersonaError(
+        "PERSONA_INVALID",
+        `steps file ${stepsPath}: field \`steps.${index}.id\`: "${step.id}" has no check in ${checksPath}; add one or fix the id`,
+        stepsPath,
+      );
+    }
+    const writes = [];
+    for (const relative of step.writes) {
+      const source = path.join(solutions, step.id, relative);
+      try {
+        writes.push({ path: relative, content: await readFile(source, "utf8") });
+      } catch {
+        throw new PersonaError(
+          "PERSONA_INVALID",
+          `steps file ${stepsPath}: field \`steps.${index}.writes\`: the solution file ${source} is missing; add it or remove "${relative}"`,
+          stepsPath,
+        );
+      }
+    }
+    loaded.push({ id: step.id, title: step.title, check, reads: step.reads, writes });
+  }
+  return { name: persona.persona, description: persona.description, file: personaFile, traits: persona.traits, steps: loaded };
+}
