@@ -158,6 +158,36 @@ async function run(args: string[], io: CliIO): Promise<number> {
   }
 }
 
+const REPORT_USAGE = "armstudy report DIR [--json]   (re-render report.md, summary.json and charts/ from a study's saved results)";
+
+/** `armstudy report DIR`: re-renders a results folder (report.ts routes here for any form but `analyze`). */
+export async function rerenderStudyReport(args: string[], io: CliIO): Promise<number> {
+  let values: { json?: boolean };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args, options: { json: { type: "boolean" } }, allowPositionals: true, strict: true }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\nusage: ${REPORT_USAGE}`);
+  }
+  if (positionals.length !== 1) throw new UsageError(`name one results folder (reports/<study>/<stamp>)\nusage: ${REPORT_USAGE}`);
+  const dir = resolve(io.cwd, positionals[0] as string);
+  try {
+    const rendered = await renderStudyReport(dir);
+    if (values.json === true) {
+      io.stdout(`${JSON.stringify({ report: rendered.reportPath, summary: rendered.summaryPath, charts: rendered.chartPaths, runs: rendered.summary.runs })}\n`);
+    } else {
+      for (const warning of rendered.summary.warnings) io.stdout(`warning: ${warning}\n`);
+      const rel = relative(io.cwd, rendered.reportPath);
+      io.stdout(`report: ${rel.startsWith("..") ? rendered.reportPath : rel}\n`);
+    }
+    return 0;
+  } catch (error) {
+    const input = asInputError(error);
+    if (input) throw input;
+    throw error;
+  }
+}
+
 const command: Command = {
   name: "study",
   summary: "Run a study: the handoff on fresh worktrees, N runs per arm, checked and reported with charts.",
