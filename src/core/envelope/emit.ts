@@ -50,7 +50,8 @@ function renamedTo(path: string): string {
   const braced = /^(.*)\{(.*) => (.*)\}(.*)$/.exec(path);
   if (braced !== null) {
     const [, head = "", , to = "", tail = ""] = braced;
-    return `${head}${to}${tail}`.replace(/\/\//g, "/");
+    // `{a => }/c.ts` is a move to `c.ts`; `x/{a => }/c.ts` to `x/c.ts`.
+    return `${head}${to}${tail}`.replace(/\/\//g, "/").replace(/^\//, "");
   }
   const plain = / => /.exec(path);
   return plain === null ? path : path.slice(plain.index + 4);

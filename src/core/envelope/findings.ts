@@ -115,6 +115,8 @@ function issueMessage(issue: z.core.$ZodIssue, root: unknown, path: Key[], missi
   if (!present && path.length > 0 && lookup(root, path.slice(0, -1)).present) {
     return `missing required field; ${missingHint}`;
   }
+  // An attestation value has three legal forms; say which one it missed, whatever zod reported.
+  if (path[0] === "synthesis_attestation" && path.length === 2) return attestationMessage(value);
   switch (issue.code) {
     case "invalid_type": {
       const expected = String(issue.expected);
@@ -125,12 +127,11 @@ function issueMessage(issue: z.core.$ZodIssue, root: unknown, path: Key[], missi
       return `must be ${expectedWord(expected)}; got ${describeValue(value)}`;
     }
     case "invalid_value": {
-      const allowed = issue.values.map((option) => JSON.stringify(option)).join(", ");
+      const allowed = issue.values.filter((option) => option !== "").map((option) => JSON.stringify(option)).join(", ") + (issue.values.includes("") ? `, or "" for none` : "");
       const hint = value === "medium" && issue.values.includes("med") ? ' (the contract spells it "med")' : "";
       return `must be one of ${allowed}; got ${describeValue(value)}${hint}`;
     }
     case "invalid_union":
-      if (path[0] === "synthesis_attestation") return attestationMessage(value);
       return `${issue.message}; got ${describeValue(value)}`;
     case "too_small":
       if (issue.origin === "string") return `must not be empty; got ${describeValue(value)}`;
@@ -152,14 +153,22 @@ export function issuesToFindings(
   root: unknown,
   options: { rule: RuleId; route: Route; base?: Key[]; missingHint: (field: string) => string },
 ): Finding[] {
-  return error.issues.map((issue) => {
-    const path = issue.path.filter((key): key is Key => typeof key === "string" || typeof key === "number");
+  const findings: Finding[] = [];
+  const seen = new Set<string>();
+  for (const issue of error.issues) {
+    let path = issue.path.filter((key): key is Key => typeof key === "string" || typeof key === "number");
+    // Problems inside one attestation value are reported once, on the value.
+    if (path[0] === "synthesis_attestation" && path.length > 2) path = path.slice(0, 2);
     const field = String(path[path.length - 1] ?? "");
-    return {
+    const finding: Finding = {
       rule: options.rule,
       route: options.route,
       path: formatPath([...(options.base ?? []), ...path]),
       message: issueMessage(issue, root, path, options.missingHint(field)),
     };
-  });
+    const key = `${finding.path}\u0000${finding.message}`;
+    if (!seen.has(key)) findings.push(finding);
+    seen.add(key);
+  }
+  return findings;
 }

@@ -83,7 +83,12 @@ function parseYaml(candidate: Candidate): unknown {
     const line = where === undefined ? candidate.line : candidate.line + where - 1;
     throw new PlanFormatError(`the ${candidate.source} YAML starting on line ${candidate.line} does not parse (line ${line}): ${error.message.split("\n")[0]?.replace(/ at line \d+, column \d+:?$/, "")}`, line);
   }
-  return doc.toJS({ maxAliasCount: 100 });
+  try {
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch (problem) {
+    // An alias to nothing, or an alias bomb past the limit.
+    throw new PlanFormatError(`the ${candidate.source} YAML starting on line ${candidate.line} does not convert: ${problem instanceof Error ? problem.message : String(problem)}`, candidate.line);
+  }
 }
 
 function entryName(entry: unknown, index: number, line: number): string {

@@ -82,7 +82,7 @@ export const EnvelopeShape = z.looseObject({
   wall_clock_seconds: z.number().nonnegative().refine(Number.isFinite, { error: "must be a finite number of seconds" }),
   task_id: TaskId,
   // `""` is the empty sentinel: no status, the same as leaving the key out.
-  status: z.union([EnvelopeStatus, z.literal("")]).optional(),
+  status: z.enum([...STATUSES, ""]).optional(),
   capabilities_used: z.array(text).optional(),
   capabilities_rejected: z.array(CapabilityRejection).optional(),
   downstream_iterate_outcome: z.enum(DOWNSTREAM_OUTCOMES).nullable().optional(),
