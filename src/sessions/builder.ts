@@ -113,6 +113,7 @@ export class RecordBuilder {
   private readonly outputCap: number;
   private lastModel: string | null = null;
   private finished = false;
+  private endOverride: { status: string; reason?: string } | null = null;
 
   constructor(private readonly options: BuilderOptions) {
     this.counter = options.counter ?? new TokenCounter(10_000);
@@ -338,6 +339,11 @@ export class RecordBuilder {
     return this.replyOpen;
   }
 
+  /** A live driver knows how the run ended (exit, timeout): that status wins over the format's. */
+  endWith(end: { status: string; reason?: string }): void {
+    this.endOverride = end;
+  }
+
   /** Ends the record. `totals` are the log's own run totals when it states them. */
   finish(end: { status: string; reason?: string; totals?: RunTotals | null; costUsd?: number | null }): void {
     if (this.finished) return;
@@ -348,8 +354,10 @@ export class RecordBuilder {
     this.closeKey();
     this.flushHeld();
     this.releaseStart();
-    const event: EventOf<"run.end"> = { t: this.now, type: "run.end", status: end.status, wallMs: this.now };
-    if (end.reason !== undefined) event.reason = end.reason;
+    const status = this.endOverride?.status ?? end.status;
+    const reason = this.endOverride !== null ? this.endOverride.reason : end.reason;
+    const event: EventOf<"run.end"> = { t: this.now, type: "run.end", status, wallMs: this.now };
+    if (reason !== undefined) event.reason = reason;
     const totals = end.totals ?? this.totals();
     if (totals !== null) event.usage = { ...totals, lowerBound: totals.source === "estimated" };
     if (end.costUsd !== undefined && end.costUsd !== null) event.costUsd = end.costUsd;

@@ -27,6 +27,8 @@ export interface ClientProcessOptions {
   onLine?: (line: string) => void;
   /** Injected clock for wall time. */
   now?: () => number;
+  /** Aborting kills the whole process group, as a timeout does. */
+  signal?: AbortSignal;
 }
 
 const SECRET_VAR = /(_API_KEY|_TOKEN|_SECRET|_PASSWORD)$/;
@@ -35,6 +37,15 @@ export function clientEnv(base: NodeJS.ProcessEnv, own: Record<string, string>):
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(base)) if (value !== undefined && !SECRET_VAR.test(name)) env[name] = value;
   return { ...env, ...own };
+}
+
+/**
+ * SIGKILL to the child's whole process group. A spawn that failed has no pid: then there is no
+ * group, and `process.kill(-0)` would signal our own group, so nothing is sent.
+ */
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined || pid <= 0) return;
+  process.kill(-pid, "SIGKILL");
 }
 
 export async function runClientProcess(options: ClientProcessOptions): Promise<ClientProcessResult> {
@@ -70,20 +81,30 @@ export async function runClientProcess(options: ClientProcessOptions): Promise<C
   const timer = setTimeout(() => {
     timedOut = true;
     try {
-      process.kill(-(child.pid ?? 0), "SIGKILL");
+      killGroup(child.pid);
     } catch {
       // The group is already gone.
     }
   }, options.timeoutMs);
+  const onAbort = (): void => {
+    try {
+      killGroup(child.pid);
+    } catch {
+      // The group is already gone.
+    }
+  };
+  if (options.signal?.aborted) onAbort();
+  else options.signal?.addEventListener("abort", onAbort, { once: true });
   const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => {
     child.on("close", (code, sig) => resolve([code, sig]));
     child.on("error", () => resolve([null, null]));
   });
   clearTimeout(timer);
+  options.signal?.removeEventListener("abort", onAbort);
   if (pending.length > 0) options.onLine?.(pending);
   // A client may leave helpers behind in its group even after a clean exit.
   try {
-    process.kill(-(child.pid ?? 0), "SIGKILL");
+    killGroup(child.pid);
   } catch {
     // Nothing left.
   }
