@@ -138,7 +138,7 @@ export function verdictWord(value: string): "done" | "continue" | null {
   return null;
 }
 
-const LABEL = (name: string) => new RegExp(`^[\\s>*_#-]*${name}[\\s*_]*(?:[:=\\-–—]\\s*|$)(.*)$`, "i");
+const LABEL = (name: string) => new RegExp(`^[\\s>*_#-]*${name}[\\s*_]*(?:[:=\\-–—][\\s*_]*|$)(.*)$`, "i");
 const VERDICT_LABEL = LABEL("verdict");
 const REASON_LABEL = LABEL("reason");
 const EVIDENCE_LABEL = LABEL("evidence");
