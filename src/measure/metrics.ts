@@ -6,10 +6,10 @@
  * `MetricsAccumulator` reads events one at a time and keeps only counts and small maps, so a
  * 200 MB session is measured while it streams; `runMetrics` is the same over an array.
  */
+import { analyzeFinalReport } from "../core/report/analyze.ts";
 import { contentHash } from "../core/tokens.ts";
 import type { EventOf, RunEvent } from "../run/record.ts";
 import { costOf, DEFAULT_PRICES, type PriceTable, priceFor } from "./prices.ts";
-import { reportFacts } from "./report-fallback.ts";
 import { COMMAND_KEYS, familyOf, filesReadByCommand, PATH_KEYS } from "./tool-families.ts";
 
 /** The acceptance checks' outcome, as the study runner has it (only these fields are read). */
@@ -348,7 +348,13 @@ export class MetricsAccumulator {
       if (ms > this.longest.ms) this.longest = { ms, toolCalls: this.replyCalls };
     }
 
-    const facts = reportFacts(this.lastFinalText);
+    // The final report is the last text that ended a reply; its analysis is core/report's.
+    const report = this.lastFinalText === null ? null : analyzeFinalReport(this.lastFinalText);
+    const facts = {
+      firstLine: report === null || report.firstLineRaw === "" ? null : report.firstLineRaw,
+      claimsComplete: report?.claimsComplete ?? false,
+      asksPermission: report?.asksPermission ?? false,
+    };
     let claimSource: ClaimSource | null = null;
     if (this.goalComplete) claimSource = "goal_complete";
     else if (facts.claimsComplete) claimSource = "report_first_line";
