@@ -25,7 +25,7 @@
  * precomputed "next run of the same length" table, so no character is scanned more than a fixed
  * number of times, whatever the input.
  */
-import { type Fence, closesFence, fenceOpening, isBlankLine } from "./fence.ts";
+import { type Fence, closesFenceAt, fenceOpeningAt, isBlankAt } from "./fence.ts";
 
 export type PlanOutcome = "plan_ready" | "blocked" | "no_plan" | "invalid";
 
@@ -85,26 +85,52 @@ const TAGS: ReadonlyArray<{ text: string; name: OutcomeTagName; closing: boolean
   { text: "<plan_clarification>", name: "plan_clarification", closing: false },
   { text: "</plan_clarification>", name: "plan_clarification", closing: true },
 ];
-const TAG_TEXTS = new Set(TAGS.map((tag) => tag.text));
-
 const LT = 60;
 const BACKTICK = 96;
+const SPACE = 32;
+const TAB = 9;
+const CR = 13;
+
+/** True when the line [start, end) is one outcome tag and nothing else but whitespace. */
+function isTagLine(text: string, start: number, end: number): boolean {
+  let from = start;
+  while (from < end && (text.charCodeAt(from) === SPACE || text.charCodeAt(from) === TAB)) from += 1;
+  if (text.charCodeAt(from) !== LT) return false;
+  let to = end;
+  while (to > from && [SPACE, TAB, CR].includes(text.charCodeAt(to - 1))) to -= 1;
+  return TAGS.some((tag) => tag.text.length === to - from && text.startsWith(tag.text, from));
+}
 
 /** Every outcome tag outside fenced code and inline code spans, in order. */
 export function findOutcomeTags(text: string): OutcomeTag[] {
   const found: OutcomeTag[] = [];
 
+  // Cursors to the next `<` and the next backtick. Regions are read in increasing order, so each
+  // cursor only moves forward and the native indexOf scans every character at most once.
+  let nextLt = text.indexOf("<");
+  let nextTick = text.indexOf("`");
+  const ltFrom = (position: number): number => {
+    if (nextLt !== -1 && nextLt < position) nextLt = text.indexOf("<", position);
+    return nextLt;
+  };
+  const tickFrom = (position: number): number => {
+    if (nextTick !== -1 && nextTick < position) nextTick = text.indexOf("`", position);
+    return nextTick;
+  };
+
   // Tags in [from, to), which holds no code.
   const scanTags = (from: number, to: number): void => {
-    for (let i = from; i < to; i += 1) {
-      if (text.charCodeAt(i) !== LT) continue;
+    let i = ltFrom(from);
+    while (i !== -1 && i < to) {
+      let next = i + 1;
       for (const tag of TAGS) {
         if (i + tag.text.length <= to && text.startsWith(tag.text, i)) {
           found.push({ name: tag.name, closing: tag.closing, start: i, end: i + tag.text.length });
-          i += tag.text.length - 1;
+          next = i + tag.text.length;
           break;
         }
       }
+      i = ltFrom(next);
     }
   };
 
@@ -112,13 +138,17 @@ export function findOutcomeTags(text: string): OutcomeTag[] {
   const scanParagraph = (from: number, to: number): void => {
     const runStart: number[] = [];
     const runLength: number[] = [];
-    for (let i = from; i < to; i += 1) {
-      if (text.charCodeAt(i) !== BACKTICK) continue;
-      let j = i;
+    let i = tickFrom(from);
+    while (i !== -1 && i < to) {
+      let j = i + 1;
       while (j < to && text.charCodeAt(j) === BACKTICK) j += 1;
       runStart.push(i);
       runLength.push(j - i);
-      i = j - 1;
+      i = tickFrom(j);
+    }
+    if (runStart.length < 2) {
+      scanTags(from, to);
+      return;
     }
     // nextSame[k]: the index of the next run with the same length as run k, or -1.
     const nextSame = new Array<number>(runStart.length).fill(-1);
@@ -152,20 +182,19 @@ export function findOutcomeTags(text: string): OutcomeTag[] {
   };
 
   let lineStart = 0;
-  while (lineStart <= text.length) {
+  for (;;) {
     const newline = text.indexOf("\n", lineStart);
     const lineEnd = newline === -1 ? text.length : newline;
-    const line = text.slice(lineStart, lineEnd);
     if (fence !== null) {
-      if (closesFence(line, fence)) fence = null;
+      if (closesFenceAt(text, lineStart, lineEnd, fence)) fence = null;
     } else {
-      const opening = fenceOpening(line);
+      const opening = fenceOpeningAt(text, lineStart, lineEnd);
       if (opening !== null) {
         flush();
         fence = opening;
-      } else if (isBlankLine(line)) {
+      } else if (isBlankAt(text, lineStart, lineEnd)) {
         flush();
-      } else if (TAG_TEXTS.has(line.trim())) {
+      } else if (isTagLine(text, lineStart, lineEnd)) {
         flush();
         scanTags(lineStart, lineEnd);
       } else {

@@ -8,6 +8,9 @@
  * Not handled on purpose: fences inside list items or block quotes, and indented code blocks.
  * A reply's plan steps are often indented by four spaces, and treating them as code would hide
  * real text.
+ *
+ * The `…At` forms read the line [start, end) of a larger text without slicing it, for the
+ * classifier's single pass; the plain forms take one line.
  */
 
 /** An open fence: which character it uses and how long its opening run was. */
@@ -22,48 +25,65 @@ const CR = 13;
 const BACKTICK = 96;
 const TILDE = 126;
 
-/** Index of the first character after at most three leading spaces, or -1 when indented further. */
-function afterIndent(line: string): number {
-  let i = 0;
-  while (i < line.length && line.charCodeAt(i) === SPACE) i += 1;
-  return i <= 3 ? i : -1;
+/** Offset of the first character after at most three leading spaces, or -1 when indented further. */
+function afterIndent(text: string, start: number, end: number): number {
+  let i = start;
+  while (i < end && text.charCodeAt(i) === SPACE) i += 1;
+  return i - start <= 3 ? i : -1;
+}
+
+/** True when [from, end) holds only spaces, tabs or a carriage return. */
+function onlyWhitespace(text: string, from: number, end: number): boolean {
+  for (let i = from; i < end; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c !== SPACE && c !== TAB && c !== CR) return false;
+  }
+  return true;
+}
+
+/** The fence the line [start, end) of `text` opens, or null. */
+export function fenceOpeningAt(text: string, start: number, end: number): Fence | null {
+  const first = afterIndent(text, start, end);
+  if (first < 0 || first >= end) return null;
+  const code = text.charCodeAt(first);
+  if (code !== BACKTICK && code !== TILDE) return null;
+  let i = first;
+  while (i < end && text.charCodeAt(i) === code) i += 1;
+  const length = i - first;
+  if (length < 3) return null;
+  // A backtick fence's info string may not contain a backtick (```x``` is inline code, not a fence).
+  if (code === BACKTICK) {
+    for (let j = i; j < end; j += 1) if (text.charCodeAt(j) === BACKTICK) return null;
+  }
+  return { char: code === BACKTICK ? "`" : "~", length };
+}
+
+/** True when the line [start, end) of `text` closes `fence`. */
+export function closesFenceAt(text: string, start: number, end: number, fence: Fence): boolean {
+  const first = afterIndent(text, start, end);
+  if (first < 0) return false;
+  const code = fence.char === "`" ? BACKTICK : TILDE;
+  let i = first;
+  while (i < end && text.charCodeAt(i) === code) i += 1;
+  return i - first >= fence.length && onlyWhitespace(text, i, end);
+}
+
+/** True when the line [start, end) of `text` is blank. */
+export function isBlankAt(text: string, start: number, end: number): boolean {
+  return onlyWhitespace(text, start, end);
 }
 
 /** The fence `line` opens, or null when it is not an opening fence line. */
 export function fenceOpening(line: string): Fence | null {
-  const start = afterIndent(line);
-  if (start < 0) return null;
-  const code = line.charCodeAt(start);
-  if (code !== BACKTICK && code !== TILDE) return null;
-  let end = start;
-  while (end < line.length && line.charCodeAt(end) === code) end += 1;
-  const length = end - start;
-  if (length < 3) return null;
-  // A backtick fence's info string may not contain a backtick (```x``` is inline code, not a fence).
-  if (code === BACKTICK && line.indexOf("`", end) !== -1) return null;
-  return { char: code === BACKTICK ? "`" : "~", length };
+  return fenceOpeningAt(line, 0, line.length);
 }
 
 /** True when `line` closes `fence`. */
 export function closesFence(line: string, fence: Fence): boolean {
-  const start = afterIndent(line);
-  if (start < 0) return false;
-  const code = fence.char === "`" ? BACKTICK : TILDE;
-  let end = start;
-  while (end < line.length && line.charCodeAt(end) === code) end += 1;
-  if (end - start < fence.length) return false;
-  for (let i = end; i < line.length; i += 1) {
-    const c = line.charCodeAt(i);
-    if (c !== SPACE && c !== TAB && c !== CR) return false;
-  }
-  return true;
+  return closesFenceAt(line, 0, line.length, fence);
 }
 
 /** True when `line` holds only spaces, tabs or a carriage return. */
 export function isBlankLine(line: string): boolean {
-  for (let i = 0; i < line.length; i += 1) {
-    const c = line.charCodeAt(i);
-    if (c !== SPACE && c !== TAB && c !== CR) return false;
-  }
-  return true;
+  return onlyWhitespace(line, 0, line.length);
 }

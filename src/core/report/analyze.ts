@@ -44,7 +44,13 @@ export interface FinalReportAnalysis {
 }
 
 /** Which part of the reply a row is matched against. */
-export type PatternScope = "opening" | "sentence" | "prose" | "ending" | "lastSentence";
+/**
+ * - `opening`: each of the first two lines outside code (headings included);
+ * - `body`: every prose line and heading outside code, one per line (patterns never cross a line);
+ * - `ending`: the last paragraph, with the one before it when the last starts with "Or";
+ * - `lastSentence`: the last sentence of the last prose line, trailing emoji removed.
+ */
+export type PatternScope = "opening" | "body" | "ending" | "lastSentence";
 export type PatternGroup = "complete" | "unfinished" | "reason" | "next" | "permission" | "filler";
 
 export interface ReportPattern {
@@ -78,25 +84,25 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
 
   // --- statesUnfinished: some of the work is not done --------------------------------------
   // Negated completion: "not finished", "isn't complete", "not yet implemented", "not done yet".
-  { id: "unfinished.not", group: "unfinished", scope: "sentence", pattern: /\b(?:not|n't|never)(?: yet| been| all)? (?:done|finished|complete|completed|implemented|fixed|resolved|started|working|updated|run|tested)\b/i },
+  { id: "unfinished.not", group: "unfinished", scope: "body", pattern: /\b(?:not|n't|never)(?: yet| been| all)? (?:done|finished|complete|completed|implemented|fixed|resolved|started|working|updated|run|tested)\b/i },
   // The plain words: "incomplete", "unfinished", "partially done", "partly".
-  { id: "unfinished.word", group: "unfinished", scope: "sentence", pattern: /\b(?:incomplete|unfinished|partially|partly|half-done)\b/i },
+  { id: "unfinished.word", group: "unfinished", scope: "body", pattern: /\b(?:incomplete|unfinished|partially|partly|half-done)\b/i },
   // A label or verb for leftover work: "Remaining:", "still to do", "left to do", "the UI part remains".
-  { id: "unfinished.remaining", group: "unfinished", scope: "sentence", pattern: /\bremaining(?: work| steps?| items?| tasks?| parts?)?(?: from [^:\n]{1,60})?:|\b(?:still|yet) to (?:do|be done)\b|\bleft to do\b|\b(?:part|parts|step|steps|work|task|tasks|item|items|rest) (?:still )?remains?\b/i },
+  { id: "unfinished.remaining", group: "unfinished", scope: "body", pattern: /\bremaining(?: work| steps?| items?| tasks?| parts?)?(?: from [^:\n]{1,60})?:|\b(?:still|yet) to (?:do|be done)\b|\bleft to do\b|\b(?:part|parts|step|steps|work|task|tasks|item|items|rest) (?:still )?remains?\b/i },
   // Still broken: "two tests still fail", "still failing", "still missing".
-  { id: "unfinished.still", group: "unfinished", scope: "sentence", pattern: /\bstill (?:fails?|failing|broken|missing|pending|open|red)\b/i },
+  { id: "unfinished.still", group: "unfinished", scope: "body", pattern: /\bstill (?:fails?|failing|broken|missing|pending|open|red)\b/i },
   // The speaker could not do it: "I couldn't inspect", "we were unable to", "I don't have a way to".
-  { id: "unfinished.cannot", group: "unfinished", scope: "sentence", pattern: /\b(?:I|we) (?:couldn't|could not|can't|cannot|was unable to|were unable to|wasn't able to|weren't able to|didn't get to|did not get to|ran out of|don't have (?:a way|access)|do not have (?:a way|access))\b/i },
+  { id: "unfinished.cannot", group: "unfinished", scope: "body", pattern: /\b(?:I|we) (?:couldn't|could not|can't|cannot|was unable to|were unable to|wasn't able to|weren't able to|didn't get to|did not get to|ran out of|don't have (?:a way|access)|do not have (?:a way|access))\b/i },
   // Stopped or blocked: "Blocked:", "blocked on", "stopped before step 4", "waiting for their replies".
-  { id: "unfinished.blocked", group: "unfinished", scope: "sentence", pattern: /\bblocked\b|\bstopped (?:before|at|after|short)\b|\bwaiting (?:for|on)\b/i },
+  { id: "unfinished.blocked", group: "unfinished", scope: "body", pattern: /\bblocked\b|\bstopped (?:before|at|after|short)\b|\bwaiting (?:for|on)\b/i },
 
   // --- givesReasonAndNext: a reason ... -------------------------------------------------------
   // Why the work stopped: a cause word, a failure, a missing thing, a limit, or an inability.
-  { id: "reason.cause", group: "reason", scope: "prose", pattern: /\b(?:because|since|due to|caused by|blocked (?:by|on)|requires?|needs?|missing|fails?|failed|failing|errors?|denied|without|waiting (?:for|on)|ran out|timed out|limit|policy|given the|couldn't|could not|can't|cannot|unable|don't have|do not have)\b/i },
+  { id: "reason.cause", group: "reason", scope: "body", pattern: /\b(?:because|since|due to|caused by|blocked (?:by|on)|requires?|needs?|missing|fails?|failed|failing|errors?|denied|without|waiting (?:for|on)|ran out|timed out|limit|policy|given the|couldn't|could not|can't|cannot|unable|don't have|do not have)\b/i },
   // ... or a failing status: "returns 401", "answered with a 503", "exit code 1".
-  { id: "reason.status", group: "reason", scope: "prose", pattern: /\b(?:returns?|returned|responds?|responded|answers?|answered) (?:with )?(?:an? )?[45]\d\d\b|\bexit(?:ed)? (?:with )?(?:code|status) [1-9]/i },
+  { id: "reason.status", group: "reason", scope: "body", pattern: /\b(?:returns?|returned|responds?|responded|answers?|answered) (?:with )?(?:an? )?[45]\d\d\b|\bexit(?:ed)? (?:with )?(?:code|status) [1-9]/i },
   // ... and a next step: "Next:", "to continue, run", "once it's set", "I'll finish", "you need to".
-  { id: "next.step", group: "next", scope: "prose", pattern: /\bnext(?: step| steps)?\b|\bto (?:continue|finish|complete|unblock|resume)\b|\bonce\b|\b(?:re-?run|retry)\b|\b(?:please )?(?:run|share|send|paste|provide|set) (?:CODE|the|a|it|them|me)\b|\bI(?:'ll| will) (?:finish|continue|resume|turn|complete|pick)\b|\byou (?:need|can|could|should|must) (?:to )?(?:run|set|add|provide|share|paste|sign|log|install|approve|test|give)\b|\bwhen (?:ready|you're ready)\b|\bshould I continue\b|\bcontinue with\b/i },
+  { id: "next.step", group: "next", scope: "body", pattern: /\bnext(?: step| steps)?\b|\bto (?:continue|finish|complete|unblock|resume)\b|\bonce\b|\b(?:re-?run|retry)\b|\b(?:please )?(?:run|share|send|paste|provide|set) (?:CODE|the|a|it|them|me)\b|\bI(?:'ll| will) (?:finish|continue|resume|turn|complete|pick)\b|\byou (?:need|can|could|should|must) (?:to )?(?:run|set|add|provide|share|paste|sign|log|install|approve|test|give)\b|\bwhen (?:ready|you're ready)\b|\bshould I continue\b|\bcontinue with\b/i },
 
   // --- asksPermission: the ending asks whether (or how) to go on -----------------------------
   // "Should I proceed?", "Shall I continue with the docs?", "Can we merge it?"
@@ -152,6 +158,7 @@ function straighten(text: string): string {
 
 /** Splits a line into code spans and text, CommonMark style within the line. */
 function splitCode(line: string): Array<{ code: boolean; text: string }> {
+  if (!line.includes("`")) return [{ code: false, text: line }];
   const runs: Array<{ at: number; length: number }> = [];
   for (let i = 0; i < line.length; i += 1) {
     if (line.charCodeAt(i) !== 96) continue;
@@ -187,31 +194,23 @@ const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\p{L
 
 /** Removes emphasis delimiters (`*`, `_`, `~~` at word edges) from text that holds no code. */
 function stripEmphasisText(text: string): string {
+  if (!/[*_~]/.test(text)) return text;
+  const delimiter = /\*+|_+|~~+/g;
   let out = "";
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i] as string;
-    if (c === "*" || c === "_" || (c === "~" && text[i + 1] === "~")) {
-      let j = i;
-      while (j < text.length && text[j] === c) j += 1;
-      const before = text[i - 1];
-      const after = text[j];
-      const opens = after !== undefined && !/\s/.test(after);
-      const closes = before !== undefined && !/\s/.test(before);
-      // `_` inside a word (snake_case) is a letter, not emphasis; a lone `*` between spaces is text.
-      const intraword = c === "_" && isWordChar(before) && isWordChar(after);
-      if ((opens || closes) && !intraword) {
-        i = j;
-        continue;
-      }
-      out += text.slice(i, j);
-      i = j;
-      continue;
+  let cursor = 0;
+  for (let match = delimiter.exec(text); match !== null; match = delimiter.exec(text)) {
+    const before = text[match.index - 1];
+    const after = text[match.index + match[0].length];
+    const opens = after !== undefined && !/\s/.test(after);
+    const closes = before !== undefined && !/\s/.test(before);
+    // `_` inside a word (snake_case) is a letter, not emphasis; a lone `*` between spaces is text.
+    const intraword = match[0][0] === "_" && isWordChar(before) && isWordChar(after);
+    if ((opens || closes) && !intraword) {
+      out += text.slice(cursor, match.index);
+      cursor = match.index + match[0].length;
     }
-    out += c;
-    i += 1;
   }
-  return out;
+  return out + text.slice(cursor);
 }
 
 /** An ATX heading's optional closing sequence: `## Title ##` → `Title` (`C#` stays). */
@@ -327,8 +326,7 @@ function scopes(prose: Prose): Record<PatternScope, string[]> {
   const lastSentence = sentences(lastLine.slice(-400).replace(/[\p{Extended_Pictographic}\uFE0F\u200D\s]+$/u, "")).at(-1) ?? "";
   return {
     opening: openingLines,
-    sentence: prose.statements.flatMap(sentences),
-    prose: prose.statements,
+    body: [prose.statements.join("\n")],
     ending: [ending.slice(-3000)],
     lastSentence: [lastSentence],
   };

@@ -118,7 +118,7 @@ describe("classifyPlanReply properties", () => {
  */
 function referenceTagStarts(text: string): number[] {
   const tagRe = /<\/?(proposed_plan|plan_blocked|plan_clarification)>/g;
-  const tagLine = /^\s*<\/?(proposed_plan|plan_blocked|plan_clarification)>\s*$/;
+  const tagLine = /^[ \t]*<\/?(proposed_plan|plan_blocked|plan_clarification)>[ \t\r]*$/;
   const starts: number[] = [];
   let fence: { char: string; length: number } | null = null;
   let paragraph: { start: number; end: number } | null = null;
@@ -156,7 +156,7 @@ function referenceTagStarts(text: string): number[] {
         fence = { char: open[1]![0]!, length: open[1]!.length };
       } else if (/^[ \t\r]*$/.test(line)) {
         flush();
-      } else if (tagLine.test(line) && line.trim() === line.trim().match(tagRe)?.[0]) {
+      } else if (tagLine.test(line)) {
         flush();
         tagsIn(offset, end);
       } else {
