@@ -8,3 +8,16 @@ export { readRecord, readRecordFile, type RecordWarning, type ReadRecordOptions 
 export { createModelClient, parseModelSpec, ModelSpecError, type ModelSpec, type CreateModelClientOptions } from "./run/models/spec.ts";
 export { OpenAICompatibleClient, PROVIDER_COMPAT, type ProviderCompat, type ProviderKind } from "./run/models/openai-compatible.ts";
 export { harnessFault, type HarnessFaultCode } from "./run/models/fault.ts";
+export { checkEnvelope, type CheckOptions, type CheckResult, type Verdict } from "./core/envelope/check.ts";
+export { ROUTES, type Route, type RuleId, type Finding, type Warning as EnvelopeWarning } from "./core/envelope/findings.ts";
+export { EnvelopeShape, NovelDecision, DecisionOption, LedgerEntry, MergePlan, AttestationValue, EnvelopeStatus, TaskId, type Envelope } from "./core/envelope/schema.ts";
+export { parseEnvelopeText, EnvelopeTextError, type EnvelopeDocument } from "./core/envelope/document.ts";
+export { extractSynthesisDimensions, PlanFormatError, type PlanDimensions } from "./core/envelope/plan.ts";
+export { lintDecisionLedger, type LedgerLint } from "./core/envelope/ledger-lint.ts";
+export { intentFreshness, stampIntentText, stampMarker, type IntentFreshness, type FreshnessVerdict } from "./core/envelope/intent.ts";
+export { dispatchRow, completionRow, summarizeCostLedger, ledgerLine, newTaskId, type LedgerRow, type LedgerSummary } from "./core/envelope/cost-ledger.ts";
+export { envelopeFromRun, parseNumstat, renderEnvelopeYaml, EmitError, type RunForEnvelope } from "./core/envelope/emit.ts";
+export { checkEnvelopeFile, readEnvelopeFile, readPlanFile, EnvelopeFileError } from "./study/envelope/files.ts";
+export { appendLedgerRow, readLedgerSummary } from "./study/envelope/cost-ledger.ts";
+export { checkIntentFreshness, stampIntentFile } from "./study/envelope/intent.ts";
+export { writeEnvelopeFile } from "./study/envelope/write.ts";
