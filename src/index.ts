@@ -8,6 +8,10 @@ export { readRecord, readRecordFile, type RecordWarning, type ReadRecordOptions 
 export { createModelClient, parseModelSpec, ModelSpecError, type ModelSpec, type CreateModelClientOptions } from "./run/models/spec.ts";
 export { OpenAICompatibleClient, PROVIDER_COMPAT, type ProviderCompat, type ProviderKind } from "./run/models/openai-compatible.ts";
 export { harnessFault, type HarnessFaultCode } from "./run/models/fault.ts";
+export { classifyPlanReply, findOutcomeTags, PLAN_RULES, type PlanResult, type PlanOutcome, type PlanInvalidReason, type OutcomeTag } from "./core/plan/classify.ts";
+export { planRepairInstruction } from "./core/plan/repair.ts";
+export { renderReportingGuidance } from "./core/report/guidance.ts";
+export { analyzeFinalReport, reportPatternHits, REPORT_PATTERNS, type FinalReportAnalysis, type ReportPattern } from "./core/report/analyze.ts";
 export { checkEnvelope, type CheckOptions, type CheckResult, type Verdict } from "./core/envelope/check.ts";
 export { ROUTES, type Route, type RuleId, type Finding, type Warning as EnvelopeWarning } from "./core/envelope/findings.ts";
 export { EnvelopeShape, NovelDecision, DecisionOption, LedgerEntry, MergePlan, AttestationValue, EnvelopeStatus, TaskId, type Envelope } from "./core/envelope/schema.ts";

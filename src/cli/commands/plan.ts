@@ -30,7 +30,7 @@ async function readReply(file: string | undefined, io: CliIO): Promise<string> {
   }
 }
 
-const indent = (text: string): string => text.replace(/^/gm, "  ");
+const indent = (text: string): string => text.replace(/^(?=.)/gm, "  ");
 
 function renderResult(result: PlanResult): string {
   const lines = [`outcome: ${result.outcome}`];
