@@ -1,7 +1,9 @@
 /** The curated public API of armstudy. */
 export { countTokens, contentHash, TokenCounter } from "./core/tokens.ts";
 export type { ModelClient, ModelRequest, ModelReply, Message, ToolCall, ToolSpec, Usage, UsageSource, StopReason } from "./core/model.ts";
-export type { TurnEndPolicy, RunView, ReplyView, PolicyDecision, SettleStatus, TodoItem, ToolCallView } from "./core/policies/contract.ts";
+export type { TurnEndPolicy, RunView, ReplyView, PolicyDecision, SettleStatus, TodoItem, ToolCallView, StepView, Measurement, PolicyRecord, PolicyToolCall, PolicyToolResult, ClaimVerdictView, ReplyEndReason } from "./core/policies/contract.ts";
+export { createPolicies, createTurnEndControl, combinePolicies, POLICY_NAMES, PolicyOptionsError, type PolicySpec, type PolicyName } from "./core/policies/index.ts";
+export { reduceGoal, isTerminal, isRunnable, isResumable, parseGoalStatus, GOAL_STATUSES, DEFAULT_GOAL_LIMITS, goalToolSpecs, handleGoalTool, checkClaim, claimCheckRecord, completionCheckMode, parseVerdict, applyEvidenceShield, renderContinuation, renderBudgetLimit, renderObjectiveUpdated, type Goal, type GoalStatus, type GoalEvent, type GoalEffect, type GoalChange, type ClaimCheckResult, type CompletionCheckMode } from "./core/goal/index.ts";
 export { RunEvent } from "./run/record.ts";
 export { RecordWriter, RecordWriterError, type RecordWriterOptions } from "./run/record-writer.ts";
 export { readRecord, readRecordFile, type RecordWarning, type ReadRecordOptions } from "./run/record-reader.ts";
