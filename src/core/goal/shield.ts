@@ -36,14 +36,18 @@ export function cleanQuote(quote: string): string {
  * when its parts appear in that order in the same output.
  */
 export function quoteFound(quote: string, outputs: readonly string[]): boolean {
+  return foundIn(quote, outputs.map(normalizeWhitespace));
+}
+
+/** `quoteFound` over outputs already whitespace-normalised (the shield normalises them once). */
+function foundIn(quote: string, normalizedOutputs: readonly string[]): boolean {
   const cleaned = cleanQuote(quote);
   const parts = cleaned
     .split(/\s*(?:\.\.\.|…)\s*/)
     .map((part) => part.trim())
     .filter((part) => part !== "");
   if (parts.join("").replace(/\s/g, "").length < MIN_EVIDENCE_CHARS) return false;
-  return outputs.some((output) => {
-    const haystack = normalizeWhitespace(output);
+  return normalizedOutputs.some((haystack) => {
     let from = 0;
     for (const part of parts) {
       const at = haystack.indexOf(part, from);
@@ -71,6 +75,7 @@ export interface ShieldOutput {
 export function applyEvidenceShield(input: ShieldInput, toolOutputs: readonly string[]): ShieldOutput {
   const evidence = [...input.evidence];
   if (input.verdict === "continue") return { verdict: "continue", reason: input.reason, evidence, shield: "not_applied" };
-  if (evidence.some((quote) => quoteFound(quote, toolOutputs))) return { verdict: "done", reason: input.reason, evidence, shield: "passed" };
+  const normalized = toolOutputs.map(normalizeWhitespace);
+  if (evidence.some((quote) => foundIn(quote, normalized))) return { verdict: "done", reason: input.reason, evidence, shield: "passed" };
   return { verdict: "continue", reason: EVIDENCE_NOT_FOUND, evidence, shield: "rejected" };
 }
