@@ -204,9 +204,9 @@ function subagentLinks(path: string, options: ImportOptions): Pick<MapperContext
   };
 }
 
-/** Opens a session file (streamed from disk, 1 MiB reads). */
+/** Opens a session file, streamed from disk in 256 KiB reads (larger reads raised peak RSS: docs/performance.md). */
 export async function openSessionFile(path: string, options: ImportOptions = {}): Promise<SessionImport> {
-  const stream = createReadStream(path, { highWaterMark: 1024 * 1024 });
+  const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
   try {
     return await openSession(stream, { name: path, path, ...options });
   } catch (error) {
