@@ -6,9 +6,11 @@
  * standard tier, no batch discount, as the author knew them on 2026-11-29. They were NOT re-fetched
  * (the build machine has no web access): check them before quoting a cost. Anthropic cache writes
  * are the 5-minute rate (1.25 × input); 1-hour writes (2 × input) are not told apart in most logs,
- * so costs from this table are approximate there. The claude-opus-4-5 and claude-sonnet-4-5 rows
- * were checked against the per-message costs pi itself recorded in fixtures/sessions/pi-mono (a
- * test holds them to the cent). A model not listed has no price: its cost is null, never a guess.
+ * so costs from this table are approximate there. Checked against the per-message costs pi itself
+ * recorded: the claude-opus-4-5 row over fixtures/sessions/pi-mono/before-compaction.jsonl (a test
+ * holds it within half a cent per message), the claude-sonnet-4-5 row once over pi's
+ * large-session.jsonl (shared/sessions; 452 messages, exact). A model not listed has no price:
+ * its cost is null, never a guess.
  */
 
 export interface ModelPrice {
