@@ -27,3 +27,15 @@ export { checkEnvelopeFile, readEnvelopeFile, readPlanFile, EnvelopeFileError } 
 export { appendLedgerRow, readLedgerSummary } from "./study/envelope/cost-ledger.ts";
 export { checkIntentFreshness, stampIntentFile } from "./study/envelope/intent.ts";
 export { writeEnvelopeFile } from "./study/envelope/write.ts";
+export { openSession, openSessionFile, importSessionFile, detectFormat, FORMATS, SessionFormatError, type ImportOptions, type SessionImport } from "./sessions/import.ts";
+export { SESSION_FORMATS, type SessionFormat } from "./sessions/format.ts";
+export { liveMapper } from "./sessions/live.ts";
+export { runMetrics, MetricsAccumulator, type RunMetrics, type RunMetricsWithAcceptance, type AcceptanceInput, type ClaimSource, type TokenMetrics, type MetricsOptions } from "./measure/metrics.ts";
+export { DEFAULT_PRICES, PRICES_AS_OF, priceFor, costOf, type ModelPrice, type PriceTable } from "./measure/prices.ts";
+export { TOOL_FAMILIES, familyOf, filesReadByCommand, type ToolFamily } from "./measure/tool-families.ts";
+export { analyzeSessionFile, renderAnalysisTable, type SessionAnalysis } from "./measure/session-analysis.ts";
+export { createDriver, STREAM_FORMAT, type DriverConfig, type Endpoint } from "./run/drivers/driver.ts";
+export { codexDriver } from "./run/drivers/codex.ts";
+export { claudeDriver } from "./run/drivers/claude.ts";
+export { piDriver } from "./run/drivers/pi.ts";
+export type { StreamMapper, StreamMapperFactory, StreamStart } from "./run/drivers/contract.ts";
