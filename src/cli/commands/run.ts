@@ -21,9 +21,11 @@ import type { CliIO } from "../io.ts";
 const USAGE =
   "armstudy run --arm NAME --model SPEC --dir DIR --handoff FILE [--out FILE] [--seed N] [--run-index N] [--arms-dir DIR] [--max-rounds N] [--max-minutes N]";
 
-function integer(flag: string, value: string | undefined, fallback: number, min: number): number {
+function integer(flag: string, value: string | undefined, fallback: number, min?: number): number {
   if (value === undefined) return fallback;
-  if (!/^-?\d+$/.test(value) || Number(value) < min) throw new UsageError(`--${flag} must be a whole number >= ${min}, got "${value}"`);
+  if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value)) || (min !== undefined && Number(value) < min)) {
+    throw new UsageError(`--${flag} must be a whole number${min === undefined ? "" : ` >= ${min}`}, got "${value}"`);
+  }
   return Number(value);
 }
 
@@ -85,7 +87,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const { values } = parsed;
   const missing = (["arm", "model", "dir", "handoff"] as const).filter((name) => values[name] === undefined);
   if (missing.length > 0) throw new UsageError(`missing ${missing.map((name) => `--${name}`).join(", ")}\nusage: ${USAGE}`);
-  const seed = integer("seed", values.seed, 0, Number.MIN_SAFE_INTEGER);
+  const seed = integer("seed", values.seed, 0);
   const runIndex = integer("run-index", values["run-index"], 0, 0);
   const maxRounds = values["max-rounds"] === undefined ? undefined : integer("max-rounds", values["max-rounds"], 1, 1);
   const maxMinutes = positive("max-minutes", values["max-minutes"]);

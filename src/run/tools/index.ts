@@ -32,14 +32,16 @@ export type BuiltinToolName = "read_file" | "write_file" | "edit_file" | "list_f
 
 export class Toolbox {
   private readonly byName: Map<string, Tool>;
+  private readonly specList: ToolSpec[];
 
   constructor(tools: readonly Tool[]) {
     this.byName = new Map(tools.map((tool) => [tool.spec.name, tool]));
+    this.specList = Object.freeze([...this.byName.values()].map((tool) => tool.spec)) as ToolSpec[];
   }
 
-  /** What the model is offered, in order. */
+  /** What the model is offered, in order: the same array every time, so its token count is cached. */
   specs(): ToolSpec[] {
-    return [...this.byName.values()].map((tool) => tool.spec);
+    return this.specList;
   }
 
   has(name: string): boolean {
