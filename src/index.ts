@@ -39,3 +39,4 @@ export { codexDriver } from "./run/drivers/codex.ts";
 export { claudeDriver } from "./run/drivers/claude.ts";
 export { piDriver } from "./run/drivers/pi.ts";
 export type { StreamMapper, StreamMapperFactory, StreamStart } from "./run/drivers/contract.ts";
+export { writeRunEnvelope, finalReplyText, ENVELOPE_FILE, type RunEnvelopeInput } from "./study/envelope/run.ts";
