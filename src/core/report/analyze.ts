@@ -22,8 +22,9 @@
  * | `tokens`             | o200k tokens of the whole text (src/core/tokens.ts)                      |
  *
  * "The ending" is the last prose paragraph; when that paragraph starts with "Or", it continues a
- * question, so the paragraph before it joins. Inline code spans are replaced by the word `CODE`
- * before matching, so a quoted "`Should I continue?`" is not a question. Curly quotes are
+ * question, so the paragraph before it joins. Inline code spans (paired within a line here; a span
+ * across lines is rare in replies and would only expose a few words) are replaced by the word
+ * `CODE` before matching, so a quoted "`Should I continue?`" is not a question. Curly quotes are
  * straightened first. Whether the unfinished state is on the first line is
  * `analyzeFinalReport(result.firstLine).statesUnfinished`: the fields compose.
  */
