@@ -174,13 +174,41 @@ export function worktreeName(label: string, pid = process.pid): string {
 /** Adds a detached worktree of `commit` at a fresh path under `root` and returns the path. */
 export async function addWorktree(repoPath: string, commit: string, root: string, label: string): Promise<string> {
   await mkdir(root, { recursive: true });
-  const path = join(root, worktreeName(label));
-  await git(repoPath).raw(["worktree", "add", "--detach", "--quiet", path, commit]);
-  return path;
+  // Concurrent adds to one repository can trip over each other's registrations; retry briefly.
+  for (let attempt = 1; ; attempt += 1) {
+    const path = join(root, worktreeName(label));
+    try {
+      await git(repoPath).raw(["worktree", "add", "--detach", "--quiet", path, commit]);
+      return path;
+    } catch (error) {
+      await rm(path, { recursive: true, force: true });
+      if (attempt >= 3) throw error;
+      await new Promise((resolveDelay) => setTimeout(resolveDelay, 100 * attempt));
+    }
+  }
 }
 
-/** Removes a worktree and its registration; tolerates a folder that is already gone. */
+/**
+ * Removes a worktree and its registration; tolerates a folder that is already gone.
+ *
+ * The fast path spawns no process: it reads the worktree's `.git` file (`gitdir: <repo>/.git/
+ * worktrees/<id>`), deletes the folder, then deletes that administrative folder — exactly what
+ * `git worktree prune` does for a worktree whose folder is gone (see gitrepository-layout,
+ * "worktrees/<id>"). Anything unexpected falls back to `git worktree remove --force --force`.
+ */
 export async function removeWorktree(repoPath: string, path: string): Promise<void> {
+  const pointer = await readFile(join(path, ".git"), "utf8").catch(() => "");
+  const adminDir = pointer.startsWith("gitdir:") ? pointer.slice("gitdir:".length).trim() : "";
+  const commonDir = resolve(repoPath, ".git", "worktrees");
+  if (adminDir !== "" && resolve(adminDir, "..") === commonDir && existsSync(join(adminDir, "HEAD"))) {
+    await rm(path, { recursive: true, force: true });
+    // Move the registration out of worktrees/ in one step, so a concurrent `git worktree add`
+    // that lists worktrees never sees it half deleted; then delete it at leisure.
+    const trash = join(commonDir, "..", `armstudy-removed-${process.pid}-${randomBytes(4).toString("hex")}`);
+    await rename(adminDir, trash);
+    await rm(trash, { recursive: true, force: true });
+    return;
+  }
   try {
     await git(repoPath).raw(["worktree", "remove", "--force", "--force", path]);
   } catch {

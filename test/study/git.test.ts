@@ -107,6 +107,9 @@ describe("worktrees and diffs", () => {
     await removeWorktree(repoPath, wt);
     expect(existsSync(wt)).toEqual(false);
     expect(await listWorktrees(repoPath)).toEqual([]);
+    // No administrative leftovers for `git worktree prune` to find.
+    expect(existsSync(join(repoPath, ".git", "worktrees")) ? readdirSync(join(repoPath, ".git", "worktrees")) : []).toEqual([]);
+    expect(sh(repoPath, "worktree", "prune", "--dry-run", "-v")).toEqual("");
     expect(sh(repoPath, "status", "--porcelain")).toEqual(statusBefore);
     expect(sh(repoPath, "branch", "-a")).toEqual(branchesBefore);
   });
