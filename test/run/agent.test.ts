@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ModelClient, ModelReply, ModelRequest, ToolCall } from "../../src/core/model.ts";
 import { AgentError, policiesOf, runAgent } from "../../src/run/agent.ts";
 import { RequestTokenCounter } from "../../src/run/agent-tokens.ts";
+import { countTokens } from "../../src/core/tokens.ts";
 import { RunEvent } from "../../src/run/record.ts";
 import { createToolbox, UNATTENDED_ANSWER } from "../../src/run/tools/index.ts";
 import { collector, fakeClock, testArm } from "./scripted-support.ts";
@@ -63,17 +64,19 @@ describe("the agent loop", () => {
     const { outcome, events } = await run(model);
     expect(await readFile(path.join(dir, "hello.txt"), "utf8")).toBe("hi\n");
     expect(outcome).toEqual({ status: "completed", reason: "the model ended its reply", wallMs: 25 });
+    // Our count, rebuilt by hand: the tool list's JSON, then each message plus 4 tokens of framing.
+    const sent0 = countTokens(JSON.stringify(createToolbox().specs())) + countTokens(testArm().prompt?.text ?? "") + 4 + countTokens("Write hello.txt.") + 4;
+    const callText = `Writing it.\nwrite_file ${JSON.stringify({ path: "hello.txt", content: "hi\n" })}`;
+    const sent1 = sent0 + countTokens(callText) + 4 + countTokens("wrote hello.txt (1 lines)") + 4;
     expect(events).toEqual([
       { t: 1, type: "run.start", arm: "test-arm", runIndex: 2, seed: 5, model: "list:test", testDouble: true, prefixHash: "0".repeat(64), prefixTokens: 17, source: "armstudy" },
       { t: 3, type: "user.message", text: "Write hello.txt.", kind: "handoff" },
-      // Counted: the system prompt, the handoff and the tool list (our o200k count), beside the
-      // provider's own figures.
-      { t: 7, type: "model.request", round: 0, counted: { input: 929, output: 16 }, input: 100, cachedInput: 40, output: 10, reasoning: 2, usageSource: "reported", durationMs: 2, stop: "tool_calls", purpose: "agent" },
+      // Our o200k count of what was sent, beside the provider's own figures.
+      { t: 7, type: "model.request", round: 0, counted: { input: sent0, output: countTokens(callText) }, input: 100, cachedInput: 40, output: 10, reasoning: 2, usageSource: "reported", durationMs: 2, stop: "tool_calls", purpose: "agent" },
       { t: 9, type: "assistant.text", text: "Writing it.", final: false },
       { t: 10, type: "tool.call", id: "c1", name: "write_file", arguments: { path: "hello.txt", content: "hi\n" } },
       { t: 12, type: "tool.result", id: "c1", name: "write_file", ok: true, output: "wrote hello.txt (1 lines)", durationMs: 2, changedFiles: ["hello.txt"] },
-      // 929 + the assistant's call (16 + 4 framing) + the tool result (8 + 4 framing).
-      { t: 18, type: "model.request", round: 1, counted: { input: 961, output: 6 }, input: 100, cachedInput: 40, output: 10, reasoning: 2, usageSource: "reported", durationMs: 2, stop: "end_turn", purpose: "agent" },
+      { t: 18, type: "model.request", round: 1, counted: { input: sent1, output: countTokens("Done: wrote hello.txt.") }, input: 100, cachedInput: 40, output: 10, reasoning: 2, usageSource: "reported", durationMs: 2, stop: "end_turn", purpose: "agent" },
       { t: 20, type: "assistant.text", text: "Done: wrote hello.txt.", final: true },
       { t: 21, type: "reply.end", reason: "no_tool_call" },
       { t: 24, type: "policy.decision", policy: "none", decision: "settle", reason: "the model ended its reply", status: "completed" },

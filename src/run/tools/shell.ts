@@ -110,7 +110,7 @@ export const shellTool: Tool = {
   spec: {
     name: "shell",
     description:
-      "Run a bash command in the work directory and return its exit code and output (stdout and stderr together). The command is killed, with every process it started, after `timeout_seconds` (default 120). Long output keeps its beginning and end.",
+      "Run a bash command in the work directory and return its exit code and output (stdout and stderr together). The command is killed, with every process it started, after `timeout_seconds` (default 120); processes it leaves running in the background are ended when it returns. Long output keeps its beginning and end.",
     parameters: {
       type: "object",
       properties: {
