@@ -23,7 +23,7 @@ describe("armstudy run", () => {
       expect([code, cli.out, cli.err]).toEqual([
         0,
         [],
-        [`armstudy run: ordinary with scripted:diligent (scripted test double): completed — the model ended its reply; record: ${out}\n`],
+        [`armstudy run: ordinary with scripted:diligent (scripted test double): completed — the model ended its reply\nrecord: ${out}\n`],
       ]);
       expect(await readdir(outDir)).toEqual(["run.jsonl"]);
       const { events, warnings } = await readRecordFile(out);

@@ -144,7 +144,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     await writer.close();
     await rename(partial, out);
   }
-  const where = out === null ? "" : `; record: ${out}`;
+  const where = out === null ? "" : `\nrecord: ${out}`;
   io.stderr(`armstudy run: ${arm.name} with ${model.id}${model.isTestDouble ? " (scripted test double)" : ""}: ${outcome.status} — ${outcome.reason ?? ""}${where}\n`);
   return outcome.status === "error" ? 1 : 0;
 }
