@@ -40,3 +40,8 @@ export { claudeDriver } from "./run/drivers/claude.ts";
 export { piDriver } from "./run/drivers/pi.ts";
 export type { StreamMapper, StreamMapperFactory, StreamStart } from "./run/drivers/contract.ts";
 export { writeRunEnvelope, finalReplyText, ENVELOPE_FILE, type RunEnvelopeInput } from "./study/envelope/run.ts";
+export { runAgent, policiesOf, AgentError, DEFAULT_LIMITS, type AgentExtras } from "./run/agent.ts";
+export type { AgentRunOptions, AgentRunOutcome, AgentRunner } from "./run/agent-contract.ts";
+export { RequestTokenCounter, MESSAGE_FRAMING_TOKENS } from "./run/agent-tokens.ts";
+export { createScriptedClient, ScriptedClient, loadPersona, PersonaError, type Persona, type PersonaStep, type PersonaTraits } from "./run/models/scripted.ts";
+export { createToolbox, Toolbox, BUILTIN_TOOLS, confine, runCommand, shellEnvironment, ToolError, type Tool, type ToolContext, type ToolOutcome } from "./run/tools/index.ts";
