@@ -38,6 +38,7 @@ export { createDriver, STREAM_FORMAT, type DriverConfig, type Endpoint } from ".
 export { codexDriver } from "./run/drivers/codex.ts";
 export { claudeDriver } from "./run/drivers/claude.ts";
 export { piDriver } from "./run/drivers/pi.ts";
+export { personaEndpoint } from "./run/drivers/endpoints.ts";
 export type { StreamMapper, StreamMapperFactory, StreamStart } from "./run/drivers/contract.ts";
 export { writeRunEnvelope, finalReplyText, ENVELOPE_FILE, type RunEnvelopeInput } from "./study/envelope/run.ts";
 export { runAgent, policiesOf, AgentError, DEFAULT_LIMITS, type AgentExtras } from "./run/agent.ts";

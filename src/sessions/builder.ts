@@ -373,6 +373,11 @@ export class RecordBuilder {
     return { input: this.estimate.input, cachedInput: 0, cacheWrite: 0, output: this.estimate.output, reasoning: null, source: "estimated" };
   }
 
+  /** Whether a keyed usage snapshot with this key was counted (sub-agent replay detection). */
+  hasUsageKey(key: string): boolean {
+    return this.keyed.has(key);
+  }
+
   get hasReportedUsage(): boolean {
     return this.reportedRequests > 0;
   }

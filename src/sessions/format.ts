@@ -16,6 +16,11 @@ export interface MapperContext {
    * null when it cannot be read. Absent when the input is a stream with no file beside it.
    */
   linkedToolCalls?: (ref: string) => Promise<number | null>;
+  /**
+   * For a linked file (a sub-agent transcript): true when a usage key was already counted by the
+   * parent, so a sidechain replay of a parent message is dropped, content and usage.
+   */
+  replayed?: (key: string) => boolean;
   /** Refs of every linked file beside the input (sub-agent transcripts), for those no line linked. */
   subagentRefs?: () => Promise<string[]>;
 }

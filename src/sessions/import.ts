@@ -57,6 +57,8 @@ export interface ImportOptions {
   subagents?: boolean;
   /** Lines longer than this are skipped with a warning (default 64 MiB). */
   maxLineBytes?: number;
+  /** Usage keys a parent already counted (set when a sub-agent file is read for its parent). */
+  replayed?: (key: string) => boolean;
 }
 
 export interface SessionImport {
@@ -148,7 +150,8 @@ async function* run(spec: FormatSpec, peeked: Parsed[], lines: AsyncGenerator<Li
   const context: MapperContext = {
     warn: (lineNo, text) => builder.note("warning", `line ${lineNo}: ${text}`),
   };
-  if (options.path !== undefined && options.subagents !== false) Object.assign(context, subagentLinks(options.path, options));
+  if (options.replayed !== undefined) context.replayed = options.replayed;
+  if (options.path !== undefined && options.subagents !== false) Object.assign(context, subagentLinks(options.path, options, (key) => builder.hasUsageKey(key)));
   const mapper = spec.create(builder, context);
   let count = 0;
   const handle = async (parsed: Parsed): Promise<void> => {
@@ -180,12 +183,12 @@ async function* run(spec: FormatSpec, peeked: Parsed[], lines: AsyncGenerator<Li
 }
 
 /** Sub-agent transcripts live in `<dir>/<session>/subagents/agent-<id>.jsonl` beside the transcript. */
-function subagentLinks(path: string, options: ImportOptions): Pick<MapperContext, "linkedToolCalls" | "subagentRefs"> {
+function subagentLinks(path: string, options: ImportOptions, parentCounted: (key: string) => boolean): Pick<MapperContext, "linkedToolCalls" | "subagentRefs"> {
   const folder = join(dirname(path), basename(path).replace(/\.jsonl$/, ""));
   return {
     linkedToolCalls: async (ref) => {
       try {
-        const session = await openSessionFile(join(folder, ref), { format: "claude", subagents: false, ...(options.counter ? { counter: options.counter } : {}) });
+        const session = await openSessionFile(join(folder, ref), { format: "claude", subagents: false, replayed: parentCounted, ...(options.counter ? { counter: options.counter } : {}) });
         let calls = 0;
         for await (const event of session.events) if (event.type === "tool.call") calls += 1;
         return calls;

@@ -68,10 +68,10 @@ class ClaudeMessages {
     const usage = obj(message.usage);
     const id = str(message.id);
     const stop = str(message.stop_reason);
-    if (usage !== null && model !== "<synthetic>") {
-      const key = id !== null ? `${id}|${requestId ?? ""}` : undefined;
-      this.b.request(claudeUsage(usage), { key, model, stop: stop ?? undefined });
-    }
+    const key = id !== null ? `${id}|${requestId ?? ""}` : undefined;
+    // A sub-agent file may replay a message of its parent: the parent already counted it.
+    if (line.isSidechain === true && key !== undefined && this.context.replayed?.(key) === true) return;
+    if (usage !== null && model !== "<synthetic>") this.b.request(claudeUsage(usage), { key, model, stop: stop ?? undefined });
     for (const raw of arr(message.content)) {
       const block = obj(raw);
       if (block === null) continue;
