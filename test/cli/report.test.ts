@@ -65,11 +65,11 @@ describe("armstudy report analyze", () => {
     });
   });
 
-  it("any other first argument reaches the study-report form, which is not available yet", async () => {
+  it("any other first argument reaches the study-report form (re-rendering a results folder)", async () => {
     const results = await Promise.all([run(["report", "results/study-1"]), run(["report"]), run(["report", "analyze", "a.md", "b.md"])]);
     expect(results.map((r) => [r.code, r.err.split("\n")[0]])).toEqual([
-      [2, 'armstudy report: "armstudy report results/study-1" is not available yet: "armstudy report analyze FILE" is the only form for now'],
-      [2, 'armstudy report: name a form: "armstudy report analyze FILE" is the only form for now'],
+      [2, "armstudy report: results/study-1 is not a study results folder: study.json is missing. Pass a folder that `armstudy study` wrote (reports/<study>/<stamp>)."],
+      [2, "armstudy report: name one results folder (reports/<study>/<stamp>)"],
       [2, "armstudy report: analyze reads one reply; got 2 files"],
     ]);
   });

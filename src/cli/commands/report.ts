@@ -3,8 +3,8 @@
  *
  * - `armstudy report analyze [FILE|-] [--json]`: the final-report analysis of one reply
  *   (src/core/report/analyze.ts). Exit 0 for any reply; 2 when the input cannot be read.
- * - `armstudy report DIR`: re-render a study's report from its results. Not built yet: the first
- *   argument is not `analyze`, so it goes to `renderStudyReport`, which another issue replaces.
+ * - `armstudy report DIR`: re-render a study's report from its saved results; any first argument
+ *   other than `analyze` goes to `renderStudyReport`, which calls the study command's re-render.
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
@@ -23,7 +23,7 @@ tokens. --json prints the result object. Exit 0 for any reply; 2 when the input 
 
 const USAGE = `${ANALYZE_USAGE}
 
-armstudy report DIR (re-render a study report) is not available yet.`;
+armstudy report DIR [--json]: re-render report.md, summary.json and charts/ from a study's saved results.`;
 
 /** The reply text from FILE, or from standard input for `-` or no FILE. */
 async function readReply(file: string | undefined, io: CliIO): Promise<string> {
@@ -66,15 +66,15 @@ async function analyzeReply(args: string[], io: CliIO): Promise<number> {
   return 0;
 }
 
-/** `armstudy report DIR`: re-renders a study report. Placeholder until that issue lands. */
-async function renderStudyReport(args: string[], _io: CliIO): Promise<number> {
-  const what = args.length === 0 ? "name a form" : `"armstudy report ${args[0]}" is not available yet`;
-  throw new UsageError(`${what}: "armstudy report analyze FILE" is the only form for now\nusage: ${ANALYZE_USAGE}`);
+/** `armstudy report DIR`: re-renders a study report from its saved results (src/cli/commands/study.ts). */
+async function renderStudyReport(args: string[], io: CliIO): Promise<number> {
+  // Loaded on demand: `report analyze` does not pay for the renderer's imports (chart.js, canvas).
+  return (await import("./study.ts")).rerenderStudyReport(args, io);
 }
 
 const command: Command = {
   name: "report",
-  summary: "Analyze a final reply (report analyze FILE); re-rendering a study report comes later",
+  summary: "Analyze a final reply (report analyze FILE), or re-render a study report (report DIR)",
   usage: USAGE,
   async run(args, io) {
     const [first, ...rest] = args;

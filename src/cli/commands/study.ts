@@ -110,7 +110,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
 
     const outcome = await runStudy({
       spec,
-      deps: defaultStudyDeps({ env: io.env }),
+      deps: defaultStudyDeps({ env: io.env, cwd: io.cwd }),
       outDir,
       cacheRoot: resolve(io.cwd, ".armstudy"),
       cwd: io.cwd,
@@ -183,7 +183,8 @@ export async function rerenderStudyReport(args: string[], io: CliIO): Promise<nu
     return 0;
   } catch (error) {
     const input = asInputError(error);
-    if (input) throw input;
+    // Name the folder as it was typed, not as it resolved.
+    if (input) throw new InputError(input.message.split(dir).join(positionals[0] as string), positionals[0]);
     throw error;
   }
 }
