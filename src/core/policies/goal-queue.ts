@@ -8,7 +8,7 @@ import { z } from "zod";
 import { reduceGoal } from "../goal/reducer.ts";
 import { goalToolSpecs } from "../goal/tools.ts";
 import { DEFAULT_GOAL_LIMITS } from "../goal/types.ts";
-import { parseOptions, positiveInt, positiveNumber } from "./common.ts";
+import { parseOptions, plural, positiveInt, positiveNumber } from "./common.ts";
 import type { PolicyDecision, PolicyRecord, TurnEndPolicy } from "./contract.ts";
 import { effectsToDecision, goalHooks, type GoalPolicyState } from "./goal.ts";
 
@@ -35,7 +35,7 @@ function label(state: GoalQueueState): string {
 function stopQueue(decision: PolicyDecision, state: GoalQueueState): PolicyDecision {
   if (decision.kind !== "settle") return decision;
   const left = state.items.length - state.index - 1;
-  return { ...decision, reason: `${label(state)}: ${decision.reason}${left > 0 ? `; ${left} queued goals not started` : ""}` };
+  return { ...decision, reason: `${label(state)}: ${decision.reason}${left > 0 ? `; ${plural(left, "queued goal")} not started` : ""}` };
 }
 
 export function createGoalQueue(options?: Record<string, unknown>): TurnEndPolicy<GoalQueueState> {

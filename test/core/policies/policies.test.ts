@@ -163,6 +163,25 @@ describe("goal policy", () => {
   });
 });
 
+describe("goalQueue", () => {
+  it("a stop other than completion stops the queue and says what was not started", async () => {
+    const result = await drive({
+      specs: [{ name: "goalQueue", options: { items: ["first", "second", "third"] } }],
+      script: () => ({ calls: [{ name: "shell", arguments: { command: "make" } }], endReason: "usage_limit", errorMessage: "quota" }),
+    });
+    expect([result.status, result.reason]).toEqual(["usage_limited", "queue item 1 of 3: usage limit: quota; 2 queued goals not started"]);
+  });
+
+  it("the last completed item settles the queue completed", async () => {
+    const result = await drive({
+      specs: [{ name: "goalQueue", options: { items: ["first", "second"] } }],
+      checker: null,
+      script: () => ({ calls: [{ name: "update_goal", arguments: { status: "complete", reason: "done" } }], text: "Done." }),
+    });
+    expect([result.status, result.reason, result.view.replies.length]).toEqual(["completed", "all 2 queued goals complete; last: claim accepted unchecked (no_model)", 2]);
+  });
+});
+
 describe("everyReplyCheck", () => {
   it("a claim accepted unchecked settles completed", async () => {
     const result = await drive({ specs: [{ name: "everyReplyCheck" }], checker: null, script: () => ({ calls: [{ name: "shell", arguments: { command: "make" } }], text: "Done." }) });
