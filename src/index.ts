@@ -1,5 +1,13 @@
 /** The curated public API of armstudy. */
 export { countTokens, contentHash, TokenCounter } from "./core/tokens.ts";
+export { compile, cutToFit, REPORTING_SECTION_ID, SEPARATOR, type CompileOptions } from "./core/prompt/compile.ts";
+export type { PromptPack, PromptSection, PromptInputs, RenderFunction, SectionBudget, SectionSource, SectionStats, CutRule, CompileResult, Violation } from "./core/prompt/types.ts";
+export { parseSectionFile, type ParsedSectionFile } from "./core/prompt/front-matter.ts";
+export { BUILTIN_SECTIONS } from "./core/prompt/builtins.ts";
+export { PackError, type PackErrorCode } from "./core/prompt/errors.ts";
+export { budgetReport, budgetJson, baselineEntry, mergeBaseline, formatBudgetText, githubAnnotations, type Baseline, type BaselineArm, type ArmBudgetReport, type BudgetViolation } from "./core/prompt/budget-report.ts";
+export { loadArm, loadArms, loadArmSet, listArmNames, type ResolvedArm, type LoadArmsOptions } from "./run/arms/load.ts";
+export type { LoadedArm, AgentKind, CompiledPrompt } from "./run/arms/types.ts";
 export type { ModelClient, ModelRequest, ModelReply, Message, ToolCall, ToolSpec, Usage, UsageSource, StopReason } from "./core/model.ts";
 export type { TurnEndPolicy, RunView, ReplyView, PolicyDecision, SettleStatus, TodoItem, ToolCallView, StepView, Measurement, PolicyRecord, PolicyToolCall, PolicyToolResult, ClaimVerdictView, ReplyEndReason } from "./core/policies/contract.ts";
 export { createPolicies, createTurnEndControl, combinePolicies, POLICY_NAMES, PolicyOptionsError, type PolicySpec, type PolicyName } from "./core/policies/index.ts";
