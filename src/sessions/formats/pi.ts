@@ -13,7 +13,7 @@ import { arr, type FormatMapper, type FormatSpec, type MapperContext, num, obj, 
 /** Session entry types with nothing the record needs. */
 const IGNORED_ENTRY_TYPES = new Set(["thinking_level_change", "branch_summary", "custom", "custom_message", "label", "session_info"]);
 /** Message roles that are not the agent's or the person's turn (a person's `!` command, summaries). */
-const IGNORED_ROLES = new Set(["bashExecution", "custom", "branchSummary", "compactionSummary"]);
+const IGNORED_ROLES = new Set(["bashExecution", "custom", "hookMessage", "branchSummary", "compactionSummary"]);
 /** `--mode json` events with nothing the record needs beyond what message_end carries. */
 const IGNORED_EVENTS = new Set([
   "agent_start",
