@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runMetrics } from "../../src/measure/metrics.ts";
@@ -21,6 +22,10 @@ const CASES: Array<{ file: string; format: SessionFormat; scan: (path: string) =
   { file: "pi-mono/before-compaction.jsonl", format: "pi", scan: scanPiSession },
   { file: "offline-real-clients/pi-session.jsonl", format: "pi", scan: scanPiSession },
   { file: "offline-real-clients/pi-events.jsonl", format: "pi-json", scan: scanPiJson },
+  // Every sub-agent transcript, read on its own.
+  ...readdirSync(join(FIXTURES, "claude-code-log/ef958aa1-0e93-49f0-bb71-150f63befcd1/subagents"))
+    .filter((name) => name.endsWith(".jsonl"))
+    .map((name) => ({ file: `claude-code-log/ef958aa1-0e93-49f0-bb71-150f63befcd1/subagents/${name}`, format: "claude" as const, scan: scanClaudeTranscript })),
 ];
 
 describe("importers against a plain line scan of every fixture", () => {
