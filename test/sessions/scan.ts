@@ -175,7 +175,7 @@ export function scanClaudeStream(path: string): Expected {
   const names = all
     .filter((l) => l.type === "assistant" && l.parent_tool_use_id == null)
     .flatMap((l) => l.message.content.filter((c: J) => c.type === "tool_use").map((c: J) => c.name as string));
-  const result = all.find((l) => l.type === "result");
+  const result = all.find((l) => l.type === "result") as J;
   const u = result.usage;
   return {
     toolCalls: names.length,
