@@ -42,8 +42,9 @@ export const STREAM_FORMAT: Record<ClientName, string> = { codex: "codex-exec", 
 export function createDriver(client: ClientName, config: DriverConfig): AgentRunner {
   return async (run: AgentRunOptions): Promise<AgentRunOutcome> => {
     const clock = run.clock ?? (() => performance.now());
+    const started = clock();
     const home = await mkdtemp(join(config.tempRoot ?? tmpdir(), `armstudy-${client}-home-`));
-    const endpoint = await config.endpoint(run);
+    let endpoint: Endpoint | null = null;
     const mapper = config.mapper(STREAM_FORMAT[client], {
       start: {
         arm: run.arm.name,
@@ -67,6 +68,15 @@ export function createDriver(client: ClientName, config: DriverConfig): AgentRun
     const timeoutMs = Math.min(config.timeoutMs ?? 30 * 60_000, run.limits?.maxWallMs ?? Number.POSITIVE_INFINITY);
     try {
       await flush();
+      try {
+        endpoint = await config.endpoint(run);
+      } catch (error) {
+        // No endpoint, no run: the record still closes, with the reason.
+        const reason = `could not open the model endpoint for ${client}: ${error instanceof Error ? error.message : String(error)}`;
+        await mapper.finish({ status: "error", reason });
+        await flush();
+        return { status: "error", reason, wallMs: clock() - started };
+      }
       const launch = CLIENT_LAUNCH[client]({ baseUrl: endpoint.baseUrl, home, prompt: run.handoff, model: endpoint.model, apiKey: endpoint.apiKey });
       const result = await runClientProcess({
         bin: config.bin,
@@ -96,12 +106,14 @@ export function createDriver(client: ClientName, config: DriverConfig): AgentRun
           ? { status: "aborted", reason: "the run was aborted; the client's process group was killed", wallMs: result.wallMs }
           : result.exitCode === 0
             ? { status: "completed", wallMs: result.wallMs }
-            : { status: "error", reason: `${client} exited with ${result.exitCode ?? result.signal}: ${result.stderr.trim().split("\n").slice(-3).join(" | ").slice(0, 500)}`, wallMs: result.wallMs };
+            : result.exitCode === null && result.signal === null
+              ? { status: "error", reason: `${client} could not be started from ${config.bin} (not installed? \`npm run agents:install\`)`, wallMs: result.wallMs }
+              : { status: "error", reason: `${client} exited with ${result.exitCode ?? result.signal}: ${result.stderr.trim().split("\n").slice(-3).join(" | ").slice(0, 500)}`, wallMs: result.wallMs };
       await mapper.finish(outcome.reason !== undefined ? { status: outcome.status, reason: outcome.reason } : { status: outcome.status });
       await flush();
       return outcome;
     } finally {
-      await endpoint.close();
+      await endpoint?.close();
       await rm(home, { recursive: true, force: true });
     }
   };

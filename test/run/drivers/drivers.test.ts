@@ -3,7 +3,7 @@
  * recorded event stream (fixtures/sessions), so no real CLI is needed. Expectations come from a
  * plain line scan of the same fixture (test/sessions/scan.ts).
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -183,7 +183,22 @@ describe("drivers replaying recorded streams through a fake client on PATH", () 
   it("a client that is not installed ends the run with an error, not a throw", async () => {
     const work = temp("armstudy-driver-missing-");
     const { outcome, events } = await run(codexDriver(config("no-such-codex-binary", temp("armstudy-empty-bin-"), {})), "codex", work);
-    expect(outcome.status).toBe("error");
-    expect(events.at(-1)?.type).toBe("run.end");
+    const reason = "codex could not be started from no-such-codex-binary (not installed? `npm run agents:install`)";
+    expect([outcome.status, outcome.reason]).toEqual(["error", reason]);
+    const end = events.at(-1);
+    expect(end?.type === "run.end" ? [end.status, end.reason] : null).toEqual(["error", reason]);
+  });
+
+  it("an endpoint that cannot open ends the run with an error record, and the temp home is removed", async () => {
+    const work = temp("armstudy-driver-endpoint-");
+    const root = temp("armstudy-driver-homes-");
+    const driver = codexDriver({ ...config("codex", fakeBin("codex"), {}), tempRoot: root, endpoint: async () => {
+      throw new Error("port in use");
+    } });
+    const { outcome, events } = await run(driver, "codex", work);
+    expect([outcome.status, outcome.reason]).toEqual(["error", "could not open the model endpoint for codex: port in use"]);
+    expect(events.map((e) => e.type)).toEqual(["run.start", "user.message", "run.end"]);
+    expect(readdirSync(root)).toEqual([]);
+    expect(existsSync(join(work, ".fake-invocation.json"))).toBe(false);
   });
 });
