@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { memoryIO } from "../../src/cli/io.ts";
 import { main } from "../../src/cli/main.ts";
-import { listArmNames } from "../../src/run/arms/load.ts";
+import { loadArms } from "../../src/run/arms/load.ts";
 import { section, tempTree } from "../run/arms/helpers.ts";
 
 async function cli(args: string[], cwd = process.cwd()): Promise<{ code: number; out: string; err: string }> {
@@ -10,18 +10,29 @@ async function cli(args: string[], cwd = process.cwd()): Promise<{ code: number;
   return { code, out: io.out.join(""), err: io.err.join("") };
 }
 
-// Every bundled arm, found on disk, so a new arm gets a snapshot without editing this file.
-const bundled = await listArmNames("arms");
+// Every bundled arm, found on disk, so a new arm gets a snapshot without editing this file. Arms
+// that run a real client (codex, claude, pi) use the client's own prompt and have none to show.
+const all = await loadArms("arms", undefined, { budgetsFile: null });
+const bundled = all.filter((arm) => arm.prompt !== null).map((arm) => arm.name);
+const clients = all.filter((arm) => arm.prompt === null).map((arm) => [arm.name, arm.agent] as const);
 
 describe("armstudy prompt show", () => {
-  it("finds the bundled arms", () => {
-    expect(bundled).toEqual(["goal", "old-build", "ordinary"]);
+  it("finds the bundled prompt arms", () => {
+    expect(bundled).toEqual(expect.arrayContaining(["goal", "old-build", "ordinary"]));
   });
 
   it.each(bundled)("prints exactly what the %s arm's model sees", async (arm) => {
     const { code, out, err } = await cli(["prompt", "show", "--arm", arm]);
     expect([code, err]).toEqual([0, ""]);
     await expect(out).toMatchFileSnapshot(`./__snapshots__/prompt-show/${arm}.txt`);
+  });
+
+  it.runIf(clients.length > 0).each(clients)("says the %s arm (%s) has the client's own prompt, exit 2", async (arm, agent) => {
+    expect(await cli(["prompt", "show", "--arm", arm])).toEqual({
+      code: 2,
+      out: "",
+      err: `armstudy prompt: arms/${arm}/arm.yaml: agent: a ${agent} arm runs the client with its own prompt; armstudy has no prompt to show for it.\n`,
+    });
   });
 
   it("--stable prints the stable prefix only; --input fills dynamic sections", async () => {

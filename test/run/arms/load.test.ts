@@ -23,7 +23,7 @@ async function loadError(run: () => Promise<unknown>): Promise<{ code: string; f
 
 describe("the bundled arms", () => {
   it("load with their agent, policies, goal limits and sections", async () => {
-    const arms = await loadArms("arms");
+    const arms = await loadArms("arms", ["goal", "old-build", "ordinary"]);
     expect(
       arms.map((arm) => ({
         name: arm.name,
@@ -97,7 +97,9 @@ describe("the bundled arms", () => {
   it("are within their budgets, with counts equal to js-tiktoken's", async () => {
     for (const arm of await loadArms("arms")) {
       const prompt = arm.prompt;
-      if (prompt === null) throw new Error(`${arm.name} has no prompt`);
+      // Real-client arms (codex, claude, pi) run the client's own prompt: nothing to budget.
+      expect([arm.name, prompt === null]).toEqual([arm.name, arm.agent !== "armstudy"]);
+      if (prompt === null) continue;
       expect([arm.name, prompt.violations]).toEqual([arm.name, []]);
       expect(prompt.prefixTokens).toBe(tiktoken(prompt.stablePrefix));
       expect(prompt.sections.every((s) => s.maxChars !== null && s.maxTokens !== null)).toBe(true);
