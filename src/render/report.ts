@@ -93,6 +93,21 @@ function armsTable(summary: StudySummary): string[] {
   return lines;
 }
 
+/** Where each arm's token counts came from, so a persona server's counts are never read as a model's. */
+const USAGE_SOURCE_LABELS: Record<string, string> = {
+  counted: "armstudy's o200k count",
+  reported: "reported by the provider",
+  estimated: "o200k estimate of the visible text (a lower bound)",
+  "persona-server": "persona server's o200k count of what the client sent (no model)",
+  none: "none",
+};
+
+function usageSources(arm: ArmSummary): string {
+  const sources = [...new Set(arm.runs.map((run) => run.tokens.source))].sort();
+  if (sources.length === 0) return "–";
+  return sources.map((source) => USAGE_SOURCE_LABELS[source] ?? source).join("; ");
+}
+
 function perArmTable(summary: StudySummary): string[] {
   const arms = summary.arms;
   const lines = [`| metric | ${arms.map((arm) => `${cell(arm.name)} (n=${arm.n})`).join(" | ")} |`, `|---|${arms.map(() => "---|").join("")}`];
@@ -101,6 +116,7 @@ function perArmTable(summary: StudySummary): string[] {
     lines.push(`| ${RATE_LABELS[metric]} | ${arms.map((arm) => rateCell(arm.rates[metric])).join(" | ")} |`);
   }
   for (const metric of Object.keys(COUNT_LABELS) as CountMetric[]) {
+    if (metric === "tokensInput") lines.push(`| token counts from | ${arms.map((arm) => cell(usageSources(arm))).join(" | ")} |`);
     const digits = metric === "costUsd" ? 4 : 1;
     lines.push(`| ${COUNT_LABELS[metric]} | ${arms.map((arm) => countCell(arm.counts[metric], digits)).join(" | ")} |`);
   }

@@ -22,6 +22,8 @@ export interface AgentRunOptions {
   /** Hard caps so no run can hang a study. */
   limits?: { maxRounds?: number; maxWallMs?: number };
   signal?: AbortSignal;
+  /** A folder for the run's extra files beside its record (a driver's request log); none: keep none. */
+  artifactsDir?: string;
 }
 
 export interface AgentRunOutcome {

@@ -9,8 +9,11 @@ import type { AgentRunner } from "../run/agent-contract.ts";
 import { loadArms } from "../run/arms/load.ts";
 import { type ClientName, clientBinary } from "../run/drivers/clients.ts";
 import { createDriver } from "../run/drivers/driver.ts";
-import { personaEndpoint } from "../run/drivers/endpoints.ts";
+import { PERSONA_USAGE_SOURCE, createDriverModel, driverEndpoint, personaServed } from "../run/drivers/endpoints.ts";
+import { type NetworkMode, probeNetwork } from "../run/drivers/netns.ts";
 import { createModelClient } from "../run/models/spec.ts";
+import { createToolbox } from "../run/tools/index.ts";
+import { importSessionFile, isSessionFormat } from "../sessions/import.ts";
 import { liveMapper } from "../sessions/live.ts";
 import type { StudyArm, StudyDeps } from "./runner.ts";
 
@@ -21,31 +24,30 @@ export interface DefaultDepsOptions {
   cwd?: string;
 }
 
-function driverFor(client: ClientName, options: DefaultDepsOptions): AgentRunner {
+function driverFor(client: ClientName, options: DefaultDepsOptions, network: () => NetworkMode): AgentRunner {
   const env = options.env as NodeJS.ProcessEnv;
-  const persona = personaEndpoint(client);
   return createDriver(client, {
     // Not installed: spawning the bare name fails fast, and the run records a harness error.
     bin: clientBinary(client, env, options.cwd ?? process.cwd()) ?? client,
     mapper: liveMapper,
-    endpoint: async (run) => {
-      if (!run.model.isTestDouble) {
-        throw new Error(`arm ${run.arm.name} drives the ${client} client; pointing it at model ${run.model.id} is not supported by this build — use a scripted: model`);
-      }
-      return persona(run);
+    // The persona plays with our tools (renamed to the client's by the server); a provider spec goes to the provider.
+    endpoint: driverEndpoint(client, { env: options.env, tools: createToolbox().specs(), network: network() }),
+    importSession: async (path, format) => {
+      if (!isSessionFormat(format)) throw new Error(`unknown session format ${format}`);
+      return (await importSessionFile(path, { format })).events;
     },
     baseEnv: { PATH: env.PATH },
   });
 }
 
-function agentFor(arm: StudyArm, options: DefaultDepsOptions): AgentRunner {
+function agentFor(arm: StudyArm, options: DefaultDepsOptions, network: () => NetworkMode): AgentRunner {
   switch (arm.agent) {
     case "armstudy":
       return (run) => runAgent({ ...run, env: options.env as NodeJS.ProcessEnv });
     case "codex":
     case "claude":
     case "pi":
-      return driverFor(arm.agent, options);
+      return driverFor(arm.agent, options, network);
     default: {
       const unknown: never = arm.agent;
       throw new Error(`unknown agent kind ${String(unknown)} for arm ${arm.name}`);
@@ -54,10 +56,21 @@ function agentFor(arm: StudyArm, options: DefaultDepsOptions): AgentRunner {
 }
 
 export function defaultStudyDeps(options: DefaultDepsOptions): StudyDeps {
+  // Whether driven clients can run in a loopback-only namespace: probed once, when first needed.
+  let network: NetworkMode | null = null;
+  const networkMode = (): NetworkMode => (network ??= probeNetwork({ env: options.env }));
   return {
     loadArms: async (armsDir, names, cwd) => loadArms(armsDir, names, { cwd }),
-    createModel: (spec, context) => createModelClient(spec, { env: options.env, cwd: context.cwd, seed: context.seed, runIndex: context.runIndex }),
-    agentFor: (arm) => agentFor(arm, options),
-    measure: (events, acceptance) => runMetrics(events, { acceptance }),
+    createModel: (spec, context) => {
+      const settings = { env: options.env, cwd: context.cwd, seed: context.seed, runIndex: context.runIndex };
+      return context.agent === undefined || context.agent === "armstudy" ? createModelClient(spec, settings) : createDriverModel(context.agent, spec, settings);
+    },
+    agentFor: (arm) => agentFor(arm, options, networkMode),
+    measure: (events, acceptance, context) => {
+      const metrics = runMetrics(events, { acceptance });
+      if (context === undefined || !personaServed(context.arm.agent, context.model)) return metrics;
+      // The persona server counted these tokens; no model was billed, so no cost either.
+      return { ...metrics, tokens: { ...metrics.tokens, source: PERSONA_USAGE_SOURCE }, costUsd: null };
+    },
   };
 }

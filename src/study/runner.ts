@@ -45,7 +45,7 @@ export type StudyArm = LoadedArm & {
 export interface StudyDeps {
   loadArms(armsDir: string, names: readonly string[], cwd: string): Promise<StudyArm[]>;
   /** One client per run, so no state leaks between runs; `seed` and `runIndex` make a scripted run repeatable. */
-  createModel(spec: string, context: { cwd: string; seed: number; runIndex: number }): Promise<ModelClient> | ModelClient;
+  createModel(spec: string, context: { cwd: string; seed: number; runIndex: number; agent?: StudyArm["agent"] }): Promise<ModelClient> | ModelClient;
   /** Our agent loop, or the driver of a real client, for this arm. */
   agentFor(arm: StudyArm): AgentRunner;
   /** Per-run metrics from the run record and the acceptance result. */
@@ -64,6 +64,11 @@ export interface StudyRunOptions {
   deps: StudyDeps;
   /** Where results go (reports/<study>/<stamp>, or --out). */
   outDir: string;
+  /**
+   * With `resume`: folders to look in instead of `outDir`, newest first; the first that holds this
+   * same study (same identity and shard) is resumed. Used for `--resume` without `--out`.
+   */
+  resumeCandidates?: readonly string[];
   /** The git-ignored cache (materialised fixtures): `<project>/.armstudy`. */
   cacheRoot: string;
   /** Where worktrees are made; default: a folder under the system temp dir. */
@@ -150,7 +155,7 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
     };
     const model = options.model ?? entry.model ?? spec.model;
     // Creating a client validates the spec before any run starts, and tells whether it is the test double.
-    const probe = await deps.createModel(model, { cwd, seed: spec.seed, runIndex: 0 });
+    const probe = await deps.createModel(model, { cwd, seed: spec.seed, runIndex: 0, agent: arm.agent });
     arms.set(arm.name, { arm, model });
     const sections = arm.prompt?.sections?.filter((section) => section.stable !== false).map(({ id, chars, tokens }) => ({ id, chars, tokens })) ?? null;
     armMetas.push({
@@ -203,7 +208,8 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
 export async function runStudy(options: StudyRunOptions): Promise<StudyRunOutcome> {
   const prepared = await prepare(options);
   const { meta, plan } = prepared;
-  const outDir = options.outDir;
+  const outDir = options.resume && options.resumeCandidates ? await pickResumable(options.resumeCandidates, meta, options.cwd) : options.outDir;
+  options = { ...options, outDir };
   const metaFile = join(outDir, STUDY_META_FILE);
   let existing: StudyMeta | null = null;
   try {
@@ -272,6 +278,27 @@ export async function runStudy(options: StudyRunOptions): Promise<StudyRunOutcom
   return { outDir, meta, ran, skipped, errors, interrupted: interrupted || Boolean(options.signal?.aborted && ran + skipped < plan.length), pruned };
 }
 
+async function pickResumable(candidates: readonly string[], meta: StudyMeta, cwd: string): Promise<string> {
+  let newest: { dir: string; fields: string[] } | null = null;
+  for (const dir of candidates) {
+    let existing: StudyMeta;
+    try {
+      existing = await readStudyMeta(dir);
+    } catch {
+      continue;
+    }
+    const fields = [...identityDifferences(existing, meta), ...(JSON.stringify(existing.shard) !== JSON.stringify(meta.shard) ? ["shard"] : [])];
+    if (fields.length === 0) return dir;
+    newest ??= { dir, fields };
+  }
+  throw new StudyInputError(
+    "STUDY_RESUME",
+    newest === null
+      ? "nothing to resume: no earlier results of this study were found. Run it without --resume first, or pass --out DIR."
+      : `nothing to resume: no earlier results match these options (the newest, ${displayPath(newest.dir, cwd)}, differs in ${newest.fields.join(", ")}). Use the same --arm, --runs, --model and --shard, or pass --out DIR.`,
+  );
+}
+
 /** One run from worktree to result. Returns null when it was interrupted (nothing written but the partial record). */
 async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: StudyRunOptions, worktreeRoot: string): Promise<RunResult | null> {
   const { arm, model: modelSpec } = prepared.arms.get(planned.arm) as { arm: StudyArm; model: string };
@@ -297,7 +324,7 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
   let removed = false;
   try {
     writer = await RecordWriter.open(join(folder, RECORD_FILE));
-    const model = await options.deps.createModel(modelSpec, { cwd: options.cwd, seed: planned.seed, runIndex: planned.runIndex });
+    const model = await options.deps.createModel(modelSpec, { cwd: options.cwd, seed: planned.seed, runIndex: planned.runIndex, agent: arm.agent });
     let outcome: AgentRunOutcome | null = null;
     let harnessError: string | null = null;
     t = clock();
@@ -316,6 +343,7 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
         },
         clock,
         limits: prepared.meta.limits,
+        artifactsDir: folder,
         ...(signal ? { signal } : {}),
       });
     } catch (error) {

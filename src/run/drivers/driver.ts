@@ -11,6 +11,8 @@ import { runClientProcess } from "./client-process.ts";
 import type { ClientName } from "./clients.ts";
 import type { StreamMapperFactory } from "./contract.ts";
 import { CLIENT_LAUNCH } from "./offline-setup.ts";
+import { type CheckNote, type SessionImporter, sessionCheck } from "./session-check.ts";
+import type { RunEvent } from "../record.ts";
 
 /** Where a client's model requests go: a persona server, a cassette proxy or a real endpoint. */
 export interface Endpoint {
@@ -19,6 +21,10 @@ export interface Endpoint {
   model: string;
   apiKey: string;
   close(): Promise<void>;
+  /** How the client must be started to reach `baseUrl` (a private network namespace); default as is. */
+  wrap?: (command: { bin: string; args: string[] }) => { bin: string; args: string[] };
+  /** Facts about the endpoint the record keeps (which network the client ran on), as `note` events. */
+  notes?: CheckNote[];
 }
 
 export interface DriverConfig {
@@ -34,6 +40,8 @@ export interface DriverConfig {
   baseEnv?: NodeJS.ProcessEnv;
   /** Where temp homes go; default the system temp dir. */
   tempRoot?: string;
+  /** Imports the client's own session file to cross-check the event stream (session-check.ts); none: no check. */
+  importSession?: SessionImporter;
 }
 
 /** Which event stream each client prints, as the importers name the formats. */
@@ -62,8 +70,13 @@ export function createDriver(client: ClientName, config: DriverConfig): AgentRun
     // Lines arrive synchronously; mapping may wait (linked files), so it runs as one ordered chain.
     let chain: Promise<void> = Promise.resolve();
     let failure: unknown = null;
+    const seen: RunEvent[] = [];
+    const emit = async (event: RunEvent): Promise<void> => {
+      seen.push(event);
+      await run.onEvent(event);
+    };
     const flush = async (): Promise<void> => {
-      for (const event of mapper.drain()) await run.onEvent(event);
+      for (const event of mapper.drain()) await emit(event);
     };
     const timeoutMs = Math.min(config.timeoutMs ?? 30 * 60_000, run.limits?.maxWallMs ?? Number.POSITIVE_INFINITY);
     try {
@@ -78,9 +91,10 @@ export function createDriver(client: ClientName, config: DriverConfig): AgentRun
         return { status: "error", reason, wallMs: clock() - started };
       }
       const launch = CLIENT_LAUNCH[client]({ baseUrl: endpoint.baseUrl, home, prompt: run.handoff, model: endpoint.model, apiKey: endpoint.apiKey });
+      const command = endpoint.wrap?.({ bin: config.bin, args: launch.args }) ?? { bin: config.bin, args: launch.args };
       const result = await runClientProcess({
-        bin: config.bin,
-        launch,
+        bin: command.bin,
+        launch: { ...launch, args: command.args },
         cwd: run.dir,
         timeoutMs,
         baseEnv: config.baseEnv ?? { PATH: process.env.PATH },
@@ -110,7 +124,14 @@ export function createDriver(client: ClientName, config: DriverConfig): AgentRun
               ? { status: "error", reason: `${client} could not be started from ${config.bin} (not installed? \`npm run agents:install\`)`, wallMs: result.wallMs }
               : { status: "error", reason: `${client} exited with ${result.exitCode ?? result.signal}: ${result.stderr.trim().split("\n").slice(-3).join(" | ").slice(0, 500)}`, wallMs: result.wallMs };
       await mapper.finish(outcome.reason !== undefined ? { status: outcome.status, reason: outcome.reason } : { status: outcome.status });
-      await flush();
+      // The endpoint's notes and the session-file cross-check go in just before run.end.
+      const tail = mapper.drain();
+      const end = tail.at(-1)?.type === "run.end" ? tail.pop() : undefined;
+      for (const event of tail) await emit(event);
+      const notes = [...(endpoint.notes ?? [])];
+      if (config.importSession !== undefined) notes.push(await sessionCheck({ client, sessionDir: launch.sessionDir, events: seen, importSession: config.importSession }));
+      for (const note of notes) await emit({ t: end?.t ?? clock(), type: "note", level: note.level, text: note.text });
+      if (end !== undefined) await emit(end);
       return outcome;
     } finally {
       await endpoint?.close();
