@@ -95,6 +95,22 @@ describe("runStudy", () => {
     );
   });
 
+  it("resumes the newest candidate folder that holds the same study, and names the newest when none does", async () => {
+    const options = setup({ arms: ["lazy"], runs: 1 });
+    const older = join(options.cwd, "r", "20260101-000000");
+    const newer = join(options.cwd, "r", "20260102-000000");
+    await runStudy({ ...options, outDir: older });
+    await runStudy({ ...options, outDir: newer, runs: 2 });
+    const resumed = await runStudy({ ...options, outDir: "unused", resume: true, resumeCandidates: [newer, older] });
+    expect({ outDir: resumed.outDir, ran: resumed.ran, skipped: resumed.skipped }).toEqual({ outDir: older, ran: 0, skipped: 1 });
+    await expect(runStudy({ ...options, outDir: "unused", resume: true, runs: 3, resumeCandidates: [newer, older] })).rejects.toThrow(
+      "nothing to resume: no earlier results match these options (the newest, r/20260102-000000, differs in runsPerArm). Use the same --arm, --runs, --model and --shard, or pass --out DIR.",
+    );
+    await expect(runStudy({ ...options, outDir: "unused", resume: true, resumeCandidates: [] })).rejects.toThrow(
+      "nothing to resume: no earlier results of this study were found. Run it without --resume first, or pass --out DIR.",
+    );
+  });
+
   it("stops on abort: no new runs, in-flight worktrees removed, and --resume finishes with no run lost or doubled", async () => {
     const controller = new AbortController();
     const options = setup({ deps: fakeDeps({ delayMs: 150 }), signal: controller.signal, concurrency: 2 });

@@ -61,13 +61,14 @@ export function stampOf(date: Date): string {
   return date.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
 }
 
-function latestResults(studyDir: string): string | null {
-  if (!existsSync(studyDir)) return null;
-  const stamps = readdirSync(studyDir)
-    .filter((name) => existsSync(join(studyDir, name, STUDY_META_FILE)))
-    .sort();
-  const last = stamps[stamps.length - 1];
-  return last === undefined ? null : join(studyDir, last);
+/** Stamped results folders of a study, newest first (never shards or merges written with --out). */
+function stampedResults(studyDir: string): string[] {
+  if (!existsSync(studyDir)) return [];
+  return readdirSync(studyDir)
+    .filter((name) => /^\d{8}-\d{6}$/.test(name) && existsSync(join(studyDir, name, STUDY_META_FILE)))
+    .sort()
+    .reverse()
+    .map((name) => join(studyDir, name));
 }
 
 /** Errors that mean "the input is wrong" (exit 2), whichever layer found them. */
@@ -100,13 +101,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
   try {
     const shard = values.shard !== undefined ? parseShard(values.shard) : null;
     const spec = await loadStudyFile(resolve(io.cwd, positionals[0] ?? DEFAULT_STUDY_FILE));
-    let outDir: string;
-    if (values.out !== undefined) outDir = resolve(io.cwd, values.out);
-    else if (values.resume === true) {
-      const latest = latestResults(resolve(io.cwd, "reports", spec.name));
-      if (latest === null) throw new StudyInputError("STUDY_RESUME", `nothing to resume: no results under reports/${spec.name}/. Run the study without --resume first, or pass --out DIR.`);
-      outDir = latest;
-    } else outDir = resolve(io.cwd, "reports", spec.name, stampOf(new Date()));
+    const outDir = values.out !== undefined ? resolve(io.cwd, values.out) : resolve(io.cwd, "reports", spec.name, stampOf(new Date()));
+    const resumeCandidates = values.resume === true && values.out === undefined ? stampedResults(resolve(io.cwd, "reports", spec.name)) : undefined;
 
     const outcome = await runStudy({
       spec,
@@ -119,17 +115,18 @@ async function run(args: string[], io: CliIO): Promise<number> {
       ...(values.model !== undefined ? { model: values.model } : {}),
       concurrency,
       resume: values.resume === true,
+      ...(resumeCandidates ? { resumeCandidates } : {}),
       shard,
       signal: interrupt.signal,
       onProgress: (event) => printer.onProgress(event),
     });
     printer.close();
-    const rendered = await renderStudyReport(outDir);
-    const resumeHint = `armstudy study ${positionals[0] ?? ""}${values.arm?.map((arm) => ` --arm ${arm}`).join("") ?? ""} --resume --out ${shown(outDir)}`.replace(/ {2,}/g, " ");
+    const rendered = await renderStudyReport(outcome.outDir);
+    const resumeHint = `armstudy study ${positionals[0] ?? ""}${values.arm?.map((arm) => ` --arm ${arm}`).join("") ?? ""} --resume --out ${shown(outcome.outDir)}`.replace(/ {2,}/g, " ");
     if (json) {
       io.stdout(
         `${JSON.stringify({
-          outDir,
+          outDir: outcome.outDir,
           report: rendered.reportPath,
           summary: rendered.summaryPath,
           charts: rendered.chartPaths,
