@@ -386,3 +386,30 @@ describe("prompt: { ref } reads the pack as it stood at a git ref", () => {
     expect(error).toMatchObject({ code: "FIELD", file: "arms/then/arm.yaml", field: "prompt.ref" });
   });
 });
+
+describe("any arm.yaml or budgets.yaml text", () => {
+  it("loads or fails with a PackError, never another error", async () => {
+    const { default: fc } = await import("fast-check");
+    const dir = tempTree({ ...BASE });
+    const keys = ["description", "extends", "agent", "prompt", "sections", "policies", "goal", "name", "id", "builtin", "remove", "ref", "maxChars", "growth", "arms", "prefix"];
+    const yamlish = fc.array(
+      fc.oneof(
+        fc.constantFrom(...keys).map((k) => `${k}: `),
+        fc.constantFrom("\n", "  ", "- ", "{ ", " }", "[", "]", ", ", "base", "reporting", "true", "12", "-3", "null", "~", "&a ", "*a", "'", '"', "goal", "none", "codex", ": "),
+        fc.string({ maxLength: 6 }),
+      ),
+      { maxLength: 24 },
+    );
+    await fc.assert(
+      fc.asyncProperty(yamlish, yamlish, async (armParts, budgetParts) => {
+        writeTree(dir, { "fuzz/arm.yaml": armParts.join(""), "budgets.yaml": budgetParts.join("") });
+        try {
+          await loadArm(dir, "fuzz", { cwd: dir });
+        } catch (error) {
+          if (!(error instanceof PackError)) throw error;
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
