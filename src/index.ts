@@ -54,3 +54,17 @@ export type { AgentRunOptions, AgentRunOutcome, AgentRunner } from "./run/agent-
 export { RequestTokenCounter, MESSAGE_FRAMING_TOKENS } from "./run/agent-tokens.ts";
 export { createScriptedClient, ScriptedClient, loadPersona, PersonaError, type Persona, type PersonaStep, type PersonaTraits } from "./run/models/scripted.ts";
 export { createToolbox, Toolbox, BUILTIN_TOOLS, confine, runCommand, shellEnvironment, ToolError, type Tool, type ToolContext, type ToolOutcome } from "./run/tools/index.ts";
+export { seededRng, deriveSeed, mean, median, quantileSorted, summarizeCounts, summarizeRate, bootstrapMeanCI, bootstrapMeanDifference, compareRates, wilson, fisherExact, smallSampleWarning, SMALL_SAMPLE, type Rng, type Interval, type CountSummary, type RateSummary, type CountDifference, type RateDifference } from "./measure/stats.ts";
+export { loadResults, readStudyMeta, runFolder, type StudyMeta, type RunResult, type ArmMeta, type LoadedResults, type MetricsView } from "./render/results.ts";
+export { summarize, SUMMARY_SCHEMA, type StudySummary, type ArmSummary, type Comparison, type RunRow } from "./render/summary.ts";
+export { renderReportMarkdown } from "./render/report.ts";
+export { renderCharts, type ChartFile } from "./render/charts.ts";
+export { renderStudyReport, type RenderedReport } from "./render/render.ts";
+export { loadStudyFile, parseStudyFile, selectArms, type StudySpec } from "./study/study-file.ts";
+export { runStudy, type StudyRunOptions, type StudyRunOutcome, type StudyDeps, type StudyArm, type ProgressEvent } from "./study/runner.ts";
+export { defaultStudyDeps } from "./study/deps.ts";
+export { mergeStudies, type MergeOutcome } from "./study/merge.ts";
+export { planRuns, shardOf, parseShard, type PlannedRun, type Shard } from "./study/plan.ts";
+export { loadChecks, runAcceptance, runCheck, type CheckSpec, type AcceptanceResult } from "./study/checks.ts";
+export { materialiseFixture, addWorktree, removeWorktree, pruneStaleWorktrees, collectDiff } from "./study/git.ts";
+export { StudyInputError } from "./study/errors.ts";
