@@ -73,7 +73,7 @@ export function compareDigests(client: ClientName, file: string, stream: RecordD
   if (stream.toolCalls !== session.toolCalls) differences.push(`tool calls: ${stream.toolCalls} in the event stream, ${session.toolCalls} in the session file`);
   if (stream.finalText !== session.finalText) differences.push(`final message: ${shown(stream.finalText)} in the event stream, ${shown(session.finalText)} in the session file`);
   if (differences.length === 0) {
-    return { level: "info", text: `cross-check: ${client}'s session file ${file} agrees with its event stream (${stream.toolCalls} tool calls, the same final message)` };
+    return { level: "info", text: `cross-check: ${client}'s session file ${file} agrees with its event stream (${stream.toolCalls} tool call${stream.toolCalls === 1 ? "" : "s"}, the same final message)` };
   }
   return { level: "warning", text: `cross-check: ${client}'s session file ${file} disagrees with its event stream — ${differences.join("; ")}` };
 }
