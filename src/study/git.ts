@@ -178,7 +178,9 @@ export async function addWorktree(repoPath: string, commit: string, root: string
   for (let attempt = 1; ; attempt += 1) {
     const path = join(root, worktreeName(label));
     try {
-      await git(repoPath).raw(["worktree", "add", "--detach", "--quiet", path, commit]);
+      // Not --quiet on purpose: simple-git waits an extra 50 ms after a git process that printed
+      // nothing (its completion plugin), which would double the cost of a worktree.
+      await git(repoPath).raw(["worktree", "add", "--detach", path, commit]);
       return path;
     } catch (error) {
       await rm(path, { recursive: true, force: true });
@@ -290,7 +292,8 @@ export interface RunDiff {
 /** Stages everything in the worktree (its own index) and diffs it against the pinned commit. */
 export async function collectDiff(worktree: string, commit: string): Promise<RunDiff> {
   const repo = git(worktree);
-  await repo.raw(["add", "-A"]);
+  // --verbose: output spares simple-git's 50 ms wait after a silent process (see addWorktree).
+  await repo.raw(["add", "-A", "--verbose"]);
   const stat = await repo.raw(["diff", "--cached", "--stat", "--no-color", commit]);
   const patch = await repo.raw(["diff", "--cached", "--no-color", "--no-ext-diff", commit]);
   const numstat = await repo.raw(["diff", "--cached", "--numstat", commit]);

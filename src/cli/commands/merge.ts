@@ -8,7 +8,7 @@ import { renderStudyReport } from "../../render/render.ts";
 import { readStudyMeta } from "../../render/results.ts";
 import { mergeStudies } from "../../study/merge.ts";
 import type { Command } from "../command.ts";
-import { UsageError } from "../errors.ts";
+import { InputError, UsageError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
 import { asInputError, stampOf } from "./study.ts";
 
@@ -49,7 +49,12 @@ async function run(args: string[], io: CliIO): Promise<number> {
     return 0;
   } catch (error) {
     const input = asInputError(error);
-    if (input) throw input;
+    if (input) {
+      // Name the folders as they were typed, not as they resolved.
+      let message = input.message;
+      for (const dir of positionals) message = message.split(resolve(io.cwd, dir)).join(dir);
+      throw new InputError(message, input.file);
+    }
     throw error;
   }
 }
