@@ -46,7 +46,20 @@ export { createDriver, STREAM_FORMAT, type DriverConfig, type Endpoint } from ".
 export { codexDriver } from "./run/drivers/codex.ts";
 export { claudeDriver } from "./run/drivers/claude.ts";
 export { piDriver } from "./run/drivers/pi.ts";
-export { personaEndpoint } from "./run/drivers/endpoints.ts";
+export {
+  personaEndpoint,
+  providerEndpoint,
+  driverEndpoint,
+  createDriverModel,
+  parseProviderSpec,
+  ProviderModel,
+  REQUEST_LOG_FILE,
+  PERSONA_USAGE_SOURCE,
+  type PersonaEndpointOptions,
+  type ProviderTarget,
+} from "./run/drivers/endpoints.ts";
+export { probeNetwork, openLoopbackBridge, type NetworkMode, type LoopbackBridge } from "./run/drivers/netns.ts";
+export { sessionCheck, compareDigests, digestOf, findSessionFile, SESSION_FILE_FORMAT, type SessionImporter, type CheckNote } from "./run/drivers/session-check.ts";
 export type { StreamMapper, StreamMapperFactory, StreamStart } from "./run/drivers/contract.ts";
 export { writeRunEnvelope, finalReplyText, ENVELOPE_FILE, type RunEnvelopeInput } from "./study/envelope/run.ts";
 export { runAgent, policiesOf, AgentError, DEFAULT_LIMITS, type AgentExtras } from "./run/agent.ts";
