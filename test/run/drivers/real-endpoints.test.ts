@@ -64,7 +64,7 @@ describe("createDriverModel", () => {
     const persona = await createDriverModel("pi", "scripted:fixtures/personas/diligent.yaml", options);
     expect({ id: persona.id, testDouble: persona.isTestDouble, provider: persona instanceof ProviderModel }).toEqual({ id: "scripted:diligent", testDouble: true, provider: false });
     // It is never asked for a reply; asked anyway, it explains instead of throwing.
-    expect((await provider.complete()).errorMessage).toBe("openai:gpt-5 is reached by the driven client itself; armstudy's own loop cannot call it through this model");
+    expect((await provider.complete({ messages: [], tools: [] })).errorMessage).toBe("openai:gpt-5 is reached by the driven client itself; armstudy's own loop cannot call it through this model");
   });
 
   it("refuses a provider the client cannot speak to, and a missing key, before any run", async () => {
