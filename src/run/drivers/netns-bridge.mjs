@@ -34,7 +34,8 @@ server.on("error", (error) => {
 server.listen(Number(portText), "127.0.0.1", () => {
   const child = spawn(bin, args, { stdio: "inherit" });
   child.on("error", (error) => {
-    process.stderr.write(`netns bridge: cannot start ${bin}: ${error.message}\n`);
+    const hint = error.code === "ENOENT" ? " (not installed? `npm run agents:install`)" : "";
+    process.stderr.write(`netns bridge: cannot start ${bin}: ${error.message}${hint}\n`);
     process.exit(127);
   });
   child.on("exit", (code, signal) => {
