@@ -11,6 +11,7 @@ import { type IncomingMessage, createServer, request as httpRequest } from "node
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { type ClientName, clientBinary } from "../../../src/run/drivers/clients.ts";
 import { createDriver } from "../../../src/run/drivers/driver.ts";
@@ -52,6 +53,39 @@ describe("parseProviderSpec", () => {
     ["anthropic:m@http://user:pw@h/v1", 'model spec "anthropic:m@http://user:pw@h/v1": the base URL carries credentials; put the key in an environment variable and name it with #ENV'],
   ])("%s is refused, saying why", (spec, message) => {
     expect(() => parseProviderSpec(spec)).toThrow(new ModelSpecError("MODEL_SPEC", message));
+  });
+});
+
+describe("parseProviderSpec, fuzzed", () => {
+  it("any text is a target, null, or a ModelSpecError — never another throw", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.constantFrom("anthropic:", "openai:", "openai-compatible:", "ollama:", "scripted:").chain((kind) => fc.string().map((rest) => kind + rest))), (spec) => {
+        try {
+          const target = parseProviderSpec(spec);
+          if (target !== null) expect(target.model.length).toBeGreaterThan(0);
+        } catch (error) {
+          expect(error).toBeInstanceOf(ModelSpecError);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("reads back the parts of any well-formed anthropic spec", () => {
+    const word = fc.stringMatching(/^[a-z][a-z0-9.-]{0,20}$/);
+    fc.assert(
+      fc.property(word, fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }), fc.option(fc.stringMatching(/^[A-Z_][A-Z0-9_]{0,15}$/), { nil: undefined }), (model, port, keyEnv) => {
+        const spec = `anthropic:${model}${port === undefined ? "" : `@http://127.0.0.1:${port}/v1`}${keyEnv === undefined ? "" : `#${keyEnv}`}`;
+        expect(parseProviderSpec(spec)).toEqual({
+          family: "anthropic",
+          id: `anthropic:${model}`,
+          model,
+          baseUrl: port === undefined ? "https://api.anthropic.com" : `http://127.0.0.1:${port}`,
+          keyEnv: keyEnv ?? "ANTHROPIC_API_KEY",
+          keyRequired: true,
+        });
+      }),
+    );
   });
 });
 
