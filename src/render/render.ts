@@ -3,9 +3,9 @@
  * (temp + rename). `armstudy study` calls it after the runs; `armstudy report DIR` calls it again
  * on saved results; `armstudy merge` calls it on the merged folder.
  */
-import { randomBytes } from "node:crypto";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { writeFileAtomic, writeJsonAtomic } from "../run/fs/atomic-write.ts";
 import { renderCharts } from "./charts.ts";
 import { renderReportMarkdown } from "./report.ts";
 import { loadResults } from "./results.ts";
@@ -14,17 +14,6 @@ import { type StudySummary, summarize } from "./summary.ts";
 export const REPORT_FILE = "report.md";
 export const SUMMARY_FILE = "summary.json";
 export const CHARTS_DIR = "charts";
-
-async function writeAtomic(path: string, content: string | Uint8Array): Promise<void> {
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  try {
-    await writeFile(temp, content);
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
-}
 
 export interface RenderedReport {
   reportPath: string;
@@ -41,13 +30,13 @@ export async function renderStudyReport(dir: string, options: { charts?: boolean
     await mkdir(join(dir, CHARTS_DIR), { recursive: true });
     for (const chart of charts) {
       const path = join(dir, CHARTS_DIR, chart.name);
-      await writeAtomic(path, chart.png);
+      await writeFileAtomic(path, chart.png);
       chartPaths.push(path);
     }
   }
   const summaryPath = join(dir, SUMMARY_FILE);
-  await writeAtomic(summaryPath, `${JSON.stringify(summary, null, 2)}\n`);
+  await writeJsonAtomic(summaryPath, summary);
   const reportPath = join(dir, REPORT_FILE);
-  await writeAtomic(reportPath, renderReportMarkdown(summary, charts));
+  await writeFileAtomic(reportPath, renderReportMarkdown(summary, charts));
   return { reportPath, summaryPath, chartPaths, summary };
 }

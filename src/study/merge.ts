@@ -8,10 +8,10 @@ import { existsSync } from "node:fs";
 import { cp, mkdir, readdir } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import { RESULT_FILE, STUDY_META_FILE, type StudyMeta, listRunFolders, readStudyMeta, runFolder } from "../render/results.ts";
+import { writeJsonAtomic } from "../run/fs/atomic-write.ts";
 import { StudyInputError } from "./errors.ts";
 import { planRuns } from "./plan.ts";
 import { identityDifferences } from "./runner.ts";
-import { writeJsonAtomic } from "./store.ts";
 
 export interface MergeOutcome {
   outDir: string;

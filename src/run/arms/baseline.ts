@@ -3,12 +3,11 @@
  * as last accepted. `npm run budget` compares against it; `--update-baseline` rewrites it. The file
  * has no timestamps, so an unchanged pack rewrites it byte for byte.
  */
-import { randomBytes } from "node:crypto";
-import { readFile, rename, rm, writeFile } from "node:fs/promises";
-import { dirname, join, basename } from "node:path";
+import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import type { Baseline } from "../../core/prompt/budget-report.ts";
 import { PackError, packErrorFromIssues } from "../../core/prompt/errors.ts";
+import { writeJsonAtomic } from "../fs/atomic-write.ts";
 import { displayPath } from "./source.ts";
 
 const size = { chars: z.number().int().nonnegative(), tokens: z.number().int().nonnegative() };
@@ -46,13 +45,6 @@ export async function readBaseline(path: string, cwd: string, mustExist: boolean
 }
 
 /** Writes the baseline atomically: a temp file beside it, then a rename. */
-export async function writeBaseline(path: string, baseline: Baseline): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
-  try {
-    await writeFile(temp, `${JSON.stringify(baseline, null, 2)}\n`, "utf8");
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+export function writeBaseline(path: string, baseline: Baseline): Promise<void> {
+  return writeJsonAtomic(path, baseline);
 }

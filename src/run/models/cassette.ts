@@ -10,11 +10,12 @@
  * A replay miss is a harness fault (fault.ts): an error reply whose message names the request key,
  * the file it looked for and how to re-record; a runner stops the study on it.
  */
-import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import { type Message, type ModelClient, type ModelReply, type ModelRequest, ZERO_USAGE } from "../../core/model.ts";
 import { contentHash } from "../../core/tokens.ts";
+import { writeJsonAtomic } from "../fs/atomic-write.ts";
 import { harnessFaultMessage } from "./fault.ts";
 
 export const CASSETTE_VERSION = 1;
@@ -114,12 +115,6 @@ function describeRequest(key: string, request: ModelRequest): string {
   return `request ${key} (round ${meta.round ?? "?"}, purpose ${meta.purpose ?? "agent"}, ${request.messages.length} messages; last ${preview(request.messages.at(-1))})`;
 }
 
-async function writeAtomic(path: string, text: string): Promise<void> {
-  const temp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  await writeFile(temp, text, "utf8");
-  await rename(temp, path);
-}
-
 async function isDirectory(path: string): Promise<boolean> {
   try {
     return (await stat(path)).isDirectory();
@@ -168,7 +163,7 @@ export async function createRecordingClient(inner: ModelClient, dir: string): Pr
   }
   if (!existing) {
     const manifest: CassetteManifest = { version: CASSETTE_VERSION, model: inner.id, testDouble: inner.isTestDouble };
-    await writeAtomic(join(dir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+    await writeJsonAtomic(join(dir, "manifest.json"), manifest);
   }
   return {
     // The model really answers while recording, so the id stays the inner client's.
@@ -181,7 +176,7 @@ export async function createRecordingClient(inner: ModelClient, dir: string): Pr
       try {
         await mkdir(dirname(join(dir, key)), { recursive: true });
         const entry = { version: CASSETTE_VERSION, key, request: requestSummary(request), reply };
-        await writeAtomic(join(dir, `${key}.json`), `${JSON.stringify(entry, null, 2)}\n`);
+        await writeJsonAtomic(join(dir, `${key}.json`), entry);
       } catch (error) {
         return {
           ...reply,

@@ -2,9 +2,10 @@
  * The file tools: read_file, write_file, edit_file, list_files and search. Every path goes through
  * `confine`, so none of them can reach outside the work directory.
  */
-import { mkdir, readdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { parseArgs } from "./args.ts";
 import { capMiddle } from "./output.ts";
 import { confine } from "./paths.ts";
@@ -36,9 +37,7 @@ async function readText(absolute: string, relative: string): Promise<string> {
 async function writeText(absolute: string, relative: string, content: string): Promise<void> {
   try {
     await mkdir(path.dirname(absolute), { recursive: true });
-    const temp = `${absolute}.${process.pid}.armstudy-tmp`;
-    await writeFile(temp, content, "utf8");
-    await rename(temp, absolute);
+    await writeFileAtomic(absolute, content);
   } catch (error) {
     throw ioError("write", relative, error);
   }

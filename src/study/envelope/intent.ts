@@ -6,7 +6,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { INTENT_FILE, type IntentFreshness, intentFreshness, RunIdError, readStamps, stampIntentText, uncheckedFreshness, validateRunId } from "../../core/envelope/intent.ts";
-import { writeFileAtomic } from "./atomic.ts";
+import { writeFileAtomic } from "../../run/fs/atomic-write.ts";
 import { EnvelopeFileError } from "./files.ts";
 
 export function intentPath(workdir: string): string {
