@@ -72,15 +72,24 @@ export interface StudyMeta {
   planned: Array<{ arm: string; runIndex: number }>;
 }
 
+/** One acceptance check as it ran in the worktree (src/study/checks.ts runs them). */
 export interface CheckOutcome {
   id: string;
   command: string;
   passed: boolean;
   exitCode: number | null;
+  /** The signal that ended it, when one did (a timeout kills with SIGKILL). */
   signal: string | null;
   timedOut: boolean;
   durationMs: number;
+  /** The tail of stdout + stderr, capped. */
   output: string;
+}
+
+export interface AcceptanceResult {
+  passed: number;
+  failed: number;
+  checks: CheckOutcome[];
 }
 
 /**
@@ -139,7 +148,7 @@ export interface RunResult {
   reason: string | null;
   /** A harness failure (the agent loop threw, a driver could not start); null normally. */
   error: string | null;
-  acceptance: { passed: number; failed: number; checks: CheckOutcome[] };
+  acceptance: AcceptanceResult;
   diff: { stat: string; files: number; insertions: number; deletions: number };
   metrics: MetricsView;
   /** Files beside result.json. */

@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import type { AcceptanceResult, CheckOutcome } from "../render/results.ts";
 import { StudyInputError, describeZodIssues } from "./errors.ts";
 
 export interface CheckSpec {
@@ -17,24 +18,8 @@ export interface CheckSpec {
   timeoutMs?: number;
 }
 
-export interface CheckResult {
-  id: string;
-  command: string;
-  passed: boolean;
-  exitCode: number | null;
-  /** The signal that ended it, when one did (a timeout kills with SIGKILL). */
-  signal: string | null;
-  timedOut: boolean;
-  durationMs: number;
-  /** The tail of stdout + stderr, capped. */
-  output: string;
-}
-
-export interface AcceptanceResult {
-  passed: number;
-  failed: number;
-  checks: CheckResult[];
-}
+/** runAcceptance's result, defined beside the result.json it is stored in. */
+export type { AcceptanceResult };
 
 const CheckSchema = z
   .object({
@@ -127,7 +112,7 @@ export interface RunCheckOptions {
 }
 
 /** Runs one check. Never throws for a failing command: the failure is the result. */
-export function runCheck(check: CheckSpec, options: RunCheckOptions): Promise<CheckResult> {
+export function runCheck(check: CheckSpec, options: RunCheckOptions): Promise<CheckOutcome> {
   const now = options.now ?? (() => performance.now());
   const started = now();
   const timeoutMs = check.timeoutMs ?? options.timeoutMs;
@@ -179,7 +164,7 @@ export function runCheck(check: CheckSpec, options: RunCheckOptions): Promise<Ch
 
 /** Runs every check in order (they may share build output, so never in parallel). */
 export async function runAcceptance(checks: readonly CheckSpec[], options: RunCheckOptions): Promise<AcceptanceResult> {
-  const results: CheckResult[] = [];
+  const results: CheckOutcome[] = [];
   for (const check of checks) {
     if (options.signal?.aborted) break;
     results.push(await runCheck(check, options));
