@@ -152,7 +152,7 @@ export interface RunResult {
   diff: { stat: string; files: number; insertions: number; deletions: number };
   metrics: MetricsView;
   /** Files beside result.json. */
-  files: { record: string; patch: string };
+  files: { record: string; patch: string; envelope?: string };
   /** Harness overhead of this run, by phase, in milliseconds. */
   timing: { worktreeMs: number; agentMs: number; checksMs: number; diffMs: number; cleanupMs: number };
 }

@@ -284,6 +284,8 @@ export interface RunDiff {
   /** `git diff --stat` against the pinned commit, after `git add -A` (so new files count). */
   stat: string;
   patch: string;
+  /** `git diff --numstat` text: what an implementer envelope counts lines from. */
+  numstat: string;
   files: number;
   insertions: number;
   deletions: number;
@@ -307,5 +309,5 @@ export async function collectDiff(worktree: string, commit: string): Promise<Run
     insertions += added === "-" ? 0 : Number(added);
     deletions += removed === "-" ? 0 : Number(removed);
   }
-  return { stat, patch, files, insertions, deletions };
+  return { stat, patch, numstat, files, insertions, deletions };
 }

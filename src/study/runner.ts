@@ -31,6 +31,7 @@ import type { RunEvent } from "../run/record.ts";
 import { RecordWriter } from "../run/record-writer.ts";
 import { type AcceptanceResult, type CheckSpec, loadChecks, runAcceptance } from "./checks.ts";
 import { StudyInputError } from "./errors.ts";
+import { ENVELOPE_FILE, writeRunEnvelope } from "./envelope/run.ts";
 import { addWorktree, collectDiff, defaultWorktreeRoot, materialiseFixture, pruneStaleWorktrees, removeWorktree, resolveCommit } from "./git.ts";
 import { type PlannedRun, type Shard, planRuns, shardOf } from "./plan.ts";
 import { writeFileAtomic, writeJsonAtomic } from "./store.ts";
@@ -82,6 +83,8 @@ export interface StudyRunOptions {
   concurrency?: number;
   resume?: boolean;
   shard?: Shard | null;
+  /** Also write an implementer envelope (`envelope.yaml`) per run, for build-loop style orchestrators. */
+  envelope?: boolean;
   signal?: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
   /** A fresh clock per run, in milliseconds from its start. Default: performance.now(). */
@@ -368,6 +371,17 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
     const diff = await collectDiff(worktree, prepared.commit);
     await writeFileAtomic(join(folder, PATCH_FILE), diff.patch);
     timing.diffMs = Math.round(clock() - t);
+    if (options.envelope === true) {
+      await writeRunEnvelope({
+        folder,
+        branch: `armstudy/${planned.arm}-${planned.runIndex}`,
+        acceptance,
+        diffNumstat: diff.numstat,
+        events,
+        wallClockSeconds: timing.agentMs / 1000,
+        ...(harnessError !== null ? { status: "failed" as const } : {}),
+      });
+    }
 
     const metrics = options.deps.measure(events, acceptance, { arm, model });
     const result: RunResult = {
@@ -384,7 +398,7 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
       acceptance,
       diff: { stat: diff.stat, files: diff.files, insertions: diff.insertions, deletions: diff.deletions },
       metrics,
-      files: { record: RECORD_FILE, patch: PATCH_FILE },
+      files: { record: RECORD_FILE, patch: PATCH_FILE, ...(options.envelope === true ? { envelope: ENVELOPE_FILE } : {}) },
       timing,
     };
     t = clock();

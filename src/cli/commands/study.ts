@@ -24,7 +24,7 @@ import type { CliIO } from "../io.ts";
 export const DEFAULT_STUDY_FILE = "arms/default.study.yaml";
 
 const USAGE = [
-  "armstudy study [FILE] [--arm NAME]... [--runs N] [--model SPEC] [-j N] [--resume] [--shard i/n] [--out DIR] [--json]",
+  "armstudy study [FILE] [--arm NAME]... [--runs N] [--model SPEC] [-j N] [--resume] [--shard i/n] [--out DIR] [--envelope] [--json]",
   "",
   `FILE       a study file (default ${DEFAULT_STUDY_FILE})`,
   "--arm      run only this arm (repeatable); an arm not in the file runs with the study's defaults",
@@ -35,6 +35,7 @@ const USAGE = [
   "           (the folder is --out, or the latest reports/<study>/<stamp>)",
   "--shard    run slice i of n of the (arm, run) pairs; combine folders with `armstudy merge`",
   "--out      results folder (default reports/<study>/<UTC stamp>)",
+  "--envelope also write each run as an implementer envelope (envelope.yaml beside result.json)",
   "--json     print one JSON object at the end instead of text",
 ].join("\n");
 
@@ -46,6 +47,7 @@ const OPTIONS = {
   resume: { type: "boolean" },
   shard: { type: "string" },
   out: { type: "string" },
+  envelope: { type: "boolean" },
   json: { type: "boolean" },
 } as const;
 
@@ -80,7 +82,7 @@ export function asInputError(error: unknown): InputError | null {
 }
 
 async function run(args: string[], io: CliIO): Promise<number> {
-  let values: { arm?: string[]; runs?: string; model?: string; j?: string; resume?: boolean; shard?: string; out?: string; json?: boolean };
+  let values: { arm?: string[]; runs?: string; model?: string; j?: string; resume?: boolean; shard?: string; out?: string; envelope?: boolean; json?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true }));
@@ -115,6 +117,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       ...(values.model !== undefined ? { model: values.model } : {}),
       concurrency,
       resume: values.resume === true,
+      envelope: values.envelope === true,
       ...(resumeCandidates ? { resumeCandidates } : {}),
       shard,
       signal: interrupt.signal,
