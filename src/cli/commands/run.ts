@@ -1,19 +1,19 @@
 /**
  * `armstudy run`: one agent run of one arm in an existing directory, written as a run record —
  * the building block the study runner repeats. Thin: the arm loader, the model factory and the
- * agent loop do the work.
+ * agent loop (or, for a real-client arm, its driver) do the work.
  */
 import { rename, rm, stat } from "node:fs/promises";
 import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { PackError } from "../../core/prompt/errors.ts";
-import { runAgent } from "../../run/agent.ts";
 import { loadArm } from "../../run/arms/load.ts";
 import { PersonaError } from "../../run/models/scripted-persona.ts";
-import { createModelClient, ModelSpecError } from "../../run/models/spec.ts";
+import { ModelSpecError } from "../../run/models/spec.ts";
 import type { RunEvent } from "../../run/record.ts";
 import { RecordWriter, serializeEvent } from "../../run/record-writer.ts";
+import { defaultStudyDeps } from "../../study/deps.ts";
 import type { Command } from "../command.ts";
 import { InputError, UsageError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
@@ -97,10 +97,10 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const handoff = await readHandoff(resolve(io.cwd, values.handoff as string));
   const armsDir = resolve(io.cwd, values["arms-dir"] ?? "arms");
   const arm = await loadArm(armsDir, values.arm as string, { cwd: io.cwd }).catch(asInputError);
-  if (arm.agent !== "armstudy" || arm.prompt === null) {
-    throw new InputError(`arm "${arm.name}" runs the ${arm.agent} client; \`armstudy run\` drives only arms with agent: armstudy`);
-  }
-  const model = await createModelClient(values.model as string, { env: io.env, cwd: io.cwd, seed, runIndex }).catch(asInputError);
+  // The same pieces a study composes: our loop for agent: armstudy, a real client's driver otherwise.
+  const deps = defaultStudyDeps({ env: io.env, cwd: io.cwd });
+  const model = await Promise.resolve(deps.createModel(values.model as string, { cwd: io.cwd, seed, runIndex, agent: arm.agent })).catch(asInputError);
+  const runAgentOrClient = deps.agentFor(arm);
 
   // The record goes to FILE.partial while the run is going, and is renamed once it is closed.
   const out = values.out === undefined ? null : resolve(io.cwd, values.out);
@@ -117,7 +117,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   process.once("SIGTERM", onSignal);
   let outcome;
   try {
-    outcome = await runAgent({
+    outcome = await runAgentOrClient({
       arm,
       model,
       dir,
@@ -126,7 +126,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       seed,
       onEvent,
       signal: abort.signal,
-      env: io.env,
+      ...(out === null ? {} : { artifactsDir: dirname(out) }),
       limits: {
         ...(maxRounds === undefined ? {} : { maxRounds }),
         ...(maxMinutes === undefined ? {} : { maxWallMs: maxMinutes * 60_000 }),
