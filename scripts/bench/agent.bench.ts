@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Bench } from "tinybench";
 import type { Message, ModelRequest } from "../../src/core/model.ts";
+import { seededRng } from "../../src/core/random.ts";
 import { countTokens, TokenCounter } from "../../src/core/tokens.ts";
 import { runAgent } from "../../src/run/agent.ts";
 import { RequestTokenCounter } from "../../src/run/agent-tokens.ts";
@@ -26,18 +27,8 @@ import { createToolbox, runCommand } from "../../src/run/tools/index.ts";
 const ROOT = join(import.meta.dirname, "../..");
 const REQUESTS = 120;
 
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const WORDS = ["ledger", "stock", "const", "return", "await", "parseAmount", "error", "sku", "{", "}", "=>", "0.75", "passed", "failed", "src/money.js", "catalogue", "\n"];
-const rand = seeded(0xa9e47);
+const rand = seededRng(0xa9e47);
 const text = (chars: number) => {
   let out = "";
   while (out.length < chars) out += `${WORDS[Math.floor(rand() * WORDS.length)]} `;

@@ -19,20 +19,9 @@ import o200kBase from "js-tiktoken/ranks/o200k_base";
 import { Bench } from "tinybench";
 import { compile } from "../../src/core/prompt/compile.ts";
 import type { PromptPack, PromptSection } from "../../src/core/prompt/types.ts";
+import { seededRng } from "../../src/core/random.ts";
 import { TokenCounter, contentHash } from "../../src/core/tokens.ts";
 import { loadArm } from "../../src/run/arms/load.ts";
-
-/** mulberry32: a small seeded generator, so the texts are the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS =
   "the agent reads each file before it changes it and runs the checks after every edit so the person sees what changed why it changed and how it was tested a reply that stops early says so on its first line with the reason and the next step budget prefix cache section report token harness worktree handoff acceptance".split(
@@ -92,7 +81,7 @@ function mixedCode(bytes: number, rand: () => number): string {
   return parts.join("");
 }
 
-const rand = seeded(0x5eed);
+const rand = seededRng(0x5eed);
 const texts = { "md100k": markdown(100_000, rand), "mixed1m": mixedCode(1_000_000, rand) };
 const PLAIN = { disallowedSpecial: new Set<string>() };
 const tiktoken = new Tiktoken(o200kBase);

@@ -6,9 +6,9 @@
  * Pure: the randomness of the bootstrap comes in as an injected `Rng`, so a study's seed gives the
  * same intervals every time (and two shards merged give the same report as one unsharded study).
  */
+import type { Rng } from "../core/random.ts";
 
-/** A source of uniform numbers in [0, 1). */
-export type Rng = () => number;
+export { deriveSeed, type Rng, seededRng } from "../core/random.ts";
 
 /** Fewer runs per arm than this and the report shows a visible warning next to the numbers. */
 export const SMALL_SAMPLE = 5;
@@ -18,31 +18,6 @@ export const DEFAULT_RESAMPLES = 4000;
 
 /** z for a two-sided 95% interval. */
 const Z95 = 1.959963984540054;
-
-/**
- * mulberry32: a small, fast, seeded generator with a 2^32 period, plenty for bootstrap resampling.
- * The same seed always yields the same sequence.
- */
-export function seededRng(seed: number): Rng {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** A stable 32-bit seed from a text and a base seed (FNV-1a), so each statistic has its own stream. */
-export function deriveSeed(base: number, label: string): number {
-  let hash = (0x811c9dc5 ^ (base >>> 0)) >>> 0;
-  for (let i = 0; i < label.length; i += 1) {
-    hash ^= label.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash >>> 0;
-}
 
 export type Interval = [lo: number, hi: number];
 

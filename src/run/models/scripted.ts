@@ -6,6 +6,7 @@
  * throws: a request it cannot play is a reply with `stop: "error"`.
  */
 import type { ModelClient, ModelReply, ModelRequest } from "../../core/model.ts";
+import { deriveSeed, seededRng } from "../../core/random.ts";
 import { RequestTokenCounter } from "../agent-tokens.ts";
 import { loadPersona, type Persona } from "./scripted-persona.ts";
 import { playAgentTurn, playClaimCheck, type Random } from "./scripted-play.ts";
@@ -18,24 +19,9 @@ export interface ScriptedOptions {
   runIndex?: number;
 }
 
-/** FNV-1a over the text: a 32-bit seed for the generator. */
-function hash32(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
-/** mulberry32: one draw from a generator seeded by (seed, run index, salt). */
+/** One draw from a generator seeded by (seed, run index, salt): the same salt always draws the same. */
 export function seededRandom(seed: number, runIndex: number): Random {
-  return (salt) => {
-    let t = (hash32(`${seed}:${runIndex}:${salt}`) + 0x6d2b79f5) >>> 0;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return (salt) => seededRng(deriveSeed(0, `${seed}:${runIndex}:${salt}`))();
 }
 
 export class ScriptedClient implements ModelClient {
