@@ -3,7 +3,7 @@
  * the building block the study runner repeats. Thin: the arm loader, the model factory and the
  * agent loop (or, for a real-client arm, its driver) do the work.
  */
-import { rename, rm, stat } from "node:fs/promises";
+import { mkdir, rename, rm, stat } from "node:fs/promises";
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -105,6 +105,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
   // The record goes to FILE.partial while the run is going, and is renamed once it is closed.
   const out = values.out === undefined ? null : resolve(io.cwd, values.out);
   const partial = out === null ? null : `${out}.partial`;
+  // The record's folder also receives the persona server's request log for real-client arms.
+  if (out !== null) await mkdir(dirname(out), { recursive: true });
   const writer = partial === null ? null : await RecordWriter.open(partial);
   const onEvent = async (event: RunEvent) => {
     if (writer === null) io.stdout(serializeEvent(event));
@@ -145,7 +147,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     await rename(partial, out);
   }
   const where = out === null ? "" : `\nrecord: ${out}`;
-  io.stderr(`armstudy run: ${arm.name} with ${model.id}${model.isTestDouble ? " (scripted test double)" : ""}: ${outcome.status} — ${outcome.reason ?? ""}${where}\n`);
+  io.stderr(`armstudy run: ${arm.name} with ${model.id}${model.isTestDouble ? " (scripted test double)" : ""}: ${outcome.status}${outcome.reason ? ` — ${outcome.reason}` : ""}${where}\n`);
   return outcome.status === "error" ? 1 : 0;
 }
 
