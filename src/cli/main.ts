@@ -43,6 +43,13 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       io.stderr(`armstudy ${name}: ${error.message}\n`);
       return error.exitCode;
     }
+    // Our error classes (and Node's system errors) carry a stable code and a message that names
+    // the file or field: say it plainly. Anything else is a bug, and its stack trace helps.
+    const coded = error as { code?: unknown; exitCode?: unknown; message?: unknown };
+    if (error instanceof Error && typeof coded.code === "string") {
+      io.stderr(`armstudy ${name}: ${error.message}\n`);
+      return typeof coded.exitCode === "number" ? coded.exitCode : 1;
+    }
     throw error;
   }
 }
