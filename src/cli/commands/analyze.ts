@@ -4,11 +4,11 @@
  * src/measure/session-analysis.ts.
  */
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { TokenCounter } from "../../core/tokens.ts";
 import { analyzeSessionFile, renderAnalysisTable, type SessionAnalysis } from "../../measure/session-analysis.ts";
 import { SESSION_FORMATS, type SessionFormat } from "../../sessions/format.ts";
 import { SessionFormatError } from "../../sessions/import.ts";
+import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 import { UsageError } from "../errors.ts";
 
@@ -27,13 +27,10 @@ const command: Command = {
   summary: "Measure recorded sessions of real agents (Codex, Claude Code, pi) with the run metrics",
   usage: USAGE,
   async run(args, io) {
-    let parsed;
-    try {
-      parsed = parseArgs({ args, allowPositionals: true, strict: true, options: { format: { type: "string", default: "auto" }, json: { type: "boolean", default: false }, record: { type: "string" } } });
-    } catch (error) {
-      throw new UsageError(`${error instanceof Error ? error.message : String(error)}\nusage: ${USAGE}`);
-    }
-    const { values, positionals } = parsed;
+    const { values, positionals } = parseCommandArgs(
+      { args, allowPositionals: true, strict: true, options: { format: { type: "string", default: "auto" }, json: { type: "boolean", default: false }, record: { type: "string" } } },
+      USAGE,
+    );
     const format = values.format ?? "auto";
     if (format !== "auto" && !(SESSION_FORMATS as readonly string[]).includes(format)) {
       throw new UsageError(`--format ${JSON.stringify(format)} is not a format armstudy reads; use one of auto, ${SESSION_FORMATS.join(", ")}`);

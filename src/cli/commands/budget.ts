@@ -5,7 +5,6 @@
  * allowed percentage. Exit 2: bad input (nothing written).
  */
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import {
   type ArmBudgetReport,
   baselineEntry,
@@ -20,8 +19,9 @@ import { readBaseline, writeBaseline } from "../../run/arms/baseline.ts";
 import { growthPercent } from "../../run/arms/budgets.ts";
 import { loadArmSet } from "../../run/arms/load.ts";
 import { displayPath } from "../../run/arms/source.ts";
+import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
-import { InputError, UsageError } from "../errors.ts";
+import { InputError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
 
 const USAGE = [
@@ -49,12 +49,7 @@ const OPTIONS = {
 } as const;
 
 async function run(args: string[], io: CliIO): Promise<number> {
-  let values: { arm?: string[]; arms?: string; budgets?: string; baseline?: string; "update-baseline"?: boolean; json?: boolean; github?: boolean };
-  try {
-    ({ values } = parseArgs({ args, options: OPTIONS, allowPositionals: false, strict: true }));
-  } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\nusage: ${USAGE}`);
-  }
+  const { values } = parseCommandArgs({ args, options: OPTIONS, allowPositionals: false, strict: true }, USAGE);
 
   const armsDir = resolve(io.cwd, values.arms ?? "arms");
   const baselinePath = values.baseline === undefined ? join(armsDir, "budget-baseline.json") : resolve(io.cwd, values.baseline);

@@ -5,11 +5,12 @@
  */
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
-import { type ParseArgsConfig, parseArgs } from "node:util";
+import type { ParseArgsConfig } from "node:util";
 import { completionRow, dispatchRow, LedgerRowError, newTaskId } from "../../core/envelope/cost-ledger.ts";
 import { renderLedgerSummary, renderVerdict } from "../../core/envelope/render.ts";
 import { appendLedgerRow, readLedgerSummary } from "../../study/envelope/cost-ledger.ts";
 import { checkEnvelopeDocument, EnvelopeFileError, parseEnvelopeFileText, readEnvelopeFile, readPlanFile } from "../../study/envelope/files.ts";
+import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 import { InputError, UsageError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
@@ -30,11 +31,7 @@ const USAGE = [
 ].join("\n");
 
 function parse(args: string[], options: NonNullable<ParseArgsConfig["options"]>): { values: Record<string, unknown>; positionals: string[] } {
-  try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\nusage: ${USAGE}`);
-  }
+  return parseCommandArgs({ args, options, allowPositionals: true, strict: true }, USAGE);
 }
 
 function inputError(error: unknown): never {

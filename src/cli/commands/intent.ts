@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { uncheckedFreshness } from "../../core/envelope/intent.ts";
 import { EnvelopeFileError } from "../../study/envelope/files.ts";
 import { checkIntentFreshness, intentPath, stampIntentFile } from "../../study/envelope/intent.ts";
+import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 import { InputError, UsageError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
@@ -47,13 +48,7 @@ async function freshness(args: string[], io: CliIO): Promise<number> {
 }
 
 async function stamp(args: string[], io: CliIO): Promise<number> {
-  let values: { "run-id"?: string; workdir?: string; json?: boolean };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true }));
-  } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\nusage: ${USAGE}`);
-  }
+  const { values, positionals } = parseCommandArgs({ args, options: OPTIONS, allowPositionals: true, strict: true }, USAGE);
   const runId = values["run-id"];
   if (runId === undefined) throw new UsageError(`--run-id is required\nusage: ${USAGE}`);
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}\nusage: ${USAGE}`);

@@ -3,17 +3,18 @@
  * (`armstudy study --shard i/n`) into one folder and renders its report.
  */
 import { relative, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { renderStudyReport } from "../../render/render.ts";
 import { readStudyMeta } from "../../render/results.ts";
 import { mergeStudies } from "../../study/merge.ts";
+import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 import { InputError, UsageError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
 import { asInputError, stampOf } from "./study.ts";
 
+const USAGE_LINE = "armstudy merge DIR... [--out DIR] [--json]";
 const USAGE = [
-  "armstudy merge DIR... [--out DIR] [--json]",
+  USAGE_LINE,
   "",
   "DIR    results folders of one study (its shards); each run must come from exactly one of them",
   "--out  the merged folder (default reports/<study>/<UTC stamp>-merged); must be new or empty",
@@ -21,14 +22,8 @@ const USAGE = [
 ].join("\n");
 
 async function run(args: string[], io: CliIO): Promise<number> {
-  let values: { out?: string; json?: boolean };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({ args, options: { out: { type: "string" }, json: { type: "boolean" } }, allowPositionals: true, strict: true }));
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\nusage: ${USAGE.split("\n")[0]}`);
-  }
-  if (positionals.length === 0) throw new UsageError(`name the results folders to merge\nusage: ${USAGE.split("\n")[0]}`);
+  const { values, positionals } = parseCommandArgs({ args, options: { out: { type: "string" }, json: { type: "boolean" } }, allowPositionals: true, strict: true }, USAGE_LINE);
+  if (positionals.length === 0) throw new UsageError(`name the results folders to merge\nusage: ${USAGE_LINE}`);
   const shown = (path: string): string => {
     const rel = relative(io.cwd, path);
     return rel.startsWith("..") ? path : rel;

@@ -2,14 +2,11 @@
  * `armstudy plan classify [FILE|-] [--json]`: the ADR-0077 outcome of one plan-run reply.
  * Logic: src/core/plan. An `invalid` reply is a result (exit 0); only unreadable input exits 2.
  */
-import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { PLAN_RULES, classifyPlanReply, type PlanResult } from "../../core/plan/classify.ts";
 import { planRepairInstruction } from "../../core/plan/repair.ts";
+import { parseCommandArgs, readReply } from "../args.ts";
 import type { Command } from "../command.ts";
-import { InputError, UsageError } from "../errors.ts";
-import type { CliIO } from "../io.ts";
+import { UsageError } from "../errors.ts";
 
 const USAGE = `armstudy plan classify [FILE|-] [--json]
 
@@ -18,17 +15,6 @@ plan_ready, blocked, no_plan or invalid, per ADR-0077: only <proposed_plan> / <p
 outside fenced and inline code count. Prints the outcome, the block's content or the rule that
 failed, and for invalid the one repair instruction; --json prints the result object.
 Exit 0 for every outcome; 2 when the input cannot be read.`;
-
-/** The reply text from FILE, or from standard input for `-` or no FILE. */
-async function readReply(file: string | undefined, io: CliIO): Promise<string> {
-  if (file === undefined || file === "-") return io.readStdin();
-  try {
-    return await readFile(resolve(io.cwd, file), "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
-    throw new InputError(`${file}: cannot read (${code}); pass a readable reply file, or - for standard input`, file);
-  }
-}
 
 const indent = (text: string): string => text.replace(/^(?=.)/gm, "  ");
 
@@ -48,12 +34,7 @@ const command: Command = {
   summary: "Classify a plan run's reply: plan_ready, blocked, no_plan or invalid (ADR-0077)",
   usage: USAGE,
   async run(args, io) {
-    let parsed;
-    try {
-      parsed = parseArgs({ args, allowPositionals: true, strict: true, options: { json: { type: "boolean", default: false } } });
-    } catch (error) {
-      throw new UsageError(`${error instanceof Error ? error.message : String(error)}\nusage: ${USAGE}`);
-    }
+    const parsed = parseCommandArgs({ args, allowPositionals: true, strict: true, options: { json: { type: "boolean", default: false } } }, USAGE);
     const [action, file, ...extra] = parsed.positionals;
     if (action !== "classify") {
       throw new UsageError(`${action === undefined ? "name an action" : `unknown action "${action}"`}: the only action is classify\nusage: ${USAGE}`);

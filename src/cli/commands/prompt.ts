@@ -3,9 +3,9 @@
  * compiled text, followed by one newline). Budgets are not checked here; `armstudy budget` does.
  */
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { PackError } from "../../core/prompt/errors.ts";
 import { loadArm } from "../../run/arms/load.ts";
+import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 import { InputError, UsageError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
@@ -32,12 +32,7 @@ const OPTIONS = {
 async function run(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;
   if (sub !== "show") throw new UsageError(`${sub === undefined ? "missing subcommand" : `unknown subcommand "${sub}"`}\nusage: ${USAGE}`);
-  let values: { arm?: string; arms?: string; input?: string[]; stable?: boolean };
-  try {
-    ({ values } = parseArgs({ args: rest, options: OPTIONS, allowPositionals: false, strict: true }));
-  } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\nusage: ${USAGE}`);
-  }
+  const { values } = parseCommandArgs({ args: rest, options: OPTIONS, allowPositionals: false, strict: true }, USAGE);
   if (values.arm === undefined) throw new UsageError(`--arm is required\nusage: ${USAGE}`);
   const inputs: Record<string, string> = {};
   for (const pair of values.input ?? []) {

@@ -6,12 +6,10 @@
  * - `armstudy report DIR`: re-render a study's report from its saved results; any first argument
  *   other than `analyze` goes to `renderStudyReport`, which calls the study command's re-render.
  */
-import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { type FinalReportAnalysis, analyzeFinalReport } from "../../core/report/analyze.ts";
+import { parseCommandArgs, readReply } from "../args.ts";
 import type { Command } from "../command.ts";
-import { InputError, UsageError } from "../errors.ts";
+import { UsageError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
 
 const ANALYZE_USAGE = `armstudy report analyze [FILE|-] [--json]
@@ -24,17 +22,6 @@ tokens. --json prints the result object. Exit 0 for any reply; 2 when the input 
 const USAGE = `${ANALYZE_USAGE}
 
 armstudy report DIR [--json]: re-render report.md, summary.json and charts/ from a study's saved results.`;
-
-/** The reply text from FILE, or from standard input for `-` or no FILE. */
-async function readReply(file: string | undefined, io: CliIO): Promise<string> {
-  if (file === undefined || file === "-") return io.readStdin();
-  try {
-    return await readFile(resolve(io.cwd, file), "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
-    throw new InputError(`${file}: cannot read (${code}); pass a readable reply file, or - for standard input`, file);
-  }
-}
 
 function renderAnalysis(analysis: FinalReportAnalysis): string {
   const rows: Array<[string, string]> = [
@@ -53,12 +40,7 @@ function renderAnalysis(analysis: FinalReportAnalysis): string {
 }
 
 async function analyzeReply(args: string[], io: CliIO): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, allowPositionals: true, strict: true, options: { json: { type: "boolean", default: false } } });
-  } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\nusage: ${ANALYZE_USAGE}`);
-  }
+  const parsed = parseCommandArgs({ args, allowPositionals: true, strict: true, options: { json: { type: "boolean", default: false } } }, ANALYZE_USAGE);
   const [file, ...extra] = parsed.positionals;
   if (extra.length > 0) throw new UsageError(`analyze reads one reply; got ${extra.length + 1} files\nusage: ${ANALYZE_USAGE}`);
   const analysis = analyzeFinalReport(await readReply(file, io));

@@ -6,7 +6,6 @@
 import { mkdir, rename, rm, stat } from "node:fs/promises";
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { PackError } from "../../core/prompt/errors.ts";
 import { loadArm } from "../../run/arms/load.ts";
 import { PersonaError } from "../../run/models/scripted-persona.ts";
@@ -14,6 +13,7 @@ import { ModelSpecError } from "../../run/models/spec.ts";
 import type { RunEvent } from "../../run/record.ts";
 import { RecordWriter, serializeEvent } from "../../run/record-writer.ts";
 import { defaultStudyDeps } from "../../study/deps.ts";
+import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 import { InputError, UsageError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
@@ -62,9 +62,8 @@ function asInputError(error: unknown): never {
 }
 
 async function run(args: string[], io: CliIO): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
+  const { values } = parseCommandArgs(
+    {
       args,
       options: {
         arm: { type: "string" },
@@ -80,11 +79,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
       },
       allowPositionals: false,
       strict: true,
-    });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\nusage: ${USAGE}`);
-  }
-  const { values } = parsed;
+    },
+    USAGE,
+  );
   const missing = (["arm", "model", "dir", "handoff"] as const).filter((name) => values[name] === undefined);
   if (missing.length > 0) throw new UsageError(`missing ${missing.map((name) => `--${name}`).join(", ")}\nusage: ${USAGE}`);
   const seed = integer("seed", values.seed, 0);

@@ -5,7 +5,6 @@
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { PackError } from "../../core/prompt/errors.ts";
 import { renderStudyReport } from "../../render/render.ts";
 import { ResultsError, STUDY_META_FILE } from "../../render/results.ts";
@@ -17,14 +16,16 @@ import { progressPrinter } from "../../study/progress.ts";
 import { runStudy } from "../../study/runner.ts";
 import { onInterrupt } from "../../study/signals.ts";
 import { loadStudyFile } from "../../study/study-file.ts";
+import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 import { InputError, UsageError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
 
 export const DEFAULT_STUDY_FILE = "arms/default.study.yaml";
 
+const USAGE_LINE = "armstudy study [FILE] [--arm NAME]... [--runs N] [--model SPEC] [-j N] [--resume] [--shard i/n] [--out DIR] [--envelope] [--json]";
 const USAGE = [
-  "armstudy study [FILE] [--arm NAME]... [--runs N] [--model SPEC] [-j N] [--resume] [--shard i/n] [--out DIR] [--envelope] [--json]",
+  USAGE_LINE,
   "",
   `FILE       a study file (default ${DEFAULT_STUDY_FILE})`,
   "--arm      run only this arm (repeatable); an arm not in the file runs with the study's defaults",
@@ -54,7 +55,7 @@ const OPTIONS = {
 function positiveInt(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const value = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < 1) throw new UsageError(`${flag} must be a whole number of at least 1, got "${text}"\nusage: ${USAGE.split("\n")[0]}`);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < 1) throw new UsageError(`${flag} must be a whole number of at least 1, got "${text}"\nusage: ${USAGE_LINE}`);
   return value;
 }
 
@@ -82,14 +83,8 @@ export function asInputError(error: unknown): InputError | null {
 }
 
 async function run(args: string[], io: CliIO): Promise<number> {
-  let values: { arm?: string[]; runs?: string; model?: string; j?: string; resume?: boolean; shard?: string; out?: string; envelope?: boolean; json?: boolean };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true }));
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\nusage: ${USAGE.split("\n")[0]}`);
-  }
-  if (positionals.length > 1) throw new UsageError(`one study file at most, got ${positionals.length}: ${positionals.join(" ")}\nusage: ${USAGE.split("\n")[0]}`);
+  const { values, positionals } = parseCommandArgs({ args, options: OPTIONS, allowPositionals: true, strict: true }, USAGE_LINE);
+  if (positionals.length > 1) throw new UsageError(`one study file at most, got ${positionals.length}: ${positionals.join(" ")}\nusage: ${USAGE_LINE}`);
   const runs = positiveInt("--runs", values.runs);
   const concurrency = positiveInt("-j", values.j) ?? 1;
   const json = values.json === true;
@@ -162,13 +157,7 @@ const REPORT_USAGE = "armstudy report DIR [--json]   (re-render report.md, summa
 
 /** `armstudy report DIR`: re-renders a results folder (report.ts routes here for any form but `analyze`). */
 export async function rerenderStudyReport(args: string[], io: CliIO): Promise<number> {
-  let values: { json?: boolean };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({ args, options: { json: { type: "boolean" } }, allowPositionals: true, strict: true }));
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\nusage: ${REPORT_USAGE}`);
-  }
+  const { values, positionals } = parseCommandArgs({ args, options: { json: { type: "boolean" } }, allowPositionals: true, strict: true }, REPORT_USAGE);
   if (positionals.length !== 1) throw new UsageError(`name one results folder (reports/<study>/<stamp>)\nusage: ${REPORT_USAGE}`);
   const dir = resolve(io.cwd, positionals[0] as string);
   try {
