@@ -369,35 +369,29 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     await emit({ t: now(), type: "tool.call", id: call.id, name: call.name, arguments: call.arguments });
     const callStart = now();
     let outcome: ToolOutcome;
+    // A policy tool's records follow its tool.result in the record.
+    let policyRecords: readonly PolicyRecord[] | undefined;
     const policyTools = control.tools?.(state) ?? [];
     if (control.onToolCall !== undefined && policyTools.some((tool) => tool.name === call.name)) {
       const answered = control.onToolCall({ id: call.id, name: call.name, arguments: call.arguments }, state, { nowMs: now() });
       state = answered.state;
       outcome = { ok: answered.result.ok, output: answered.result.output };
-      await emit({
-        t: now(),
-        type: "tool.result",
-        id: call.id,
-        name: call.name,
-        ok: outcome.ok,
-        output: outcome.output,
-        durationMs: Math.max(0, now() - callStart),
-      });
-      await record(answered.records);
+      policyRecords = answered.records;
     } else {
       outcome = await toolbox.run(call, toolContext);
-      await emit({
-        t: now(),
-        type: "tool.result",
-        id: call.id,
-        name: call.name,
-        ok: outcome.ok,
-        ...(outcome.exitCode === undefined ? {} : { exitCode: outcome.exitCode }),
-        output: outcome.output,
-        durationMs: Math.max(0, now() - callStart),
-        ...(outcome.changedFiles === undefined ? {} : { changedFiles: outcome.changedFiles }),
-      });
     }
+    await emit({
+      t: now(),
+      type: "tool.result",
+      id: call.id,
+      name: call.name,
+      ok: outcome.ok,
+      ...(outcome.exitCode === undefined ? {} : { exitCode: outcome.exitCode }),
+      output: outcome.output,
+      durationMs: Math.max(0, now() - callStart),
+      ...(outcome.changedFiles === undefined ? {} : { changedFiles: outcome.changedFiles }),
+    });
+    await record(policyRecords);
     if (outcome.plan !== undefined) {
       todos = outcome.plan.map((item) => ({ text: item.text, status: item.status }));
       await emit({ t: now(), type: "plan.update", items: todos });
