@@ -22,17 +22,8 @@ import type { EventOf, RunEvent } from "../run/record.ts";
 export type ReplyEndReason = EventOf<"reply.end">["reason"];
 export type UserKind = EventOf<"user.message">["kind"];
 
-export interface RunStartFields {
-  arm: string;
-  runIndex: number;
-  seed: number;
-  model: string;
-  testDouble: boolean;
-  prefixHash: string;
-  prefixTokens: number;
-  startedAt?: string;
-  cwd?: string;
-}
+/** The `run.start` event's own fields (the builder fills in `t`, `type` and `source`). */
+export type RunStartFields = Omit<EventOf<"run.start">, "t" | "type" | "source">;
 
 export interface BuilderOptions {
   /** `run.start.source`: codex, claude, pi … */
