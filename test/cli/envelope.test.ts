@@ -1,29 +1,13 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { memoryIO } from "../../src/cli/io.ts";
 import { main } from "../../src/cli/main.ts";
+import { ENVELOPE_FIXTURES as FIXTURES, type Expected, envelopeFixtureCases } from "../support/envelope-fixtures.ts";
 
-const FIXTURES = join(import.meta.dirname, "../../fixtures/envelopes");
-
-interface Expected {
-  description: string;
-  plan: string | null;
-  checkLedger: boolean;
-  exit: number;
-  verdict?: unknown;
-  error?: string;
-}
-
-const cases = readdirSync(FIXTURES)
-  .filter((name) => name.endsWith(".expected.json"))
-  .map((name) => {
-    const stem = name.replace(/\.expected\.json$/, "");
-    const file = readdirSync(FIXTURES).find((other) => other !== name && other.startsWith(`${stem}.`)) ?? `${stem}.?`;
-    return { file, expected: JSON.parse(readFileSync(join(FIXTURES, name), "utf8")) as Expected };
-  });
+const cases = envelopeFixtureCases();
 
 async function cli(args: string[], options: { cwd?: string; stdin?: string } = {}): Promise<{ exit: number; out: string; err: string }> {
   const io = memoryIO({ cwd: options.cwd ?? FIXTURES, ...(options.stdin === undefined ? {} : { stdin: options.stdin }) });

@@ -1,29 +1,13 @@
 /** The fixture envelopes give the verdicts in their `.expected.json` files (library side). */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkEnvelope } from "../../../src/core/envelope/check.ts";
 import { EnvelopeTextError, parseEnvelopeText } from "../../../src/core/envelope/document.ts";
 import { extractSynthesisDimensions } from "../../../src/core/envelope/plan.ts";
+import { ENVELOPE_FIXTURES as DIR, envelopeFixtureCases } from "../../support/envelope-fixtures.ts";
 
-const DIR = join(import.meta.dirname, "../../../fixtures/envelopes");
-
-interface Expected {
-  description: string;
-  plan: string | null;
-  checkLedger: boolean;
-  exit: number;
-  verdict?: unknown;
-  error?: string;
-}
-
-const cases = readdirSync(DIR)
-  .filter((name) => name.endsWith(".expected.json"))
-  .map((name) => {
-    const stem = name.replace(/\.expected\.json$/, "");
-    const file = readdirSync(DIR).find((other) => other !== name && other.startsWith(`${stem}.`));
-    return { file: file ?? `${stem}.?`, expected: JSON.parse(readFileSync(join(DIR, name), "utf8")) as Expected };
-  });
+const cases = envelopeFixtureCases();
 
 describe("envelope fixtures (library)", () => {
   it("has the three worked examples and a negative fixture for each parser rule", () => {
