@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import type { AcceptanceResult, CheckOutcome } from "../render/results.ts";
+import { killGroup } from "../run/process-group.ts";
 import { StudyInputError, describeZodIssues } from "./errors.ts";
 
 export interface CheckSpec {
@@ -91,16 +92,6 @@ export function checkEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 /** Keeps the last `cap` characters, marking the cut. */
 function tail(text: string, cap: number): string {
   return text.length <= cap ? text : `[… ${text.length - cap} characters cut …]\n${text.slice(-cap)}`;
-}
-
-/** Kills a process group, ignoring a group that is already gone. */
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // Already exited.
-  }
 }
 
 export interface RunCheckOptions {

@@ -7,6 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import { z } from "zod";
+import { killGroup } from "../process-group.ts";
 import { parseArgs } from "./args.ts";
 import { shellEnvironment } from "./env.ts";
 import { HeadTailCollector } from "./output.ts";
@@ -21,15 +22,6 @@ const ShellArgs = z.object({
   command: z.string().min(1),
   timeout_seconds: z.number().positive().optional(),
 });
-
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // The group is already gone.
-  }
-}
 
 export interface ShellResult {
   exitCode: number | null;
