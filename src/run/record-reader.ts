@@ -9,7 +9,7 @@
  * being buffered, and reported.
  */
 import { createReadStream } from "node:fs";
-import { RunEvent } from "./record.ts";
+import { describeEventIssues, RunEvent } from "./record.ts";
 
 export type RecordWarningKind = "invalid_json" | "invalid_event" | "invalid_utf8" | "truncated" | "too_long";
 
@@ -82,13 +82,6 @@ function sourceChunks(source: RecordSource, signal: AbortSignal | undefined): As
   return source;
 }
 
-function describeIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
-  return issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.length > 0 ? `field ${issue.path.map(String).join(".")}` : "event"}: ${issue.message}`)
-    .join("; ");
-}
-
 const KNOWN_TYPES: ReadonlySet<string> = new Set(RunEvent.options.map((option) => option.shape.type.value));
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -133,7 +126,7 @@ export async function* readRecord(source: RecordSource, options: ReadRecordOptio
     if (!parsed.success) {
       const type =
         typeof value === "object" && value !== null && "type" in value ? `event ${JSON.stringify((value as { type: unknown }).type)}` : "value";
-      warn("invalid_event", line, `${type} is not a valid run-record event: ${describeIssues(parsed.error.issues)}; skipped`);
+      warn("invalid_event", line, `${type} is not a valid run-record event: ${describeEventIssues(parsed.error.issues, 3)}; skipped`);
       continue;
     }
     yield parsed.data;

@@ -9,7 +9,7 @@
  */
 import { open, type FileHandle } from "node:fs/promises";
 import type { Writable } from "node:stream";
-import { RunEvent } from "./record.ts";
+import { describeEventIssues, RunEvent } from "./record.ts";
 
 export type RecordWriterErrorCode = "RECORD_INVALID_EVENT" | "RECORD_CLOSED" | "RECORD_IO";
 
@@ -75,20 +75,12 @@ function streamSink(stream: Writable, endStream: boolean): Sink {
   };
 }
 
-/** Formats zod issues as `field a.b: message; …`, so a bad event names its field. */
-function describeIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
-  return issues
-    .slice(0, 5)
-    .map((issue) => `${issue.path.length > 0 ? `field ${issue.path.map(String).join(".")}` : "event"}: ${issue.message}`)
-    .join("; ");
-}
-
 /** Validates one event and returns its JSONL line (with defaults filled, ending in LF). */
 export function serializeEvent(event: unknown): string {
   const parsed = RunEvent.safeParse(event);
   if (!parsed.success) {
     const type = typeof event === "object" && event !== null && "type" in event ? String((event as { type: unknown }).type) : "?";
-    throw new RecordWriterError("RECORD_INVALID_EVENT", `invalid run-record event (type ${type}): ${describeIssues(parsed.error.issues)}`);
+    throw new RecordWriterError("RECORD_INVALID_EVENT", `invalid run-record event (type ${type}): ${describeEventIssues(parsed.error.issues, 5)}`);
   }
   return `${JSON.stringify(parsed.data)}\n`;
 }

@@ -208,3 +208,11 @@ export const RunEvent = z.discriminatedUnion("type", [
 export type RunEvent = z.infer<typeof RunEvent>;
 export type RunEventType = RunEvent["type"];
 export type EventOf<T extends RunEventType> = Extract<RunEvent, { type: T }>;
+
+/** The first `max` zod issues of an event as `field a.b: message; …`, so a bad event names its field. */
+export function describeEventIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>, max: number): string {
+  return issues
+    .slice(0, max)
+    .map((issue) => `${issue.path.length > 0 ? `field ${issue.path.map(String).join(".")}` : "event"}: ${issue.message}`)
+    .join("; ");
+}
