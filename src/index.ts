@@ -74,7 +74,7 @@ export { analyzeSessionFile, renderAnalysisTable, type SessionAnalysis } from ".
 export { mean, median, summarizeCounts, summarizeRate, bootstrapMeanCI, bootstrapMeanDifference, compareRates, wilson, fisherExact, smallSampleWarning, SMALL_SAMPLE, type Interval, type CountSummary, type RateSummary, type CountDifference, type RateDifference } from "./measure/stats.ts";
 
 // render: a results folder → summary.json, report.md and charts.
-export { loadResults, readStudyMeta, runFolder, type StudyMeta, type RunResult, type ArmMeta, type LoadedResults, type MetricsView, type CheckOutcome, type AcceptanceResult } from "./render/results.ts";
+export { loadResults, readStudyMeta, runFolder, type StudyMeta, type RunResult, type ArmMeta, type LoadedResults, type MetricsView, type CheckSpec, type CheckOutcome, type AcceptanceResult } from "./render/results.ts";
 export { summarize, SUMMARY_SCHEMA, type StudySummary, type ArmSummary, type Comparison, type RunRow } from "./render/summary.ts";
 export { renderReportMarkdown } from "./render/report.ts";
 export { renderCharts, type ChartFile } from "./render/charts.ts";
@@ -86,7 +86,7 @@ export { runStudy, type StudyRunOptions, type StudyRunOutcome, type StudyDeps, t
 export { defaultStudyDeps } from "./study/deps.ts";
 export { mergeStudies, type MergeOutcome } from "./study/merge.ts";
 export { planRuns, shardOf, parseShard, type PlannedRun, type Shard } from "./study/plan.ts";
-export { loadChecks, runAcceptance, runCheck, type CheckSpec } from "./study/checks.ts";
+export { loadChecks, runAcceptance, runCheck } from "./study/checks.ts";
 export { materialiseFixture, addWorktree, removeWorktree, pruneStaleWorktrees, collectDiff } from "./study/git.ts";
 export { StudyInputError } from "./study/errors.ts";
 export { checkEnvelopeFile, readEnvelopeFile, readPlanFile, EnvelopeFileError } from "./study/envelope/files.ts";

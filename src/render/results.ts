@@ -43,8 +43,10 @@ export interface ArmMeta {
   prefix: { hash: string; tokens: number; chars: number; sections: SectionSize[] | null } | null;
 }
 
-export interface AcceptanceCheckSpec {
+/** One acceptance check as a study file lists it. */
+export interface CheckSpec {
   id: string;
+  /** A shell command, run with `sh -c` in the worktree. */
   command: string;
   description?: string;
   timeoutMs?: number;
@@ -59,7 +61,7 @@ export interface StudyMeta {
   studyFile: string;
   repo: { source: string; commit: string };
   handoff: { file: string; sha256: string };
-  checks: AcceptanceCheckSpec[];
+  checks: CheckSpec[];
   seed: number;
   runsPerArm: number;
   /** The study's default model spec. */

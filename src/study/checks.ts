@@ -7,20 +7,12 @@ import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import type { AcceptanceResult, CheckOutcome } from "../render/results.ts";
+import type { AcceptanceResult, CheckOutcome, CheckSpec } from "../render/results.ts";
 import { killGroup } from "../run/process-group.ts";
 import { StudyInputError, describeZodIssues } from "./errors.ts";
 
-export interface CheckSpec {
-  id: string;
-  /** A shell command, run with `sh -c` in the worktree. */
-  command: string;
-  description?: string;
-  timeoutMs?: number;
-}
-
-/** runAcceptance's result, defined beside the result.json it is stored in. */
-export type { AcceptanceResult };
+/** The check types are defined beside the study.json and result.json they are stored in. */
+export type { AcceptanceResult, CheckSpec };
 
 const CheckSchema = z
   .object({
