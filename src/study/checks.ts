@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { AcceptanceResult, CheckOutcome, CheckSpec } from "../render/results.ts";
 import { killGroup } from "../run/process-group.ts";
 import { StudyInputError, describeZodIssues } from "./errors.ts";
+import { isSecretName } from "../run/tools/env.ts";
 
 /** The check types are defined beside the study.json and result.json they are stored in. */
 export type { AcceptanceResult, CheckSpec };
@@ -72,12 +73,10 @@ export async function loadChecks(file: string): Promise<CheckSpec[]> {
 }
 
 const OUTPUT_CAP = 4000;
-/** Variables that look like credentials never reach a check (nor the agent's shell). */
-const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL)/i;
-
+/** Variables that look like credentials never reach a check: the same rule as the agent's shell. */
 export function checkEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(env)) if (!SECRET_NAME.test(name)) out[name] = value;
+  for (const [name, value] of Object.entries(env)) if (!isSecretName(name)) out[name] = value;
   return out;
 }
 

@@ -34,7 +34,7 @@ import { StudyInputError } from "./errors.ts";
 import { ENVELOPE_FILE, writeRunEnvelope } from "./envelope/run.ts";
 import { addWorktree, collectDiff, defaultWorktreeRoot, materialiseFixture, pruneStaleWorktrees, removeWorktree, resolveCommit } from "./git.ts";
 import { type PlannedRun, type Shard, planRuns, shardOf } from "./plan.ts";
-import { writeFileAtomic, writeJsonAtomic } from "./store.ts";
+import { writeFileAtomic, writeJsonAtomic } from "../run/fs/atomic-write.ts";
 import { type StudyArmEntry, type StudySpec, selectArms } from "./study-file.ts";
 
 /** The arm as the runner uses it: a loaded arm, perhaps with section sizes from the compiler. */

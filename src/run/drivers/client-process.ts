@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { ClientLaunch } from "./offline-setup.ts";
+import { isSecretName } from "../tools/env.ts";
 
 export interface ClientProcessResult {
   exitCode: number | null;
@@ -31,11 +32,9 @@ export interface ClientProcessOptions {
   signal?: AbortSignal;
 }
 
-const SECRET_VAR = /(_API_KEY|_TOKEN|_SECRET|_PASSWORD)$/;
-
 export function clientEnv(base: NodeJS.ProcessEnv, own: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(base)) if (value !== undefined && !SECRET_VAR.test(name)) env[name] = value;
+  for (const [name, value] of Object.entries(base)) if (value !== undefined && !isSecretName(name)) env[name] = value;
   return { ...env, ...own };
 }
 
