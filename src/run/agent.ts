@@ -32,6 +32,7 @@ import type { LoadedArm, PolicySpec } from "./arms/types.ts";
 import type { RunEvent } from "./record.ts";
 import { createToolbox, runCommand, shellEnvironment, type ToolContext, type Toolbox, type ToolOutcome } from "./tools/index.ts";
 import { DEFAULT_OUTPUT_LIMIT, DEFAULT_SHELL_TIMEOUT_MS } from "./tools/types.ts";
+import { HarnessFaultError, harnessFault } from "./models/fault.ts";
 
 /** Caps that apply when the caller sets none: generous for real work, finite for any run. */
 export const DEFAULT_LIMITS = { maxRounds: 250, maxWallMs: 45 * 60_000 } as const;
@@ -247,6 +248,9 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
       stop: answer.stop,
       purpose: "agent",
     });
+    // A missing or broken cassette is armstudy's fault, not the agent's: stop, don't score it.
+    const fault = harnessFault(answer);
+    if (fault !== undefined) throw new HarnessFaultError(fault, answer.errorMessage ?? fault);
 
     // 2. What the reply says, and whether it ends here.
     let endReason: ReplyEndReason | null = null;

@@ -36,6 +36,7 @@ import { addWorktree, collectDiff, defaultWorktreeRoot, materialiseFixture, prun
 import { type PlannedRun, type Shard, planRuns, shardOf } from "./plan.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../run/fs/atomic-write.ts";
 import { type StudyArmEntry, type StudySpec, selectArms } from "./study-file.ts";
+import { HarnessFaultError } from "../run/models/fault.ts";
 
 /** The arm as the runner uses it: a loaded arm, perhaps with section sizes from the compiler. */
 export type StudyArm = LoadedArm & {
@@ -256,16 +257,29 @@ export async function runStudy(options: StudyRunOptions): Promise<StudyRunOutcom
   let errors = 0;
   let interrupted = false;
   const positions = new Map(plan.map((planned, index) => [`${planned.arm}#${planned.runIndex}`, index + 1]));
+  // A harness fault in one run (a cassette miss) stops the others too, then is thrown to the caller.
+  let fault: HarnessFaultError | null = null;
+  const stop = new AbortController();
+  const signal = options.signal === undefined ? stop.signal : AbortSignal.any([options.signal, stop.signal]);
+  const runOptions: StudyRunOptions = { ...options, signal };
   await Promise.all(
     todo.map((planned) =>
       limit(async () => {
-        if (options.signal?.aborted) {
+        if (signal.aborted) {
           interrupted = true;
           return;
         }
         const position = positions.get(`${planned.arm}#${planned.runIndex}`) ?? 0;
         options.onProgress?.({ kind: "start", arm: planned.arm, runIndex: planned.runIndex, position, total: plan.length });
-        const result = await runOne(prepared, planned, options, worktreeRoot);
+        let result: RunResult | null;
+        try {
+          result = await runOne(prepared, planned, runOptions, worktreeRoot);
+        } catch (error) {
+          if (!(error instanceof HarnessFaultError)) throw error;
+          fault ??= error;
+          stop.abort(error);
+          return;
+        }
         if (result === null) {
           interrupted = true;
           options.onProgress?.({ kind: "interrupted", arm: planned.arm, runIndex: planned.runIndex });
@@ -278,6 +292,7 @@ export async function runStudy(options: StudyRunOptions): Promise<StudyRunOutcom
       }),
     ),
   );
+  if (fault !== null) throw fault;
   return { outDir, meta, ran, skipped, errors, interrupted: interrupted || Boolean(options.signal?.aborted && ran + skipped < plan.length), pruned };
 }
 
@@ -351,6 +366,8 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
       });
     } catch (error) {
       if (signal?.aborted) return null;
+      // A harness fault stops the whole study (runStudy); the worktree is still removed below.
+      if (error instanceof HarnessFaultError) throw error;
       harnessError = `${(error as Error).name}: ${(error as Error).message}`;
     }
     timing.agentMs = Math.round(clock() - t);

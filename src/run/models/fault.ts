@@ -23,3 +23,18 @@ export function harnessFault(reply: Pick<ModelReply, "stop" | "errorMessage">): 
   const code = PATTERN.exec(reply.errorMessage)?.[1];
   return (HARNESS_FAULT_CODES as readonly string[]).includes(code ?? "") ? (code as HarnessFaultCode) : undefined;
 }
+
+/**
+ * Thrown by the agent loop when a reply is a harness fault, so the study stops instead of scoring
+ * the run: the fix is in armstudy's inputs (re-record the cassette), not in the agent.
+ */
+export class HarnessFaultError extends Error {
+  readonly exitCode = 2;
+  constructor(
+    readonly code: HarnessFaultCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "HarnessFaultError";
+  }
+}
