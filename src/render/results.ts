@@ -12,6 +12,7 @@
 import { existsSync } from "node:fs";
 import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { z } from "zod";
 
 export const STUDY_META_FILE = "study.json";
 export const RESULT_FILE = "result.json";
@@ -176,25 +177,88 @@ export class ResultsError extends Error {
   }
 }
 
+// The parts of study.json and result.json the report reads, checked when they are read back, so a
+// hand-edited or foreign file is an error naming its field rather than a crash in the renderer.
+// Other fields may be present (loose objects).
+const STUDY_META_SHAPE = z.looseObject({
+  study: z.string(),
+  description: z.string(),
+  repo: z.looseObject({ source: z.string(), commit: z.string() }),
+  handoff: z.looseObject({ file: z.string(), sha256: z.string() }),
+  checks: z.array(z.looseObject({ id: z.string(), command: z.string() })),
+  seed: z.number(),
+  runsPerArm: z.number(),
+  model: z.string(),
+  arms: z.array(z.looseObject({ name: z.string(), agent: z.string(), model: z.string(), testDouble: z.boolean(), policies: z.array(z.looseObject({ name: z.string() })) })),
+  limits: z.looseObject({}),
+  shard: z.looseObject({ index: z.number(), count: z.number() }).nullable(),
+  planned: z.array(z.looseObject({ arm: z.string(), runIndex: z.number() })),
+});
+
+const RUN_RESULT_SHAPE = z.looseObject({
+  schema: z.literal("armstudy.result/1"),
+  arm: z.string(),
+  runIndex: z.number(),
+  status: z.string(),
+  acceptance: z.looseObject({ passed: z.number(), failed: z.number(), checks: z.array(z.looseObject({ id: z.string(), passed: z.boolean() })) }),
+  diff: z.looseObject({ stat: z.string() }),
+  metrics: z.looseObject({
+    toolCalls: z.number(),
+    toolCallsBeforeReplyEnd: z.number(),
+    claimedComplete: z.boolean(),
+    falseCompletion: z.boolean(),
+    permissionStop: z.boolean(),
+    claimChecks: z.looseObject({ count: z.number() }),
+    tokens: z.looseObject({ input: z.number(), output: z.number(), total: z.number() }),
+    wallMs: z.number(),
+  }),
+  files: z.looseObject({ record: z.string(), patch: z.string() }),
+});
+
+/** `field a.b: expected …` for the first issue, or null when the value fits the shape. */
+function firstProblem(shape: z.ZodType, value: unknown): string | null {
+  const parsed = shape.safeParse(value);
+  const issue = parsed.success ? undefined : parsed.error.issues[0];
+  if (issue === undefined) return null;
+  return `${issue.path.length === 0 ? "top level" : `field ${issue.path.map(String).join(".")}`}: ${issue.message}`;
+}
+
 export async function readStudyMeta(dir: string): Promise<StudyMeta> {
   const file = join(dir, STUDY_META_FILE);
   if (!existsSync(file)) throw new ResultsError(`${dir} is not a study results folder: ${STUDY_META_FILE} is missing. Pass a folder that \`armstudy study\` wrote (reports/<study>/<stamp>).`);
+  let meta: unknown;
   try {
-    const meta = JSON.parse(await readFile(file, "utf8")) as StudyMeta;
-    if (meta.schema !== "armstudy.study/1") throw new Error(`unknown schema ${String(meta.schema)}`);
-    return meta;
+    meta = JSON.parse(await readFile(file, "utf8"));
+    if ((meta as { schema?: unknown } | null)?.schema !== "armstudy.study/1") throw new Error(`unknown schema ${String((meta as { schema?: unknown } | null)?.schema)}`);
   } catch (error) {
     throw new ResultsError(`${file}: cannot be read (${(error as Error).message}).`);
   }
+  const problem = firstProblem(STUDY_META_SHAPE, meta);
+  if (problem !== null) throw new ResultsError(`${file}: ${problem}. armstudy study writes this file; restore it from the study's folder, or run the study again.`);
+  return meta as StudyMeta;
 }
 
 export async function readRunResult(dir: string, arm: string, runIndex: number): Promise<RunResult | null> {
   const file = join(dir, runFolder(arm, runIndex), RESULT_FILE);
   if (!existsSync(file)) return null;
+  let result: unknown;
   try {
-    return JSON.parse(await readFile(file, "utf8")) as RunResult;
+    result = JSON.parse(await readFile(file, "utf8"));
   } catch (error) {
     throw new ResultsError(`${file}: cannot be read (${(error as Error).message}). Delete the run folder and rerun with --resume.`);
+  }
+  const problem = firstProblem(RUN_RESULT_SHAPE, result);
+  if (problem !== null) throw new ResultsError(`${file}: ${problem}. Delete the run folder and rerun with --resume.`);
+  return result as RunResult;
+}
+
+/** A folder's sub-folders (stray files are ignored); a file where the folder belongs is a ResultsError. */
+async function readFolder(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
+    throw new ResultsError(`${dir}: cannot be listed (${code}); a results folder keeps each run in runs/<arm>/run-<i>/. Move the stray file away.`);
   }
 }
 
@@ -203,8 +267,8 @@ export async function listRunFolders(dir: string): Promise<Array<{ arm: string; 
   const runsDir = join(dir, "runs");
   if (!existsSync(runsDir)) return [];
   const out: Array<{ arm: string; runIndex: number }> = [];
-  for (const arm of (await readdir(runsDir)).sort()) {
-    for (const name of (await readdir(join(runsDir, arm))).sort()) {
+  for (const arm of (await readFolder(runsDir)).sort()) {
+    for (const name of (await readFolder(join(runsDir, arm))).sort()) {
       const match = /^run-(\d+)$/.exec(name);
       if (match) out.push({ arm, runIndex: Number(match[1]) });
     }
