@@ -5,9 +5,9 @@
  * folders is refused rather than counted twice.
  */
 import { existsSync } from "node:fs";
-import { cp, mkdir, readdir } from "node:fs/promises";
+import { cp, mkdir, readdir, rm, stat } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
-import { RESULT_FILE, STUDY_META_FILE, type StudyMeta, listRunFolders, readStudyMeta, runFolder } from "../render/results.ts";
+import { RESULT_FILE, STUDY_META_FILE, type StudyMeta, listRunFolders, readRunResult, readStudyMeta, runFolder } from "../render/results.ts";
 import { writeJsonAtomic } from "../run/fs/atomic-write.ts";
 import { StudyInputError } from "./errors.ts";
 import { planRuns } from "./plan.ts";
@@ -31,7 +31,11 @@ export async function mergeStudies(dirs: readonly string[], outDir: string, cwd:
   for (const dir of dirs) {
     if (resolve(dir) === out) throw new StudyInputError("STUDY_MERGE", `--out ${shown(out, cwd)} is one of the folders being merged; choose a new folder.`);
   }
-  if (existsSync(out) && (await readdir(out)).length > 0) {
+  const outInfo = await stat(out).catch(() => undefined);
+  if (outInfo !== undefined && !outInfo.isDirectory()) {
+    throw new StudyInputError("STUDY_MERGE", `--out ${shown(out, cwd)} is a file, not a folder; choose a new folder.`);
+  }
+  if (outInfo !== undefined && (await readdir(out)).length > 0) {
     throw new StudyInputError("STUDY_MERGE", `--out ${shown(out, cwd)} already exists and is not empty; choose a new folder.`);
   }
   const metas: StudyMeta[] = [];
@@ -68,6 +72,8 @@ export async function mergeStudies(dirs: readonly string[], outDir: string, cwd:
           `${pair.arm} run ${pair.runIndex} is in both ${shown(resolve(earlier), cwd)} and ${shown(resolve(dir), cwd)}; a run must come from one folder. Remove one of them, or merge shards of one --shard i/n split only.`,
         );
       }
+      // Read every result before anything is written, so a broken one is reported where it is.
+      await readRunResult(dir, pair.arm, pair.runIndex);
       sources.set(key, dir);
       planned.add(key);
     }
@@ -79,12 +85,18 @@ export async function mergeStudies(dirs: readonly string[], outDir: string, cwd:
 
   await mkdir(out, { recursive: true });
   const copied = new Map<string, number>(dirs.map((dir) => [dir, 0]));
-  for (const [key, dir] of sources) {
-    const [arm, index] = key.split("#") as [string, string];
-    const folder = runFolder(arm, Number(index));
-    await cp(join(dir, folder), join(out, folder), { recursive: true, errorOnExist: true, force: false });
-    copied.set(dir, (copied.get(dir) ?? 0) + 1);
+  try {
+    for (const [key, dir] of sources) {
+      const [arm, index] = key.split("#") as [string, string];
+      const folder = runFolder(arm, Number(index));
+      await cp(join(dir, folder), join(out, folder), { recursive: true, errorOnExist: true, force: false });
+      copied.set(dir, (copied.get(dir) ?? 0) + 1);
+    }
+    await writeJsonAtomic(join(out, STUDY_META_FILE), meta);
+  } catch (error) {
+    // --out was new or empty: leave no half-merged folder behind.
+    await rm(out, { recursive: true, force: true });
+    throw error;
   }
-  await writeJsonAtomic(join(out, STUDY_META_FILE), meta);
   return { outDir: out, meta, copied: dirs.map((dir) => ({ dir, runs: copied.get(dir) ?? 0 })) };
 }

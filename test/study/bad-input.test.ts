@@ -1,0 +1,57 @@
+/** Bad input to study, merge and their files: exit 2, one message naming the file or field, nothing half-written. */
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.ts";
+import { memoryIO } from "../../src/cli/io.ts";
+import { armMeta, meta, result } from "../render/support.ts";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "armstudy-bad-input-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const io = memoryIO({ cwd: dir });
+  const code = await main(args, io);
+  return { code, out: io.out.join(""), err: io.err.join("") };
+}
+
+/** A results folder of one study holding the given runs of `ordinary` (result.json text per run). */
+async function resultsFolder(name: string, runs: Record<number, string>): Promise<void> {
+  await mkdir(join(dir, name), { recursive: true });
+  await writeFile(join(dir, name, "study.json"), JSON.stringify(meta([armMeta("ordinary")], 2)));
+  for (const [index, text] of Object.entries(runs)) {
+    await mkdir(join(dir, name, "runs", "ordinary", `run-${index}`), { recursive: true });
+    await writeFile(join(dir, name, "runs", "ordinary", `run-${index}`, "result.json"), text);
+  }
+}
+
+describe("armstudy merge", () => {
+  it("a broken result.json in a shard is named where it is, and no merged folder is left behind", async () => {
+    await resultsFolder("s1", { 1: JSON.stringify(result("ordinary", 1, 3)) });
+    await resultsFolder("s2", { 2: '{"schema":' });
+    expect(await cli(["merge", "s1", "s2", "--out", "merged"])).toEqual({
+      code: 2,
+      out: "",
+      err: "armstudy merge: s2/runs/ordinary/run-2/result.json: cannot be read (Unexpected end of JSON input). Delete the run folder and rerun with --resume.\n",
+    });
+    expect(await readdir(dir)).toEqual(["s1", "s2"]);
+  });
+
+  it("an --out that is a file is refused before anything is read or written", async () => {
+    await resultsFolder("s1", { 1: JSON.stringify(result("ordinary", 1, 3)) });
+    await writeFile(join(dir, "taken"), "keep me");
+    expect(await cli(["merge", "s1", "--out", "taken"])).toEqual({
+      code: 2,
+      out: "",
+      err: "armstudy merge: --out taken is a file, not a folder; choose a new folder.\n",
+    });
+    expect(existsSync(join(dir, "s1", "report.md"))).toEqual(false);
+  });
+});
