@@ -53,6 +53,19 @@ async function readHandoff(file: string): Promise<string> {
   }
 }
 
+/** Checks --out before the run starts: its folder is created, and neither it nor the record may be a folder. */
+async function prepareOut(out: string): Promise<void> {
+  try {
+    await mkdir(dirname(out), { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "error";
+    const why = code === "EEXIST" || code === "ENOTDIR" ? "a file is in the way" : code;
+    throw new InputError(`--out ${out}: cannot create its folder ${dirname(out)} (${why}); choose a path under a folder`, out);
+  }
+  const info = await stat(out).catch(() => undefined);
+  if (info?.isDirectory() === true) throw new InputError(`--out ${out} is a folder; give a file path for the run record, such as ${out}/record.jsonl`, out);
+}
+
 /** Turns the loaders' own input errors into the CLI's exit-2 error. */
 function asInputError(error: unknown): never {
   if (error instanceof PackError || error instanceof ModelSpecError || error instanceof PersonaError) {
@@ -103,7 +116,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const out = values.out === undefined ? null : resolve(io.cwd, values.out);
   const partial = out === null ? null : `${out}.partial`;
   // The record's folder also receives the persona server's request log for real-client arms.
-  if (out !== null) await mkdir(dirname(out), { recursive: true });
+  if (out !== null) await prepareOut(out);
   const writer = partial === null ? null : await RecordWriter.open(partial);
   const onEvent = async (event: RunEvent) => {
     if (writer === null) io.stdout(serializeEvent(event));

@@ -1,0 +1,66 @@
+/**
+ * The adversarial pass over the commands' input: each case feeds what a user might, and expects
+ * exit 2, one message naming the file or flag and the fix, and nothing half-written.
+ */
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.ts";
+import { memoryIO } from "../../src/cli/io.ts";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "armstudy-cli-bad-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const io = memoryIO({ cwd: dir });
+  const code = await main(args, io);
+  return { code, out: io.out.join(""), err: io.err.join("") };
+}
+
+describe("armstudy run --out", () => {
+  const runArgs = (out: string) => [
+    "run",
+    "--arm",
+    "ordinary",
+    "--arms-dir",
+    join(ROOT, "arms"),
+    "--model",
+    `scripted:${join(ROOT, "fixtures/personas/diligent.yaml")}`,
+    "--dir",
+    "work",
+    "--handoff",
+    join(ROOT, "fixtures/handoffs/main.md"),
+    "--out",
+    out,
+    "--max-rounds",
+    "2",
+  ];
+
+  it("a folder as --out is refused before the run starts, and no .partial is left", async () => {
+    await mkdir(join(dir, "work"));
+    await mkdir(join(dir, "records"));
+    expect(await cli(runArgs("records"))).toEqual({
+      code: 2,
+      out: "",
+      err: `armstudy run: --out ${join(dir, "records")} is a folder; give a file path for the run record, such as ${join(dir, "records")}/record.jsonl\n`,
+    });
+    expect((await readdir(dir)).sort()).toEqual(["records", "work"]);
+  });
+
+  it("an --out under a file is refused with the folder that cannot be made", async () => {
+    await mkdir(join(dir, "work"));
+    await writeFile(join(dir, "notes"), "keep");
+    expect(await cli(runArgs("notes/record.jsonl"))).toEqual({
+      code: 2,
+      out: "",
+      err: `armstudy run: --out ${join(dir, "notes/record.jsonl")}: cannot create its folder ${join(dir, "notes")} (a file is in the way); choose a path under a folder\n`,
+    });
+  });
+});
