@@ -64,3 +64,21 @@ describe("armstudy run --out", () => {
     });
   });
 });
+
+describe("armstudy envelope ledger append", () => {
+  it("a folder as the ledger, or a ledger under a file, exits 2 naming it", async () => {
+    await mkdir(join(dir, "ledgers"));
+    await writeFile(join(dir, "notes"), "keep");
+    expect(await cli(["envelope", "ledger", "append", "ledgers", "--dispatch", "--task-id", "t-00c0ffee"])).toEqual({
+      code: 2,
+      out: "",
+      err: `armstudy envelope: cost ledger ${join(dir, "ledgers")} cannot be appended to (it is a folder); give the path of a JSONL file\n`,
+    });
+    expect(await cli(["envelope", "ledger", "append", "notes/cost.jsonl", "--dispatch", "--task-id", "t-00c0ffee"])).toEqual({
+      code: 2,
+      out: "",
+      err: `armstudy envelope: cost ledger ${join(dir, "notes/cost.jsonl")} cannot be appended to (a file is in the way of its folder); give the path of a JSONL file\n`,
+    });
+    expect((await readdir(dir)).sort()).toEqual(["ledgers", "notes"]);
+  });
+});

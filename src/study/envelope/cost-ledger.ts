@@ -10,8 +10,15 @@ import { EnvelopeFileError } from "./files.ts";
 
 export async function appendLedgerRow(file: string, row: LedgerRow): Promise<void> {
   const line = ledgerLine(row);
-  await mkdir(dirname(file), { recursive: true });
-  const handle = await open(file, "a+");
+  let handle;
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    handle = await open(file, "a+");
+  } catch (error) {
+    const code = String((error as NodeJS.ErrnoException).code ?? error);
+    const why = code === "EISDIR" ? "it is a folder" : code === "EEXIST" || code === "ENOTDIR" ? "a file is in the way of its folder" : code;
+    throw new EnvelopeFileError(`cost ledger ${file} cannot be appended to (${why}); give the path of a JSONL file`, file);
+  }
   try {
     const { size } = await handle.stat();
     let prefix = "";
