@@ -2,7 +2,7 @@
  * The adversarial pass over the commands' input: each case feeds what a user might, and expects
  * exit 2, one message naming the file or flag and the fix, and nothing half-written.
  */
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -80,5 +80,19 @@ describe("armstudy envelope ledger append", () => {
       err: `armstudy envelope: cost ledger ${join(dir, "notes/cost.jsonl")} cannot be appended to (a file is in the way of its folder); give the path of a JSONL file\n`,
     });
     expect((await readdir(dir)).sort()).toEqual(["ledgers", "notes"]);
+  });
+});
+
+describe("armstudy intent stamp", () => {
+  it("refuses an intent file that is not UTF-8 and leaves its bytes as they were", async () => {
+    const latin1 = Buffer.from([0x23, 0x20, 0x49, 0x6e, 0x74, 0x65, 0x6e, 0x74, 0x0a, 0x43, 0x61, 0x66, 0xe9, 0x0a]); // "# Intent\nCafé\n" in Latin-1
+    await mkdir(join(dir, ".build-loop"));
+    await writeFile(join(dir, ".build-loop", "intent.md"), latin1);
+    expect(await cli(["intent", "stamp", "--run-id", "run-42"])).toEqual({
+      code: 2,
+      out: "",
+      err: `armstudy intent: ${join(dir, ".build-loop/intent.md")}: line 2: is not UTF-8 text; save it as UTF-8, then stamp it (the file is left as it was)\n`,
+    });
+    expect(await readFile(join(dir, ".build-loop", "intent.md"))).toEqual(latin1);
   });
 });

@@ -7,6 +7,7 @@ import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { INTENT_FILE, type IntentFreshness, intentFreshness, RunIdError, readStamps, stampIntentText, uncheckedFreshness, validateRunId } from "../../core/envelope/intent.ts";
 import { writeFileAtomic } from "../../run/fs/atomic-write.ts";
+import { NotUtf8Error, decodeUtf8Strict } from "../../run/fs/utf8.ts";
 import { EnvelopeFileError } from "./files.ts";
 
 export function intentPath(workdir: string): string {
@@ -45,8 +46,12 @@ export async function stampIntentFile(workdir: string, runId: string): Promise<{
   }
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    // Strict: stamping rewrites the file, and must not replace bytes it cannot decode.
+    text = decodeUtf8Strict(await readFile(file));
   } catch (error) {
+    if (error instanceof NotUtf8Error) {
+      throw new EnvelopeFileError(`${file}: ${error.message}; save it as UTF-8, then stamp it (the file is left as it was)`, file, error.line);
+    }
     const code = (error as NodeJS.ErrnoException).code;
     throw new EnvelopeFileError(
       code === "ENOENT" ? `${file} does not exist: write the intent restatement first, then stamp it` : `${file} cannot be read (${String(code ?? error)})`,
