@@ -15,7 +15,8 @@ export type PackErrorCode =
   | "UNKNOWN_REF"
   | "BUDGET_UNKNOWN_SECTION"
   | "BUDGET_UNKNOWN_ARM"
-  | "BASELINE";
+  | "BASELINE"
+  | "UNREADABLE"; // a folder where a file belongs (or the reverse), bytes that are not UTF-8, no permission
 
 export class PackError extends Error {
   override readonly name = "PackError";

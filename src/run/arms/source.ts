@@ -7,6 +7,7 @@ import { readFile, readdir, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { simpleGit } from "simple-git";
 import { PackError } from "../../core/prompt/errors.ts";
+import { NotUtf8Error, decodeUtf8Strict } from "../fs/utf8.ts";
 
 export interface ArmSource {
   /** A file's text, or undefined when it does not exist. `path` is relative to the arms folder. */
@@ -21,22 +22,33 @@ export interface ArmSource {
 export function workingTreeSource(armsDir: string, cwd: string): ArmSource {
   return {
     async read(path) {
+      const shown = displayPath(join(armsDir, path), cwd);
       try {
-        return await readFile(join(armsDir, path), "utf8");
+        // Strict UTF-8: a byte that is not would otherwise reach the prompt as U+FFFD.
+        return decodeUtf8Strict(await readFile(join(armsDir, path)));
       } catch (error) {
         if (isMissing(error)) return undefined;
-        throw error;
+        if (error instanceof NotUtf8Error) throw new PackError("UNREADABLE", shown, "", `${error.message}; save the file as UTF-8.`);
+        const code = String((error as { code?: unknown }).code ?? error);
+        if (code === "EISDIR") throw new PackError("UNREADABLE", shown, "", "is a folder, not a file; move it away or make it the file it should be.");
+        throw new PackError("UNREADABLE", shown, "", `cannot be read (${code}); check its permissions.`);
       }
     },
     async list(path) {
+      const dir = join(armsDir, path);
+      let info;
       try {
-        const dir = join(armsDir, path);
-        if (!(await stat(dir)).isDirectory()) return [];
-        return (await readdir(dir)).sort();
+        info = await stat(dir);
       } catch (error) {
         if (isMissing(error)) return [];
         throw error;
       }
+      // The arms folder itself being a file is reported by the loader as "holds no arms".
+      if (!info.isDirectory()) {
+        if (path === "") return [];
+        throw new PackError("UNREADABLE", displayPath(dir, cwd), "", "is a file, but it should be a folder (one .md file per section); move the file away.");
+      }
+      return (await readdir(dir)).sort();
     },
     display(path) {
       return displayPath(join(armsDir, path), cwd);
