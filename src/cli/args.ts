@@ -1,6 +1,6 @@
 /** Argument handling the commands share: flag parsing with a usage error, and a reply read from FILE or stdin. */
-import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { mkdir, readFile, stat } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { InputError, UsageError } from "./errors.ts";
 import type { CliIO } from "./io.ts";
@@ -23,4 +23,20 @@ export async function readReply(file: string | undefined, io: CliIO): Promise<st
     const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
     throw new InputError(`${file}: cannot read (${code}); pass a readable reply file, or - for standard input`, file);
   }
+}
+
+/**
+ * Checks an output file flag (`--out`, `--record`) before any work starts: its folder is created,
+ * and neither the path nor its folder may be in the way. Bad → InputError naming the flag.
+ */
+export async function prepareOutputFile(flag: string, path: string): Promise<void> {
+  try {
+    await mkdir(dirname(path), { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "error";
+    const why = code === "EEXIST" || code === "ENOTDIR" ? "a file is in the way" : code;
+    throw new InputError(`${flag} ${path}: cannot create its folder ${dirname(path)} (${why}); choose a path under a folder`, path);
+  }
+  const info = await stat(path).catch(() => undefined);
+  if (info?.isDirectory() === true) throw new InputError(`${flag} ${path} is a folder; give a file path, such as ${path}/record.jsonl`, path);
 }

@@ -49,7 +49,7 @@ describe("armstudy run --out", () => {
     expect(await cli(runArgs("records"))).toEqual({
       code: 2,
       out: "",
-      err: `armstudy run: --out ${join(dir, "records")} is a folder; give a file path for the run record, such as ${join(dir, "records")}/record.jsonl\n`,
+      err: `armstudy run: --out ${join(dir, "records")} is a folder; give a file path, such as ${join(dir, "records")}/record.jsonl\n`,
     });
     expect((await readdir(dir)).sort()).toEqual(["records", "work"]);
   });
@@ -94,5 +94,30 @@ describe("armstudy intent stamp", () => {
       err: `armstudy intent: ${join(dir, ".build-loop/intent.md")}: line 2: is not UTF-8 text; save it as UTF-8, then stamp it (the file is left as it was)\n`,
     });
     expect(await readFile(join(dir, ".build-loop", "intent.md"))).toEqual(latin1);
+  });
+});
+
+describe("armstudy analyze --record", () => {
+  const session = join(ROOT, "fixtures/sessions/pi-mono/before-compaction.jsonl");
+
+  it("a folder as --record is named as the problem, not the session file", async () => {
+    await mkdir(join(dir, "records"));
+    expect(await cli(["analyze", session, "--record", "records"])).toEqual({
+      code: 2,
+      out: "",
+      err: `armstudy analyze: --record ${join(dir, "records")} is a folder; give a file path, such as ${join(dir, "records")}/record.jsonl\n`,
+    });
+    expect(await readdir(join(dir, "records"))).toEqual([]);
+  });
+
+  it("a --record under a file exits 2 naming the folder; one in a new folder is written there", async () => {
+    await writeFile(join(dir, "notes"), "keep");
+    expect(await cli(["analyze", session, "--record", "notes/pi.jsonl"])).toEqual({
+      code: 2,
+      out: "",
+      err: `armstudy analyze: --record ${join(dir, "notes/pi.jsonl")}: cannot create its folder ${join(dir, "notes")} (a file is in the way); choose a path under a folder\n`,
+    });
+    const { code } = await cli(["analyze", session, "--record", "new/pi.jsonl"]);
+    expect({ code, files: await readdir(join(dir, "new")) }).toEqual({ code: 0, files: ["pi.jsonl"] });
   });
 });

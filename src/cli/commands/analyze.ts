@@ -8,7 +8,7 @@ import { TokenCounter } from "../../core/tokens.ts";
 import { analyzeSessionFile, renderAnalysisTable, type SessionAnalysis } from "../../measure/session-analysis.ts";
 import { SESSION_FORMATS, type SessionFormat } from "../../sessions/format.ts";
 import { SessionFormatError } from "../../sessions/import.ts";
-import { parseCommandArgs } from "../args.ts";
+import { parseCommandArgs, prepareOutputFile } from "../args.ts";
 import type { Command } from "../command.ts";
 import { UsageError } from "../errors.ts";
 
@@ -40,6 +40,8 @@ const command: Command = {
       throw new UsageError(`--record writes one run record: give exactly one FILE (got ${positionals.length})`);
     }
 
+    // Checked first, so a bad --record is not reported as a problem with the session file.
+    if (values.record !== undefined) await prepareOutputFile("--record", resolve(io.cwd, values.record));
     const counter = new TokenCounter();
     const results: SessionAnalysis[] = [];
     let failed = 0;

@@ -3,7 +3,7 @@
  * the building block the study runner repeats. Thin: the arm loader, the model factory and the
  * agent loop (or, for a real-client arm, its driver) do the work.
  */
-import { mkdir, rename, rm, stat } from "node:fs/promises";
+import { rename, rm, stat } from "node:fs/promises";
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { PackError } from "../../core/prompt/errors.ts";
@@ -13,7 +13,7 @@ import { ModelSpecError } from "../../run/models/spec.ts";
 import type { RunEvent } from "../../run/record.ts";
 import { RecordWriter, serializeEvent } from "../../run/record-writer.ts";
 import { defaultStudyDeps } from "../../study/deps.ts";
-import { parseCommandArgs } from "../args.ts";
+import { parseCommandArgs, prepareOutputFile } from "../args.ts";
 import type { Command } from "../command.ts";
 import { InputError, UsageError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
@@ -51,19 +51,6 @@ async function readHandoff(file: string): Promise<string> {
     if (error instanceof InputError) throw error;
     throw new InputError(`--handoff ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"}); check the path`, file);
   }
-}
-
-/** Checks --out before the run starts: its folder is created, and neither it nor the record may be a folder. */
-async function prepareOut(out: string): Promise<void> {
-  try {
-    await mkdir(dirname(out), { recursive: true });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "error";
-    const why = code === "EEXIST" || code === "ENOTDIR" ? "a file is in the way" : code;
-    throw new InputError(`--out ${out}: cannot create its folder ${dirname(out)} (${why}); choose a path under a folder`, out);
-  }
-  const info = await stat(out).catch(() => undefined);
-  if (info?.isDirectory() === true) throw new InputError(`--out ${out} is a folder; give a file path for the run record, such as ${out}/record.jsonl`, out);
 }
 
 /** Turns the loaders' own input errors into the CLI's exit-2 error. */
@@ -116,7 +103,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const out = values.out === undefined ? null : resolve(io.cwd, values.out);
   const partial = out === null ? null : `${out}.partial`;
   // The record's folder also receives the persona server's request log for real-client arms.
-  if (out !== null) await prepareOut(out);
+  if (out !== null) await prepareOutputFile("--out", out);
   const writer = partial === null ? null : await RecordWriter.open(partial);
   const onEvent = async (event: RunEvent) => {
     if (writer === null) io.stdout(serializeEvent(event));
