@@ -28,11 +28,16 @@ const CheckSchema = z
   .passthrough()
   .refine((check) => check.command !== undefined || check.run !== undefined, { message: "give the check a `command` to run" });
 
-const ChecksFileSchema = z.union([z.object({ checks: z.array(CheckSchema).min(1) }).passthrough(), z.array(CheckSchema).min(1)]);
+const CheckListSchema = z.array(CheckSchema).min(1);
+const WrappedChecksSchema = z.object({ checks: CheckListSchema }).passthrough();
 
 /** Validates a parsed checks file: a list of checks, or `{ checks: [...] }`. */
 export function parseChecks(value: unknown, file: string): CheckSpec[] {
-  const parsed = ChecksFileSchema.safeParse(value);
+  if (value === null || value === undefined) {
+    throw new StudyInputError("STUDY_CHECKS", `${file}: is empty\nA checks file lists checks as { id, command, timeoutMs? }.`, file);
+  }
+  // One shape or the other, chosen by the value, so an issue names its field (a union reports only "Invalid input").
+  const parsed = (Array.isArray(value) ? CheckListSchema : WrappedChecksSchema).safeParse(value);
   if (!parsed.success) {
     throw new StudyInputError(
       "STUDY_CHECKS",

@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { memoryIO } from "../../src/cli/io.ts";
+import { StudyInputError } from "../../src/study/errors.ts";
+import { parseChecks } from "../../src/study/checks.ts";
 import { armMeta, meta, result } from "../render/support.ts";
 
 let dir: string;
@@ -53,5 +55,33 @@ describe("armstudy merge", () => {
       err: "armstudy merge: --out taken is a file, not a folder; choose a new folder.\n",
     });
     expect(existsSync(join(dir, "s1", "report.md"))).toEqual(false);
+  });
+});
+
+describe("acceptance checks files", () => {
+  const problem = (value: unknown): { code: string; message: string } => {
+    try {
+      parseChecks(value, "main.checks.yaml");
+    } catch (error) {
+      if (error instanceof StudyInputError) return { code: error.code, message: error.message };
+      throw error;
+    }
+    throw new Error("expected the checks to be refused");
+  };
+  const footer = "\nA checks file lists checks as { id, command, timeoutMs? }.";
+
+  it("a wrong type inside either form names the field (was 'top level: Invalid input' from the union)", () => {
+    expect(problem({ checks: [{ id: "B1", command: true }] })).toEqual({
+      code: "STUDY_CHECKS",
+      message: `main.checks.yaml: field checks.0.command: Invalid input: expected string, received boolean${footer}`,
+    });
+    expect(problem([{ id: "B1", command: "npm test", timeoutMs: "soon" }])).toEqual({
+      code: "STUDY_CHECKS",
+      message: `main.checks.yaml: field 0.timeoutMs: Invalid input: expected number, received string${footer}`,
+    });
+  });
+
+  it("an empty file says it is empty", () => {
+    expect(problem(null)).toEqual({ code: "STUDY_CHECKS", message: `main.checks.yaml: is empty${footer}` });
   });
 });
