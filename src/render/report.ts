@@ -44,10 +44,17 @@ export function verbatim(text: string): string {
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 
-function fmt(value: number | null, digits = 1): string {
+/** Groups an unsigned decimal's integer part in threes with commas, as the budget and analyze tables do. */
+function grouped(text: string): string {
+  const [whole = "", fraction] = text.split(".");
+  const sign = whole.startsWith("-") ? "-" : "";
+  const digits = whole.replace(/^-/, "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${sign}${digits}${fraction === undefined ? "" : `.${fraction}`}`;
+}
+
+export function fmt(value: number | null, digits = 1): string {
   if (value === null || !Number.isFinite(value)) return "–";
-  if (Number.isInteger(value)) return String(value);
-  return value.toFixed(digits);
+  return grouped(Number.isInteger(value) ? String(value) : value.toFixed(digits));
 }
 
 function countCell(summary: CountSummary, digits = 1): string {
@@ -82,13 +89,20 @@ function modelLines(summary: StudySummary): string[] {
   return [`> Model: ${named}.`];
 }
 
+/** The arms table's prefix cell for a real client: its prompt is its own, and armstudy does not see it. */
+export const CLIENT_PREFIX = "client's own prompt (not measured)";
+
+function control(arm: ArmSummary): string {
+  const policies = arm.policies.map((p) => p.name).join(", ") || "none";
+  const caps = arm.goal ? [arm.goal.rounds !== undefined ? `${arm.goal.rounds} rounds` : null, arm.goal.hours !== undefined ? `${arm.goal.hours} h` : null].filter(Boolean) : [];
+  return caps.length > 0 ? `${policies} (at most ${caps.join(" or ")})` : policies;
+}
+
 function armsTable(summary: StudySummary): string[] {
   const lines = ["| arm | agent | model | policies | stable prefix | description |", "|---|---|---|---|---|---|"];
   for (const arm of summary.arms) {
-    const policies = arm.policies.map((p) => p.name).join(", ") || "none";
-    const goal = arm.goal ? ` (goal: ${[arm.goal.rounds !== undefined ? `${arm.goal.rounds} rounds` : null, arm.goal.hours !== undefined ? `${arm.goal.hours} h` : null].filter(Boolean).join(", ")})` : "";
-    const prefix = arm.prefix ? `${arm.prefix.tokens} tokens, ${arm.prefix.chars} chars, \`${arm.prefix.hash.slice(0, 12)}\`` : "client's own";
-    lines.push(`| ${cell(arm.name)} | ${arm.agent} | \`${cell(arm.model)}\`${arm.testDouble ? " (test double)" : ""} | ${cell(policies + goal)} | ${prefix} | ${cell(arm.description)} |`);
+    const prefix = arm.prefix ? `${fmt(arm.prefix.tokens)} tokens, ${fmt(arm.prefix.chars)} chars, \`${arm.prefix.hash.slice(0, 12)}\`` : CLIENT_PREFIX;
+    lines.push(`| ${cell(arm.name)} | ${arm.agent} | \`${cell(arm.model)}\`${arm.testDouble ? " (test double)" : ""} | ${cell(control(arm))} | ${prefix} | ${cell(arm.description)} |`);
   }
   return lines;
 }
@@ -106,6 +120,48 @@ function usageSources(arm: ArmSummary): string {
   const sources = [...new Set(arm.runs.map((run) => run.tokens.source))].sort();
   if (sources.length === 0) return "–";
   return sources.map((source) => USAGE_SOURCE_LABELS[source] ?? source).join("; ");
+}
+
+const countOf = (summary: RateSummary): string => (summary.n === 0 ? "–" : `${summary.count}/${summary.n}`);
+
+/**
+ * The first screen's answer to "which arm did what": per arm its control, the outcome rates as
+ * counts of runs, and the mean checks, tool calls and tokens per run; then where the intervals and
+ * the between-arm tests are, whose token counts these are, and what a test double's numbers mean.
+ */
+function glance(summary: StudySummary): string[] {
+  const total = summary.checks.length;
+  const lines = [
+    "| arm | turn-end control | every check passed | false completion | permission stop | checks passed | tool calls | tokens |",
+    "|---|---|---|---|---|---|---|---|",
+  ];
+  for (const arm of summary.arms) {
+    const own = arm.agent === "armstudy" ? control(arm) : `${control(arm)} (${arm.agent}'s own loop)`;
+    const checks = arm.counts.checksPassed.mean === null ? "–" : `${fmt(arm.counts.checksPassed.mean)} of ${total}`;
+    lines.push(
+      `| ${cell(arm.name)} | ${cell(own)} | ${countOf(arm.rates.allChecksPassed)} | ${countOf(arm.rates.falseCompletion)} | ${countOf(arm.rates.permissionStop)} | ${checks} | ${fmt(arm.counts.toolCalls.mean)} | ${fmt(arm.counts.tokensTotal.mean === null ? null : Math.round(arm.counts.tokensTotal.mean))} |`,
+    );
+  }
+  lines.push(
+    "",
+    "Rates are runs where it happened / runs; checks, tool calls and tokens are means per run. Their intervals are under [Per arm](#per-arm); differences between arms, with intervals and Fisher's exact p, under [Differences between arms](#differences-between-arms).",
+  );
+  const bySource = new Map<string, string[]>();
+  for (const arm of summary.arms) {
+    const source = usageSources(arm);
+    bySource.set(source, [...(bySource.get(source) ?? []), arm.name]);
+  }
+  if (bySource.size > 1 || summary.arms.some((arm) => arm.runs.some((run) => run.tokens.source !== "counted"))) {
+    lines.push("", `Tokens: ${[...bySource].map(([source, arms]) => `${arms.join(", ")} — ${source}`).join("; ")}.`);
+  }
+  if (summary.testDouble || summary.testDoubleArms.length > 0) {
+    const who = summary.testDouble ? "With the scripted test double every run of an arm" : `On the scripted test double (${summary.testDoubleArms.join(", ")}) every run of an arm`;
+    lines.push(
+      "",
+      `${who} takes the same steps, so its intervals are (close to) a single point: the table shows what each arm's control does with this persona, not how often a real model would need it.`,
+    );
+  }
+  return lines;
 }
 
 function perArmTable(summary: StudySummary): string[] {
@@ -174,6 +230,7 @@ export function renderReportMarkdown(summary: StudySummary, charts: readonly Pic
   );
   if (summary.description.trim() !== "") lines.push("", summary.description.trim());
   for (const warning of summary.warnings) lines.push("", `> ⚠️ ${warning}`);
+  if (summary.arms.length > 0) lines.push("", "## At a glance", "", ...glance(summary));
   lines.push("", "## Arms", "", ...armsTable(summary));
   lines.push(
     "",
@@ -184,7 +241,7 @@ export function renderReportMarkdown(summary: StudySummary, charts: readonly Pic
     ...perArmTable(summary),
   );
   if (summary.comparisons.length > 0) {
-    lines.push("", "## Differences between arms", "", "Each difference is the second arm minus the first; intervals are percentile bootstraps (each arm resampled on its own); p is Fisher's exact two-sided test on the 2×2 table of runs.", "");
+    lines.push("", "## Differences between arms", "", "Each difference is the second arm minus the first (rates in percentage points); intervals are percentile bootstraps (each arm resampled on its own); p is Fisher's exact two-sided test on the 2×2 table of runs. An interval that spans 0 is no evidence of a difference.", "");
     for (const comparison of summary.comparisons) lines.push(...comparisonTable(comparison), "");
     lines.pop();
   }

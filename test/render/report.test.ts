@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderReportMarkdown, verbatim } from "../../src/render/report.ts";
+import { fmt, renderReportMarkdown, verbatim } from "../../src/render/report.ts";
 import { summarize } from "../../src/render/summary.ts";
 import { armMeta, meta, result, threeArms } from "./support.ts";
 
@@ -62,6 +62,48 @@ describe("renderReportMarkdown", () => {
     ]);
   });
 
+  it("answers on the first screen which arm did what: an at-a-glance table before the details", () => {
+    const lines = renderReportMarkdown(summarize(threeArms()), CHARTS).split("\n");
+    expect(lines.slice(lines.indexOf("## At a glance"), lines.indexOf("## Arms"))).toEqual([
+      "## At a glance",
+      "",
+      "| arm | turn-end control | every check passed | false completion | permission stop | checks passed | tool calls | tokens |",
+      "|---|---|---|---|---|---|---|---|",
+      "| old-build | none | 3/3 | 0/3 | 0/3 | 3 of 3 | 30 | 21,000 |",
+      "| ordinary | none | 0/3 | 3/3 | 0/3 | 1 of 3 | 9 | 21,000 |",
+      "| goal | goal (at most 30 rounds or 8 h) | 3/3 | 0/3 | 0/3 | 3 of 3 | 36 | 21,000 |",
+      "",
+      "Rates are runs where it happened / runs; checks, tool calls and tokens are means per run. Their intervals are under [Per arm](#per-arm); differences between arms, with intervals and Fisher's exact p, under [Differences between arms](#differences-between-arms).",
+      "",
+      "With the scripted test double every run of an arm takes the same steps, so its intervals are (close to) a single point: the table shows what each arm's control does with this persona, not how often a real model would need it.",
+      "",
+    ]);
+    // Within the first screen: after the title, the test-double box, the study line and the warning.
+    expect(lines.indexOf("## At a glance")).toEqual(9);
+  });
+
+  it("labels a real client's arm: its own loop and prompt, and tokens counted by the persona server", () => {
+    const client = armMeta("codex-exec", { agent: "codex", prefix: null, policies: [], goal: null, description: "the real Codex CLI" });
+    const loaded = { dir: "/r", meta: meta([armMeta("ordinary"), client], 1), missing: [], results: [result("ordinary", 1, 1, { falseCompletion: true }), result("codex-exec", 1, 1, { falseCompletion: true, toolCalls: 6, tokens: { prefix: 0, input: 60_425, cachedInput: 0, output: 1306, reasoning: 0, total: 61_731, source: "persona-server" } }, { agent: "codex" })] };
+    const lines = renderReportMarkdown(summarize(loaded), []).split("\n");
+    const glance = lines.slice(lines.indexOf("## At a glance"), lines.indexOf("## Arms"));
+    expect(glance.filter((line) => line.startsWith("| codex-exec") || line.startsWith("Tokens:"))).toEqual([
+      "| codex-exec | none (codex's own loop) | 0/1 | 1/1 | 0/1 | 1 of 3 | 6 | 61,731 |",
+      "Tokens: ordinary — armstudy's o200k count; codex-exec — persona server's o200k count of what the client sent (no model).",
+    ]);
+    expect(lines.filter((line) => line.startsWith("| codex-exec |") || line.startsWith("| ordinary |"))).toEqual([
+      "| ordinary | none | 0/1 | 1/1 | 0/1 | 1 of 3 | 10 | 21,000 |",
+      "| codex-exec | none (codex's own loop) | 0/1 | 1/1 | 0/1 | 1 of 3 | 6 | 61,731 |",
+      "| ordinary | armstudy | `scripted:fixtures/personas/early-stopper.yaml` (test double) | none | 1,008 tokens, 4,000 chars, `ordinary-has` | the ordinary arm |",
+      "| codex-exec | codex | `scripted:fixtures/personas/early-stopper.yaml` (test double) | none | client's own prompt (not measured) | the real Codex CLI |",
+    ]);
+    expect(lines.filter((line) => line.startsWith("| token counts from") || line.startsWith("| tokens in all"))).toEqual([
+      "| token counts from | armstudy's o200k count | persona server's o200k count of what the client sent (no model) |",
+      "| tokens in all | 21,000 [21,000, 21,000] (median 21,000, 21,000–21,000) | 61,731 [61,731, 61,731] (median 61,731, 61,731–61,731) |",
+      "| tokens in all | +40,731 | [+40,731, +40,731] | |",
+    ]);
+  });
+
   it("is a pure function of the summary", () => {
     expect(renderReportMarkdown(summarize(threeArms()), CHARTS)).toEqual(renderReportMarkdown(summarize(threeArms()), CHARTS));
   });
@@ -76,5 +118,21 @@ describe("verbatim", () => {
     ["", "``"],
   ])("%j → %j", (text, expected) => {
     expect(verbatim(text)).toEqual(expected);
+  });
+});
+
+describe("fmt", () => {
+  it.each([
+    [null, 1, "–"],
+    [Number.NaN, 1, "–"],
+    [0, 1, "0"],
+    [999, 1, "999"],
+    [1000, 1, "1,000"],
+    [261671.66666, 1, "261,671.7"],
+    [-221164.7, 1, "-221,164.7"],
+    [1234567, 1, "1,234,567"],
+    [0.01234, 4, "0.0123"],
+  ] as const)("%s (%s digits) → %j", (value, digits, expected) => {
+    expect(fmt(value, digits)).toEqual(expected);
   });
 });
