@@ -4,8 +4,9 @@
  * the summary: the same summary draws the same PNG.
  *
  *   tool-calls-before-reply-end.png  each run a point per arm, the arm's mean as a bar
- *   rates.png                        false completion and permission stops per arm, Wilson 95% intervals
- *   tokens.png                       mean prefix / input / output tokens per arm
+ *   rates.png                        every check passed, false completion and permission stops per arm,
+ *                                    Wilson 95% intervals, each bar labelled with its runs (3/3)
+ *   tokens.png                       mean prefix / input / output tokens per arm, each bar labelled
  *   prefix-sections.png              the stable prompt prefix per section, per arm (o200k tokens)
  */
 import { createCanvas } from "@napi-rs/canvas";
@@ -80,33 +81,121 @@ const errorBars: Plugin = {
   },
 };
 
+/**
+ * Writes `valueLabels` (one string or null per bar) above each bar of the datasets that carry them,
+ * on a white box so a whisker behind the text does not cross it; inside the bar when it reaches the
+ * top of the plot (in white, bold). A bar of height 0 still gets its label, so "0/3" is read, not guessed.
+ */
+const valueLabels: Plugin = {
+  id: "armstudyValueLabels",
+  afterDatasetsDraw(chart) {
+    const { ctx, chartArea } = chart;
+    chart.data.datasets.forEach((dataset, datasetIndex) => {
+      const labels = (dataset as { valueLabels?: Array<string | null> }).valueLabels;
+      const meta = chart.getDatasetMeta(datasetIndex);
+      if (!labels || meta.hidden) return;
+      meta.data.forEach((element, index) => {
+        const text = labels[index];
+        if (!text) return;
+        ctx.save();
+        ctx.font = "12px DejaVu Sans, Arial, sans-serif";
+        ctx.textAlign = "center";
+        ctx.textBaseline = "bottom";
+        const inside = element.y - 18 < chartArea.top;
+        if (inside) {
+          ctx.font = "bold 12px DejaVu Sans, Arial, sans-serif";
+          ctx.fillStyle = "#ffffff";
+          ctx.fillText(text, element.x, element.y + 17);
+        } else {
+          const width = ctx.measureText(text).width + 6;
+          ctx.fillStyle = "#ffffff";
+          ctx.fillRect(element.x - width / 2, element.y - 18, width, 15);
+          ctx.fillStyle = "#222";
+          ctx.fillText(text, element.x, element.y - 3);
+        }
+        ctx.restore();
+      });
+    });
+  },
+};
+
 function render(config: ChartConfiguration): Buffer {
   const canvas = createCanvas(CHART_WIDTH, CHART_HEIGHT);
   const chart = new Chart(canvas.getContext("2d") as unknown as ConstructorParameters<typeof Chart>[0], {
     ...config,
     options: { ...config.options, responsive: false, animation: false, devicePixelRatio: 1 },
-    plugins: [...(config.plugins ?? []), whiteBackground, errorBars],
+    plugins: [...(config.plugins ?? []), whiteBackground, errorBars, valueLabels],
   });
   const png = canvas.toBuffer("image/png");
   chart.destroy();
   return png;
 }
 
-const title = (text: string, subtitle?: string) => ({
+const title = (text: string, subtitle?: string[]) => ({
   title: { display: true, text, font: { size: 16, weight: "bold" as const } },
   ...(subtitle ? { subtitle: { display: true, text: subtitle, padding: { bottom: 10 } } } : {}),
 });
 
-function subtitleFor(summary: StudySummary): string {
-  const double = summary.testDouble ? " · scripted test double: harness mechanics, not a model's behaviour" : "";
-  return `study ${summary.study} · n per arm: ${summary.arms.map((arm) => `${arm.name} ${arm.n}`).join(", ")}${double}`;
+/**
+ * The study and its runs per arm on one line (one number when every arm has the same), and the
+ * test-double note on a line of its own, so neither runs off the image with many arms.
+ */
+export function subtitleFor(summary: StudySummary): string[] {
+  const ns = [...new Set(summary.arms.map((arm) => arm.n))];
+  const runs = ns.length === 1 ? `${ns[0]} run(s) per arm` : `runs per arm: ${summary.arms.map((arm) => `${arm.name} ${arm.n}`).join(", ")}`;
+  const lines = [`study ${summary.study} · ${runs}`];
+  if (summary.testDouble) lines.push("scripted test double: harness mechanics, not a model's behaviour");
+  else if (summary.testDoubleArms.length > 0) lines.push(`scripted test double (mechanics, not a model's behaviour): ${summary.testDoubleArms.join(", ")}`);
+  return lines;
 }
+
+type Arm = StudySummary["arms"][number];
+
+/** An arm's axis label; a real client's says its prompt is its own (no prefix is measured for it). */
+const armLabel = (arm: Arm): string | string[] => (arm.prefix ? arm.name : [arm.name, "(its own prompt)"]);
+
+/** Tokens in a bar label: 1,333 / 45.4k / 1.2M. */
+export function compactTokens(value: number): string {
+  if (value < 10_000) return Math.round(value).toLocaleString("en-US");
+  if (value < 1_000_000) return `${(value / 1000).toFixed(value < 100_000 ? 1 : 0)}k`;
+  return `${(value / 1_000_000).toFixed(1)}M`;
+}
+
+/** The 1-2-5 steps of a log axis: the nice bounds around the data and whether a tick is labelled. */
+const STEPS = [1, 2, 5];
+export function logBounds(values: readonly number[]): { min: number; max: number } {
+  const positive = values.filter((value) => value > 0 && Number.isFinite(value));
+  if (positive.length === 0) return { min: 1, max: 10 };
+  // The power of ten at or below a value (log10 can land a hair off near exact powers).
+  const powerBelow = (value: number): number => {
+    let power = 10 ** Math.floor(Math.log10(value));
+    if (power > value) power /= 10;
+    if (power * 10 <= value) power *= 10;
+    return power;
+  };
+  const floor = (value: number): number => {
+    const power = powerBelow(value);
+    return power * (STEPS.filter((step) => step * power <= value).pop() ?? 1);
+  };
+  const ceil = (value: number): number => {
+    const power = powerBelow(value);
+    const step = STEPS.find((s) => s * power >= value);
+    return step === undefined ? power * 10 : power * step;
+  };
+  // Headroom above the tallest bar for its label: the next step up.
+  const top = ceil(Math.max(...positive) * 1.15);
+  return { min: floor(Math.min(...positive)), max: top };
+}
+const logTick = (value: number): string | null => {
+  const mantissa = value / 10 ** Math.floor(Math.log10(value) + 1e-9);
+  return STEPS.some((step) => Math.abs(mantissa - step) < 1e-6) ? value.toLocaleString("en-US") : null;
+};
 
 /** A deterministic horizontal offset for run i of n, so equal values do not hide each other. */
 const jitter = (i: number, n: number): number => (n <= 1 ? 0 : -0.18 + (0.36 * i) / (n - 1));
 
 function toolCallsChart(summary: StudySummary): ChartFile {
-  const labels = summary.arms.map((arm) => arm.name);
+  const labels = summary.arms.map((arm) => armLabel(arm));
   const points = summary.arms.flatMap((arm, armIndex) =>
     arm.runs.map((run, i) => ({ x: armIndex + jitter(i, arm.runs.length), y: run.toolCallsBeforeReplyEnd })),
   );
@@ -126,11 +215,11 @@ function toolCallsChart(summary: StudySummary): ChartFile {
           type: "linear",
           min: -0.6,
           max: labels.length - 0.4,
-          ticks: { stepSize: 1, callback: (value) => labels[Number(value)] ?? "" },
+          ticks: { stepSize: 1, autoSkip: false, includeBounds: false, callback: (value) => labels[Number(value)] ?? "" },
           grid: { display: false },
           title: { display: true, text: "arm" },
         },
-        y: { beginAtZero: true, title: { display: true, text: "tool calls" }, ticks: { precision: 0 } },
+        y: { beginAtZero: true, grace: "8%", title: { display: true, text: "tool calls" }, ticks: { precision: 0 } },
       },
     },
   };
@@ -144,32 +233,34 @@ function toolCallsChart(summary: StudySummary): ChartFile {
 
 function ratesChart(summary: StudySummary): ChartFile {
   const series = [
-    { key: "falseCompletion", label: "false completion" },
-    { key: "permissionStop", label: "permission-question stop" },
+    { key: "allChecksPassed", label: "every acceptance check passed", colour: colour(2) },
+    { key: "falseCompletion", label: "false completion", colour: colour(5) },
+    { key: "permissionStop", label: "permission-question stop", colour: colour(1) },
   ] as const;
   const config: ChartConfiguration<"bar"> = {
     type: "bar",
     data: {
-      labels: summary.arms.map((arm) => arm.name),
-      datasets: series.map((s, i) => ({
+      labels: summary.arms.map((arm) => armLabel(arm)),
+      datasets: series.map((s) => ({
         label: s.label,
         data: summary.arms.map((arm) => (arm.rates[s.key].rate ?? 0) * 100),
+        valueLabels: summary.arms.map((arm) => (arm.rates[s.key].n === 0 ? null : `${arm.rates[s.key].count}/${arm.rates[s.key].n}`)),
         intervals: summary.arms.map((arm) => {
           const ci = arm.rates[s.key].ci95;
           return ci ? ([ci[0] * 100, ci[1] * 100] as [number, number]) : null;
         }),
-        backgroundColor: colour(i === 0 ? 5 : 1),
+        backgroundColor: s.colour,
       })),
     },
     options: {
-      plugins: { ...title("False completion and permission stops (share of runs, Wilson 95% interval)", subtitleFor(summary)), legend: { position: "bottom" } },
-      scales: { y: { min: 0, max: 100, title: { display: true, text: "% of runs" } } },
+      plugins: { ...title("Outcomes per arm (share of runs, Wilson 95% interval; label: runs)", subtitleFor(summary)), legend: { position: "bottom" } },
+      scales: { x: { ticks: { autoSkip: false } }, y: { min: 0, max: 100, title: { display: true, text: "% of runs" } } },
     },
   };
   return {
     name: "rates.png",
-    title: "False-completion and permission-stop rates",
-    alt: "False-completion and permission-stop rates per arm with Wilson 95% intervals",
+    title: "Outcome rates",
+    alt: "Every-check-passed, false-completion and permission-stop rates per arm with Wilson 95% intervals",
     png: render(config as ChartConfiguration),
   };
 }
@@ -177,19 +268,29 @@ function ratesChart(summary: StudySummary): ChartFile {
 function tokensChart(summary: StudySummary): ChartFile {
   const meanOf = (values: number[]): number => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);
   const series = [
-    { label: "prefix (stable prompt)", read: (arm: StudySummary["arms"][number]) => arm.prefix?.tokens ?? meanOf(arm.runs.map((run) => run.tokens.prefix)) },
-    { label: "input (all requests)", read: (arm: StudySummary["arms"][number]) => arm.counts.tokensInput.mean ?? 0 },
-    { label: "output", read: (arm: StudySummary["arms"][number]) => arm.counts.tokensOutput.mean ?? 0 },
+    { label: "prefix (stable prompt)", read: (arm: Arm) => arm.prefix?.tokens ?? meanOf(arm.runs.map((run) => run.tokens.prefix)) },
+    { label: "input (all requests)", read: (arm: Arm) => arm.counts.tokensInput.mean ?? 0 },
+    { label: "output", read: (arm: Arm) => arm.counts.tokensOutput.mean ?? 0 },
   ];
+  const values = series.map((s) => summary.arms.map(s.read));
+  const bounds = logBounds(values.flat());
   const config: ChartConfiguration<"bar"> = {
     type: "bar",
     data: {
-      labels: summary.arms.map((arm) => arm.name),
-      datasets: series.map((s, i) => ({ label: s.label, data: summary.arms.map(s.read), backgroundColor: colour(i) })),
+      labels: summary.arms.map((arm) => armLabel(arm)),
+      datasets: series.map((s, i) => ({
+        label: s.label,
+        data: values[i] as number[],
+        valueLabels: (values[i] as number[]).map((value) => (value > 0 ? compactTokens(value) : null)),
+        backgroundColor: colour(i),
+      })),
     },
     options: {
       plugins: { ...title("Tokens per run (mean, o200k)", subtitleFor(summary)), legend: { position: "bottom" } },
-      scales: { y: { type: "logarithmic", title: { display: true, text: "tokens (log scale)" } } },
+      scales: {
+        x: { ticks: { autoSkip: false } },
+        y: { type: "logarithmic", min: bounds.min, max: bounds.max, title: { display: true, text: "tokens (log scale)" }, ticks: { callback: (value) => logTick(Number(value)) } },
+      },
     },
   };
   return { name: "tokens.png", title: "Tokens per arm", alt: "Mean prefix, input and output tokens per run, per arm", png: render(config as ChartConfiguration) };
@@ -209,7 +310,7 @@ function prefixChart(summary: StudySummary): ChartFile {
       : [{ label: "stable prefix", data: arms.map((arm) => arm.prefix?.tokens ?? 0), backgroundColor: colour(0) }];
   const config: ChartConfiguration<"bar"> = {
     type: "bar",
-    data: { labels: arms.map((arm) => (arm.prefix ? arm.name : `${arm.name} (client's own prompt)`)), datasets },
+    data: { labels: arms.map((arm) => armLabel(arm)), datasets },
     options: {
       indexAxis: "y",
       plugins: { ...title("Stable prompt prefix per section (o200k tokens)", subtitleFor(summary)), legend: { position: "right" } },

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createCanvas, loadImage } from "@napi-rs/canvas";
-import { CHART_HEIGHT, CHART_WIDTH, renderCharts } from "../../src/render/charts.ts";
+import fc from "fast-check";
+import { CHART_HEIGHT, CHART_WIDTH, compactTokens, logBounds, renderCharts, subtitleFor } from "../../src/render/charts.ts";
 import { summarize } from "../../src/render/summary.ts";
-import { threeArms } from "./support.ts";
+import { armMeta, meta, result, threeArms } from "./support.ts";
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -51,5 +52,51 @@ describe("renderCharts", () => {
     // Only the legend swatch is left.
     expect(await countColour(none.png, falseCompletionColour)).toBeLessThan(1_000);
     expect(await countColour(none.png, falseCompletionColour)).toBeGreaterThan(0);
+  });
+});
+
+describe("chart text", () => {
+  it("puts the runs per arm and the test-double note on two short lines, so neither runs off a chart with many arms", () => {
+    expect(subtitleFor(summarize(threeArms()))).toEqual(["study default · 3 run(s) per arm", "scripted test double: harness mechanics, not a model's behaviour"]);
+    const uneven = threeArms();
+    uneven.results = uneven.results.filter((r) => !(r.arm === "goal" && r.runIndex === 3));
+    uneven.missing = [{ arm: "goal", runIndex: 3 }];
+    expect(subtitleFor(summarize(uneven))).toEqual(["study default · runs per arm: old-build 3, ordinary 3, goal 2", "scripted test double: harness mechanics, not a model's behaviour"]);
+    const mixed = { dir: "/r", meta: meta([armMeta("a", { testDouble: false, model: "openai:gpt-5" }), armMeta("b")], 1), results: [result("a", 1, 3), result("b", 1, 3)], missing: [] };
+    expect(subtitleFor(summarize(mixed))).toEqual(["study default · 1 run(s) per arm", "scripted test double (mechanics, not a model's behaviour): b"]);
+  });
+
+  it.each([
+    [0, "0"],
+    [1305.3, "1,305"],
+    [9999, "9,999"],
+    [43801, "43.8k"],
+    [99_949, "99.9k"],
+    [261671.7, "262k"],
+    [1_234_567, "1.2M"],
+  ])("a bar of %s tokens is labelled %j", (value, label) => {
+    expect(compactTokens(value)).toEqual(label);
+  });
+
+  it("bounds a log axis by 1-2-5 steps around the data, with headroom for the top bar's label", () => {
+    expect(logBounds([2439, 261671.7, 4937.7, 1333, 43801, 1643.7, 1512, 385924, 5248.7])).toEqual({ min: 1000, max: 500_000 });
+    expect(logBounds([0, 0, 21716.3, 1305.7])).toEqual({ min: 1000, max: 50_000 });
+    expect(logBounds([])).toEqual({ min: 1, max: 10 });
+    const oneTwoFive = (value: number) => [1, 2, 5].some((step) => Math.abs(value / 10 ** Math.floor(Math.log10(value) + 1e-9) - step) < 1e-9);
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0.5, max: 1e9, noNaN: true }), { minLength: 1, maxLength: 12 }), (values) => {
+        const { min, max } = logBounds(values);
+        expect({ below: min <= Math.min(...values), above: max >= Math.max(...values) * 1.15, steps: oneTwoFive(min) && oneTwoFive(max) }).toEqual({ below: true, above: true, steps: true });
+      }),
+    );
+  });
+
+  it("draws the every-check-passed bars beside false completion: two full arms, none when no run passed", async () => {
+    const loaded = threeArms();
+    const passed = "#009E73";
+    expect(await countColour(renderCharts(summarize(loaded))[1]!.png, passed)).toBeGreaterThan(10_000);
+    loaded.results = loaded.results.map((r) => ({ ...r, acceptance: { ...r.acceptance, passed: 0, failed: 3, checks: r.acceptance.checks.map((c) => ({ ...c, passed: false })) } }));
+    const none = await countColour(renderCharts(summarize(loaded))[1]!.png, passed);
+    expect({ legendOnly: none > 0 && none < 1_000 }).toEqual({ legendOnly: true });
   });
 });
