@@ -35,6 +35,7 @@ import { ENVELOPE_FILE, writeRunEnvelope } from "./envelope/run.ts";
 import { addWorktree, collectDiff, defaultWorktreeRoot, materialiseFixture, pruneStaleWorktrees, removeWorktree, resolveCommit } from "./git.ts";
 import { type PlannedRun, type Shard, planRuns, shardOf } from "./plan.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../run/fs/atomic-write.ts";
+import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
 import { type StudyArmEntry, type StudySpec, selectArms } from "./study-file.ts";
 import { HarnessFaultError } from "../run/models/fault.ts";
 
@@ -178,11 +179,14 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
   const { repoPath, commit } =
     spec.repo.kind === "fixture" ? await materialiseFixture(spec.repo.dir, options.cacheRoot) : await resolveCommit(spec.repo.path, spec.repo.ref);
   let handoff: string;
+  const handoffField = `${displayPath(spec.file, cwd)}: field handoff: ${displayPath(spec.handoffPath, cwd)}`;
   try {
-    handoff = await readFile(spec.handoffPath, "utf8");
+    handoff = decodeUtf8Strict(await readFile(spec.handoffPath));
   } catch (error) {
+    if (error instanceof NotUtf8Error) throw new StudyInputError("STUDY_FILE", `${handoffField}: ${error.message}; save it as UTF-8.`, spec.file);
     throw new StudyInputError("STUDY_FILE", `${displayPath(spec.file, cwd)}: field handoff: cannot read ${displayPath(spec.handoffPath, cwd)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`, spec.file);
   }
+  if (handoff.trim() === "") throw new StudyInputError("STUDY_FILE", `${handoffField}: is empty; the handoff is every run's first message.`, spec.file);
   const checks = await loadChecks(spec.checksPath);
   const fullPlan = planRuns(armMetas.map((arm) => arm.name), runsPerArm, spec.seed);
   const plan = shardOf(fullPlan, options.shard ?? null);

@@ -54,6 +54,19 @@ describe("armstudy run --out", () => {
     expect((await readdir(dir)).sort()).toEqual(["records", "work"]);
   });
 
+  it("a handoff that is not UTF-8 is refused naming its line, before anything is written", async () => {
+    await mkdir(join(dir, "work"));
+    await writeFile(join(dir, "handoff.md"), Buffer.from([0x46, 0x69, 0x78, 0x0a, 0xff, 0x0a]));
+    const args = runArgs("out/record.jsonl");
+    args[args.indexOf("--handoff") + 1] = "handoff.md";
+    expect(await cli(args)).toEqual({
+      code: 2,
+      out: "",
+      err: `armstudy run: --handoff ${join(dir, "handoff.md")}: line 2: is not UTF-8 text; save it as UTF-8\n`,
+    });
+    expect((await readdir(dir)).sort()).toEqual(["handoff.md", "work"]);
+  });
+
   it("an --out under a file is refused with the folder that cannot be made", async () => {
     await mkdir(join(dir, "work"));
     await writeFile(join(dir, "notes"), "keep");

@@ -85,3 +85,38 @@ describe("acceptance checks files", () => {
     expect(problem(null)).toEqual({ code: "STUDY_CHECKS", message: `main.checks.yaml: is empty${footer}` });
   });
 });
+
+describe("armstudy study: the handoff", () => {
+  const ROOT = join(import.meta.dirname, "../..");
+  const studyFile = (handoff: string) =>
+    [
+      "name: handoff-probe",
+      "repo:",
+      `  fixture: ${join(ROOT, "fixtures/repo")}`,
+      `handoff: ${handoff}`,
+      `checks: ${join(ROOT, "fixtures/handoffs/main.checks.yaml")}`,
+      `armsDir: ${join(ROOT, "arms")}`,
+      "arms: [ordinary]",
+      "runs: 1",
+      `model: scripted:${join(ROOT, "fixtures/personas/diligent.yaml")}`,
+      "",
+    ].join("\n");
+
+  it("an empty handoff, or one that is not UTF-8, stops the study before any run, with no results folder", async () => {
+    await writeFile(join(dir, "empty.md"), "\n  \n");
+    await writeFile(join(dir, "latin1.md"), Buffer.from([0x46, 0x69, 0x78, 0x0a, 0x63, 0x61, 0x66, 0xe9, 0x0a]));
+    await writeFile(join(dir, "empty.study.yaml"), studyFile("empty.md"));
+    await writeFile(join(dir, "latin1.study.yaml"), studyFile("latin1.md"));
+    expect(await cli(["study", "empty.study.yaml", "--out", "out"])).toEqual({
+      code: 2,
+      out: "",
+      err: "armstudy study: empty.study.yaml: field handoff: empty.md: is empty; the handoff is every run's first message.\n",
+    });
+    expect(await cli(["study", "latin1.study.yaml", "--out", "out"])).toEqual({
+      code: 2,
+      out: "",
+      err: "armstudy study: latin1.study.yaml: field handoff: latin1.md: line 2: is not UTF-8 text; save it as UTF-8.\n",
+    });
+    expect(existsSync(join(dir, "out"))).toEqual(false);
+  });
+});

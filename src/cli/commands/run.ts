@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { PackError } from "../../core/prompt/errors.ts";
 import { loadArm } from "../../run/arms/load.ts";
+import { NotUtf8Error, decodeUtf8Strict } from "../../run/fs/utf8.ts";
 import { PersonaError } from "../../run/models/scripted-persona.ts";
 import { ModelSpecError } from "../../run/models/spec.ts";
 import type { RunEvent } from "../../run/record.ts";
@@ -44,11 +45,12 @@ async function requireDirectory(dir: string): Promise<void> {
 
 async function readHandoff(file: string): Promise<string> {
   try {
-    const text = await readFile(file, "utf8");
+    const text = decodeUtf8Strict(await readFile(file));
     if (text.trim() === "") throw new InputError(`--handoff ${file} is empty; the handoff is the agent's first message`, file);
     return text;
   } catch (error) {
     if (error instanceof InputError) throw error;
+    if (error instanceof NotUtf8Error) throw new InputError(`--handoff ${file}: ${error.message}; save it as UTF-8`, file);
     throw new InputError(`--handoff ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"}); check the path`, file);
   }
 }
