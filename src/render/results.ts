@@ -231,7 +231,7 @@ export async function readStudyMeta(dir: string): Promise<StudyMeta> {
     meta = JSON.parse(await readFile(file, "utf8"));
     if ((meta as { schema?: unknown } | null)?.schema !== "armstudy.study/1") throw new Error(`unknown schema ${String((meta as { schema?: unknown } | null)?.schema)}`);
   } catch (error) {
-    throw new ResultsError(`${file}: cannot be read (${(error as Error).message}).`);
+    throw new ResultsError(`${file}: cannot be read (${(error as Error).message}). armstudy study writes this file; restore it from the study's folder, or run the study again.`);
   }
   const problem = firstProblem(STUDY_META_SHAPE, meta);
   if (problem !== null) throw new ResultsError(`${file}: ${problem}. armstudy study writes this file; restore it from the study's folder, or run the study again.`);

@@ -9,6 +9,7 @@ export type StudyErrorCode =
   | "STUDY_RESUME" // --resume found nothing to resume, or a folder of another study
   | "STUDY_SHARD" // a bad --shard value
   | "STUDY_MERGE" // shard folders that do not belong together
+  | "STUDY_OUT" // an --out that cannot hold a results folder
   | "STUDY_RESULTS"; // a results folder that cannot be read
 
 export class StudyInputError extends Error {

@@ -7,7 +7,8 @@
  * runs, aborts the ones in flight and removes their worktrees; their folders hold no result.json,
  * so `resume` redoes them and skips every finished run.
  */
-import { mkdir, readFile, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rm, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
 import pLimit from "p-limit";
 import type { ModelClient } from "../core/model.ts";
@@ -219,12 +220,12 @@ export async function runStudy(options: StudyRunOptions): Promise<StudyRunOutcom
   const outDir = options.resume && options.resumeCandidates ? await pickResumable(options.resumeCandidates, meta, options.cwd) : options.outDir;
   options = { ...options, outDir };
   const metaFile = join(outDir, STUDY_META_FILE);
-  let existing: StudyMeta | null = null;
-  try {
-    existing = await readStudyMeta(outDir);
-  } catch {
-    existing = null;
+  const outInfo = await stat(outDir).catch(() => undefined);
+  if (outInfo !== undefined && !outInfo.isDirectory()) {
+    throw new StudyInputError("STUDY_OUT", `--out ${displayPath(outDir, options.cwd)} is a file, not a folder; choose a new folder for the results.`);
   }
+  // A study.json that is there but unreadable is an error, never a fresh start over the runs beside it.
+  const existing: StudyMeta | null = existsSync(metaFile) ? await readStudyMeta(outDir) : null;
   if (options.resume) {
     if (existing === null) {
       throw new StudyInputError("STUDY_RESUME", `nothing to resume in ${displayPath(outDir, options.cwd)}: it holds no ${STUDY_META_FILE}. Drop --resume to start a new study.`);

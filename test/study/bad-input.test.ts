@@ -1,6 +1,6 @@
 /** Bad input to study, merge and their files: exit 2, one message naming the file or field, nothing half-written. */
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -118,5 +118,25 @@ describe("armstudy study: the handoff", () => {
       err: "armstudy study: latin1.study.yaml: field handoff: latin1.md: line 2: is not UTF-8 text; save it as UTF-8.\n",
     });
     expect(existsSync(join(dir, "out"))).toEqual(false);
+  });
+});
+
+describe("armstudy study --out", () => {
+  const DILIGENT = `scripted:${join(import.meta.dirname, "../../fixtures/personas/diligent.yaml")}`;
+  it("a file as --out exits 2 naming it (was EEXIST, exit 1)", async () => {
+    await writeFile(join(dir, "taken"), "keep");
+    const { code, err } = await cli(["study", join(import.meta.dirname, "../../arms/default.study.yaml"), "--runs", "1", "--arm", "ordinary", "--model", DILIGENT, "--out", "taken"]);
+    expect({ code, err }).toEqual({ code: 2, err: "armstudy study: --out taken is a file, not a folder; choose a new folder for the results.\n" });
+  });
+
+  it("a results folder whose study.json is broken is not started over: exit 2, the folder untouched", async () => {
+    await resultsFolder("old", { 1: JSON.stringify(result("ordinary", 1, 3)) });
+    await writeFile(join(dir, "old", "study.json"), '{"schema":');
+    const { code, err } = await cli(["study", join(import.meta.dirname, "../../arms/default.study.yaml"), "--runs", "1", "--arm", "ordinary", "--model", DILIGENT, "--out", "old"]);
+    expect({ code, err }).toEqual({
+      code: 2,
+      err: `armstudy study: ${join(dir, "old", "study.json")}: cannot be read (Unexpected end of JSON input). armstudy study writes this file; restore it from the study's folder, or run the study again.\n`,
+    });
+    expect({ meta: await readFile(join(dir, "old", "study.json"), "utf8"), files: (await readdir(join(dir, "old"))).sort() }).toEqual({ meta: '{"schema":', files: ["runs", "study.json"] });
   });
 });
