@@ -140,3 +140,18 @@ describe("armstudy study --out", () => {
     expect({ meta: await readFile(join(dir, "old", "study.json"), "utf8"), files: (await readdir(join(dir, "old"))).sort() }).toEqual({ meta: '{"schema":', files: ["runs", "study.json"] });
   });
 });
+
+describe("armstudy study --model scripted:FILE", () => {
+  it("a persona file that is missing or not YAML exits 2 like the other model spec errors (was exit 1)", async () => {
+    await writeFile(join(dir, "broken.yaml"), "persona: [\n");
+    const study = join(import.meta.dirname, "../../arms/default.study.yaml");
+    const missing = await cli(["study", study, "--runs", "1", "--arm", "ordinary", "--model", "scripted:none.yaml", "--out", "out"]);
+    expect(missing).toEqual({ code: 2, out: "", err: `armstudy study: persona file ${join(dir, "none.yaml")} cannot be read (ENOENT); check the path\n` });
+    const broken = await cli(["study", study, "--runs", "1", "--arm", "ordinary", "--model", "scripted:broken.yaml", "--out", "out"]);
+    expect({ code: broken.code, firstLine: broken.err.split("\n")[0] }).toEqual({
+      code: 2,
+      firstLine: `armstudy study: persona file ${join(dir, "broken.yaml")} is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1:`,
+    });
+    expect(existsSync(join(dir, "out"))).toEqual(false);
+  });
+});

@@ -8,6 +8,7 @@ import { join, relative, resolve } from "node:path";
 import { PackError } from "../../core/prompt/errors.ts";
 import { renderStudyReport } from "../../render/render.ts";
 import { ResultsError, STUDY_META_FILE } from "../../render/results.ts";
+import { PersonaError } from "../../run/models/scripted-persona.ts";
 import { ModelSpecError } from "../../run/models/spec.ts";
 import { defaultStudyDeps } from "../../study/deps.ts";
 import { StudyInputError } from "../../study/errors.ts";
@@ -76,8 +77,8 @@ function stampedResults(studyDir: string): string[] {
 
 /** Errors that mean "the input is wrong" (exit 2), whichever layer found them. */
 export function asInputError(error: unknown): InputError | null {
-  if (error instanceof StudyInputError || error instanceof PackError || error instanceof ModelSpecError || error instanceof ResultsError) {
-    return new InputError(error.message, error instanceof StudyInputError || error instanceof PackError ? error.file : undefined);
+  if (error instanceof StudyInputError || error instanceof PackError || error instanceof ModelSpecError || error instanceof ResultsError || error instanceof PersonaError) {
+    return new InputError(error.message, error instanceof StudyInputError || error instanceof PackError || error instanceof PersonaError ? error.file : undefined);
   }
   return null;
 }
