@@ -134,3 +134,12 @@ describe("armstudy analyze --record", () => {
     expect({ code, files: await readdir(join(dir, "new")) }).toEqual({ code: 0, files: ["pi.jsonl"] });
   });
 });
+
+describe("armstudy budget --update-baseline --baseline FILE", () => {
+  const args = (baseline: string) => ["budget", "--arms", join(ROOT, "arms"), "--arm", "ordinary", "--baseline", baseline, "--update-baseline", "--json"];
+
+  it("a baseline in a folder that does not exist yet is written there (was exit 1 with a temp file's path)", async () => {
+    const { code } = await cli(args("ci/baseline.json"));
+    expect({ code, files: await readdir(join(dir, "ci")) }).toEqual({ code: 0, files: ["baseline.json"] });
+  });
+});

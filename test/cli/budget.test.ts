@@ -205,7 +205,7 @@ describe("armstudy budget on bad input: exit 2, file and field named, nothing wr
     const before = existsSync(join(dir, "arms/budget-baseline.json")) ? readFileSync(join(dir, "arms/budget-baseline.json"), "utf8") : null;
     const { code, out, err } = await cli(["budget", "--update-baseline", ...args], dir);
     expect([code, out]).toEqual([2, ""]);
-    if (message === "<json>") expect(err).toMatch(/^armstudy budget: arms\/budget-baseline\.json: is not valid JSON \(.+\)\. Restore it from git, or rewrite it with --update-baseline\.\n$/);
+    if (message === "<json>") expect(err).toMatch(/^armstudy budget: arms\/budget-baseline\.json: is not valid JSON \(.+\)\. Restore it from git, or delete it and run --update-baseline for every arm\.\n$/);
     else expect(err).toBe(message.replace("<dir>", dir));
     const after = existsSync(join(dir, "arms/budget-baseline.json")) ? readFileSync(join(dir, "arms/budget-baseline.json"), "utf8") : null;
     expect(after).toBe(before);

@@ -67,7 +67,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       const report = budgetReport(arm.name, arm.file, prompt, baseline?.arms[arm.name], maxGrowth);
       return update ? { ...report, violations: report.violations.filter((v) => v.kind !== "growth") } : report;
     });
-    if (update) await writeBaseline(baselinePath, mergeBaseline(baseline, Object.fromEntries(withPrompt.map(({ arm, prompt }) => [arm.name, baselineEntry(prompt)]))));
+    if (update) await writeBaseline(baselinePath, mergeBaseline(baseline, Object.fromEntries(withPrompt.map(({ arm, prompt }) => [arm.name, baselineEntry(prompt)]))), io.cwd);
 
     const baselineFile = displayPath(baselinePath, io.cwd);
     const annotations = values.github === true ? githubAnnotations(reports, { budgets: budgets?.file ?? null }) : "";

@@ -3,7 +3,8 @@
  * as last accepted. `npm run budget` compares against it; `--update-baseline` rewrites it. The file
  * has no timestamps, so an unchanged pack rewrites it byte for byte.
  */
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { z } from "zod";
 import type { Baseline } from "../../core/prompt/budget-report.ts";
 import { PackError, packErrorFromIssues } from "../../core/prompt/errors.ts";
@@ -37,14 +38,21 @@ export async function readBaseline(path: string, cwd: string, mustExist: boolean
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new PackError("BASELINE", file, "", `is not valid JSON (${(error as Error).message}). Restore it from git, or rewrite it with --update-baseline.`);
+    throw new PackError("BASELINE", file, "", `is not valid JSON (${(error as Error).message}). Restore it from git, or delete it and run --update-baseline for every arm.`);
   }
   const parsed = baselineSchema.safeParse(data);
   if (!parsed.success) throw packErrorFromIssues(parsed.error.issues, file);
   return parsed.data;
 }
 
-/** Writes the baseline atomically: a temp file beside it, then a rename. */
-export function writeBaseline(path: string, baseline: Baseline): Promise<void> {
-  return writeJsonAtomic(path, baseline);
+/** Writes the baseline atomically: a temp file beside it (its folder created), then a rename. */
+export async function writeBaseline(path: string, baseline: Baseline, cwd = process.cwd()): Promise<void> {
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    await writeJsonAtomic(path, baseline);
+  } catch (error) {
+    const code = String((error as { code?: unknown }).code ?? (error as Error).message);
+    const why = code === "EISDIR" ? "it is a folder" : code === "EEXIST" || code === "ENOTDIR" ? "a file is in the way of its folder" : code;
+    throw new PackError("BASELINE", displayPath(path, cwd), "", `cannot be written (${why}). Check the --baseline path.`);
+  }
 }
