@@ -2,6 +2,7 @@
 import { mkdir, readFile, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
 import { InputError, UsageError } from "./errors.ts";
 import type { CliIO } from "./io.ts";
 
@@ -18,8 +19,9 @@ export function parseCommandArgs<T extends ParseArgsConfig>(config: T, usage: st
 export async function readReply(file: string | undefined, io: CliIO): Promise<string> {
   if (file === undefined || file === "-") return io.readStdin();
   try {
-    return await readFile(resolve(io.cwd, file), "utf8");
+    return decodeUtf8Strict(await readFile(resolve(io.cwd, file)));
   } catch (error) {
+    if (error instanceof NotUtf8Error) throw new InputError(`${file}: ${error.message}; save the reply as UTF-8`, file);
     const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
     throw new InputError(`${file}: cannot read (${code}); pass a readable reply file, or - for standard input`, file);
   }

@@ -143,3 +143,11 @@ describe("armstudy budget --update-baseline --baseline FILE", () => {
     expect({ code, files: await readdir(join(dir, "ci")) }).toEqual({ code: 0, files: ["baseline.json"] });
   });
 });
+
+describe("plan classify / report analyze FILE", () => {
+  it("a reply file that is not UTF-8 exits 2 naming its line (was classified with U+FFFD in it)", async () => {
+    await writeFile(join(dir, "reply.md"), Buffer.from([0x44, 0x6f, 0x6e, 0x65, 0x2e, 0x0a, 0x0a, 0x43, 0x61, 0x66, 0xe9, 0x0a]));
+    expect(await cli(["plan", "classify", "reply.md"])).toEqual({ code: 2, out: "", err: "armstudy plan: reply.md: line 3: is not UTF-8 text; save the reply as UTF-8\n" });
+    expect(await cli(["report", "analyze", "reply.md", "--json"])).toEqual({ code: 2, out: "", err: "armstudy report: reply.md: line 3: is not UTF-8 text; save the reply as UTF-8\n" });
+  });
+});
