@@ -296,10 +296,31 @@ function tokensChart(summary: StudySummary): ChartFile {
   return { name: "tokens.png", title: "Tokens per arm", alt: "Mean prefix, input and output tokens per run, per arm", png: render(config as ChartConfiguration) };
 }
 
+/**
+ * One stacking order for every arm's sections that keeps each arm's own prompt order: a section
+ * first seen in a later arm goes right after the section that precedes it in that arm (so an arm's
+ * reporting section, always last in its prefix, is drawn last in its bar).
+ */
+export function mergedSectionOrder(arms: ReadonlyArray<{ sections: readonly string[] }>): string[] {
+  const ids: string[] = [];
+  for (const arm of arms) {
+    let after = -1;
+    for (const id of arm.sections) {
+      const at = ids.indexOf(id);
+      if (at >= 0) {
+        after = Math.max(after, at);
+        continue;
+      }
+      ids.splice(after + 1, 0, id);
+      after += 1;
+    }
+  }
+  return ids;
+}
+
 function prefixChart(summary: StudySummary): ChartFile {
   const arms = summary.arms;
-  const ids: string[] = [];
-  for (const arm of arms) for (const section of arm.prefix?.sections ?? []) if (!ids.includes(section.id)) ids.push(section.id);
+  const ids = mergedSectionOrder(arms.map((arm) => ({ sections: (arm.prefix?.sections ?? []).map((section) => section.id) })));
   const datasets =
     ids.length > 0
       ? ids.map((id, i) => ({

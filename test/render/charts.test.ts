@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createCanvas, loadImage } from "@napi-rs/canvas";
 import fc from "fast-check";
-import { CHART_HEIGHT, CHART_WIDTH, compactTokens, logBounds, renderCharts, subtitleFor } from "../../src/render/charts.ts";
+import { CHART_HEIGHT, CHART_WIDTH, compactTokens, logBounds, mergedSectionOrder, renderCharts, subtitleFor } from "../../src/render/charts.ts";
 import { summarize } from "../../src/render/summary.ts";
 import { armMeta, meta, result, threeArms } from "./support.ts";
 
@@ -98,5 +98,18 @@ describe("chart text", () => {
     loaded.results = loaded.results.map((r) => ({ ...r, acceptance: { ...r.acceptance, passed: 0, failed: 3, checks: r.acceptance.checks.map((c) => ({ ...c, passed: false })) } }));
     const none = await countColour(renderCharts(summarize(loaded))[1]!.png, passed);
     expect({ legendOnly: none > 0 && none < 1_000 }).toEqual({ legendOnly: true });
+  });
+});
+
+describe("mergedSectionOrder", () => {
+  it("keeps every arm's own order, placing a later arm's new section after its predecessor", () => {
+    expect(
+      mergedSectionOrder([
+        { sections: ["identity", "autonomy", "todo", "reporting"] },
+        { sections: ["identity", "personality", "autonomy", "todo", "reporting"] },
+        { sections: ["identity", "personality", "autonomy", "todo", "goal", "reporting"] },
+        { sections: [] },
+      ]),
+    ).toEqual(["identity", "personality", "autonomy", "todo", "goal", "reporting"]);
   });
 });
