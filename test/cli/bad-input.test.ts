@@ -151,3 +151,33 @@ describe("plan classify / report analyze FILE", () => {
     expect(await cli(["report", "analyze", "reply.md", "--json"])).toEqual({ code: 2, out: "", err: "armstudy report: reply.md: line 3: is not UTF-8 text; save the reply as UTF-8\n" });
   });
 });
+
+describe("armstudy run --model record:/replay:", () => {
+  const runWith = (model: string) =>
+    cli(["run", "--arm", "ordinary", "--arms-dir", join(ROOT, "arms"), "--model", model, "--dir", ".", "--handoff", join(ROOT, "fixtures/handoffs/main.md"), "--max-rounds", "1"]);
+  const forms = "Forms: openai:MODEL, openai-compatible:MODEL@BASE_URL[#KEY_ENV], ollama:MODEL[@BASE_URL], scripted:FILE, replay:DIR, record:DIR=SPEC";
+
+  it("record:DIR= with nothing after = names the whole spec (was: model spec \"\" has no kind)", async () => {
+    expect(await runWith("record:cassettes=")).toEqual({
+      code: 2,
+      out: "",
+      err: `armstudy run: model spec "record:cassettes=": record needs DIR=SPEC, such as record:cassettes/run1=openai:gpt-5. ${forms}\n`,
+    });
+  });
+
+  it("a file as the record or replay folder exits 2 naming it (record was EEXIST, exit 1)", async () => {
+    await writeFile(join(dir, "tape"), "keep");
+    const persona = `scripted:${join(ROOT, "fixtures/personas/diligent.yaml")}`;
+    expect(await runWith(`record:tape=${persona}`)).toEqual({
+      code: 2,
+      out: "",
+      err: `armstudy run: record folder ${join(dir, "tape")} cannot be created (a file is in the way); record into a folder: record:DIR=SPEC\n`,
+    });
+    expect(await runWith("replay:tape")).toEqual({
+      code: 2,
+      out: "",
+      err: `armstudy run: replay folder ${join(dir, "tape")} is a file; give the folder the cassettes were recorded into\n`,
+    });
+    expect(await readFile(join(dir, "tape"), "utf8")).toEqual("keep");
+  });
+});

@@ -10,6 +10,7 @@
  * A replay miss is a harness fault (fault.ts): an error reply whose message names the request key,
  * the file it looked for and how to re-record; a runner stops the study on it.
  */
+import { existsSync } from "node:fs";
 import { mkdir, readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { z } from "zod";
@@ -153,7 +154,13 @@ function aborted(): ModelReply {
 
 /** Wraps `inner`, storing every reply (errors included, aborts not) under its request's key. */
 export async function createRecordingClient(inner: ModelClient, dir: string): Promise<ModelClient> {
-  await mkdir(dir, { recursive: true });
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    const code = String((error as { code?: unknown }).code ?? (error as Error).message);
+    const why = code === "EEXIST" || code === "ENOTDIR" ? "a file is in the way" : code;
+    throw new CassetteError("CASSETTE_DIR", `record folder ${dir} cannot be created (${why}); record into a folder: record:DIR=SPEC`);
+  }
   const existing = await readManifest(dir);
   if (existing && existing.model !== inner.id) {
     throw new CassetteError(
@@ -192,7 +199,10 @@ export async function createRecordingClient(inner: ModelClient, dir: string): Pr
 /** Serves recorded replies; a request with no cassette is a harness fault naming it. */
 export async function createReplayClient(dir: string): Promise<ModelClient> {
   if (!(await isDirectory(dir))) {
-    throw new CassetteError("CASSETTE_DIR", `replay folder ${dir} does not exist; record it first with record:${dir}=SPEC`);
+    throw new CassetteError(
+      "CASSETTE_DIR",
+      existsSync(dir) ? `replay folder ${dir} is a file; give the folder the cassettes were recorded into` : `replay folder ${dir} does not exist; record it first with record:${dir}=SPEC`,
+    );
   }
   const manifest = await readManifest(dir);
   if (!manifest) {

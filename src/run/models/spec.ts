@@ -97,7 +97,7 @@ export function parseModelSpec(spec: string): ModelSpec {
       return { kind, dir: rest };
     case "record": {
       const eq = rest.indexOf("=");
-      if (eq <= 0) throw bad(spec, "record needs DIR=SPEC, such as record:cassettes/run1=openai:gpt-5");
+      if (eq <= 0 || eq === rest.length - 1) throw bad(spec, "record needs DIR=SPEC, such as record:cassettes/run1=openai:gpt-5");
       const inner = parseModelSpec(rest.slice(eq + 1));
       if (inner.kind === "record" || inner.kind === "replay") throw bad(spec, `record cannot wrap a ${inner.kind}: spec`);
       return { kind, dir: rest.slice(0, eq), inner };
