@@ -11,6 +11,7 @@ import type { AcceptanceResult, CheckOutcome, CheckSpec } from "../render/result
 import { killGroup } from "../run/process-group.ts";
 import { StudyInputError, describeZodIssues } from "./errors.ts";
 import { isSecretName } from "../run/tools/env.ts";
+import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
 
 /** The check types are defined beside the study.json and result.json they are stored in. */
 export type { AcceptanceResult, CheckSpec };
@@ -64,8 +65,9 @@ export function parseChecks(value: unknown, file: string): CheckSpec[] {
 export async function loadChecks(file: string): Promise<CheckSpec[]> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = decodeUtf8Strict(await readFile(file));
   } catch (error) {
+    if (error instanceof NotUtf8Error) throw new StudyInputError("STUDY_CHECKS", `${file}: ${error.message}; save it as UTF-8.`, file);
     throw new StudyInputError("STUDY_CHECKS", `cannot read acceptance checks ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Fix the study file's \`checks\` path.`, file);
   }
   let value: unknown;

@@ -10,6 +10,7 @@ import { basename, dirname, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { StudyInputError, describeZodIssues } from "./errors.ts";
+import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
 
 const nonEmpty = z.string().trim().min(1, "must be a non-empty string");
 
@@ -141,8 +142,9 @@ export function parseStudyFile(value: unknown, file: string): StudySpec {
 export async function loadStudyFile(file: string): Promise<StudySpec> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = decodeUtf8Strict(await readFile(file));
   } catch (error) {
+    if (error instanceof NotUtf8Error) throw new StudyInputError("STUDY_FILE", `${file}: ${error.message}; save it as UTF-8.`, file);
     throw new StudyInputError("STUDY_FILE", `cannot read study file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Pass an existing arms/*.study.yaml.`, file);
   }
   let value: unknown;

@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { memoryIO } from "../../src/cli/io.ts";
 import { StudyInputError } from "../../src/study/errors.ts";
-import { parseChecks } from "../../src/study/checks.ts";
+import { loadChecks, parseChecks } from "../../src/study/checks.ts";
+import { loadStudyFile } from "../../src/study/study-file.ts";
 import { armMeta, meta, result } from "../render/support.ts";
 
 let dir: string;
@@ -153,5 +154,18 @@ describe("armstudy study --model scripted:FILE", () => {
       firstLine: `armstudy study: persona file ${join(dir, "broken.yaml")} is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1:`,
     });
     expect(existsSync(join(dir, "out"))).toEqual(false);
+  });
+});
+
+describe("study and checks files that are not UTF-8", () => {
+  it("are refused naming the line (were parsed with U+FFFD in a name, a description or a command)", async () => {
+    const latin1 = (text: string) => Buffer.from(text, "latin1");
+    await writeFile(join(dir, "s.study.yaml"), latin1("name: s\ndescription: Café\n"));
+    await writeFile(join(dir, "c.yaml"), latin1("- id: B1\n  command: echo café\n"));
+    const messages = await Promise.all([loadStudyFile(join(dir, "s.study.yaml")), loadChecks(join(dir, "c.yaml"))].map((p) => p.then(() => "accepted", (error: StudyInputError) => `${error.code}: ${error.message}`)));
+    expect(messages).toEqual([
+      `STUDY_FILE: ${join(dir, "s.study.yaml")}: line 2: is not UTF-8 text; save it as UTF-8.`,
+      `STUDY_CHECKS: ${join(dir, "c.yaml")}: line 2: is not UTF-8 text; save it as UTF-8.`,
+    ]);
   });
 });
