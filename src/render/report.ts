@@ -164,6 +164,13 @@ function glance(summary: StudySummary): string[] {
   return lines;
 }
 
+/** Many pairs make some small p-values by chance alone: say so, with the Bonferroni threshold. */
+function multipleComparisonsNote(pairs: number): string {
+  if (pairs < 2) return "";
+  const threshold = Number((0.05 / pairs).toPrecision(2));
+  return ` ${pairs} pairs are compared: even between arms that do not differ, about one comparison in twenty reaches p < 0.05, so across all of them read p against ${threshold} (Bonferroni).`;
+}
+
 function perArmTable(summary: StudySummary): string[] {
   const arms = summary.arms;
   const lines = [`| metric | ${arms.map((arm) => `${cell(arm.name)} (n=${arm.n})`).join(" | ")} |`, `|---|${arms.map(() => "---|").join("")}`];
@@ -241,7 +248,7 @@ export function renderReportMarkdown(summary: StudySummary, charts: readonly Pic
     ...perArmTable(summary),
   );
   if (summary.comparisons.length > 0) {
-    lines.push("", "## Differences between arms", "", "Each difference is the second arm minus the first (rates in percentage points); intervals are percentile bootstraps (each arm resampled on its own); p is Fisher's exact two-sided test on the 2×2 table of runs. An interval that spans 0 is no evidence of a difference.", "");
+    lines.push("", "## Differences between arms", "", `Each difference is the second arm minus the first (rates in percentage points); intervals are percentile bootstraps (each arm resampled on its own); p is Fisher's exact two-sided test on the 2×2 table of runs. An interval that spans 0 is no evidence of a difference.${multipleComparisonsNote(summary.comparisons.length)}`, "");
     for (const comparison of summary.comparisons) lines.push(...comparisonTable(comparison), "");
     lines.pop();
   }

@@ -136,3 +136,22 @@ describe("fmt", () => {
     expect(fmt(value, digits)).toEqual(expected);
   });
 });
+
+describe("differences between arms", () => {
+  const intro = (text: string): string | undefined => {
+    const lines = text.split("\n");
+    return lines[lines.indexOf("## Differences between arms") + 2];
+  };
+
+  it("warns about many comparisons with the Bonferroni threshold when more than one pair is compared", () => {
+    expect(intro(renderReportMarkdown(summarize(threeArms()), CHARTS))).toBe(
+      "Each difference is the second arm minus the first (rates in percentage points); intervals are percentile bootstraps (each arm resampled on its own); p is Fisher's exact two-sided test on the 2×2 table of runs. An interval that spans 0 is no evidence of a difference. 3 pairs are compared: even between arms that do not differ, about one comparison in twenty reaches p < 0.05, so across all of them read p against 0.017 (Bonferroni).",
+    );
+  });
+
+  it("says nothing of multiple comparisons for a single pair", () => {
+    const two = meta([armMeta("a"), armMeta("b")], 1);
+    const text = renderReportMarkdown(summarize({ dir: "/r", meta: two, results: [result("a", 1, 3), result("b", 1, 3)], missing: [] }), []);
+    expect(intro(text)?.endsWith("An interval that spans 0 is no evidence of a difference.")).toBe(true);
+  });
+});
