@@ -20,6 +20,36 @@ export interface SessionAnalysis extends RunMetrics {
   model: string;
   /** The importer's warnings, each naming its line. */
   warningMessages: string[];
+  /**
+   * The session's usage in the importer's terms: `input` is every input token of every request
+   * (uncached + cache reads + cache writes), `cachedInput` the cache reads, `output` includes
+   * reasoning, `reasoning` is null when the log does not report it; `source` is `estimated` (an
+   * o200k count of the visible text, a lower bound) when the log has no usage. The same figures
+   * as `tokens`, which is the study runs' name for them.
+   */
+  usage: SessionUsage;
+}
+
+export interface SessionUsage {
+  input: number;
+  cachedInput: number;
+  cacheWrite: number;
+  output: number;
+  reasoning: number | null;
+  source: string;
+  lowerBound: boolean;
+}
+
+function usageOf(tokens: RunMetrics["tokens"]): SessionUsage {
+  return {
+    input: tokens.input,
+    cachedInput: tokens.cachedInput,
+    cacheWrite: tokens.cacheWrite,
+    output: tokens.output,
+    reasoning: tokens.reasoningReported ? tokens.reasoning : null,
+    source: tokens.source,
+    lowerBound: tokens.lowerBound,
+  };
 }
 
 export interface AnalyzeOptions {
@@ -63,7 +93,8 @@ export async function analyzeSessionFile(file: string, options: AnalyzeOptions =
     }
     throw error;
   }
-  return { file, format: session.format, detectedBy: session.detectedBy, model, warningMessages: warnings, ...acc.result() };
+  const metrics = acc.result();
+  return { file, format: session.format, detectedBy: session.detectedBy, model, warningMessages: warnings, ...metrics, usage: usageOf(metrics.tokens) };
 }
 
 function fmt(value: number | null, digits = 0): string {

@@ -72,6 +72,7 @@ describe("armstudy analyze", () => {
       planApprovals: { approved: 0, rejected: 0 },
       subagents: { count: 0, toolCalls: 0 },
       warnings: 1,
+      usage: { input: 20, cachedInput: 0, cacheWrite: 0, output: 10, reasoning: 0, source: "reported", lowerBound: false },
     });
   });
 
