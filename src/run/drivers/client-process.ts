@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { ClientLaunch } from "./offline-setup.ts";
 import { isSecretName } from "../tools/env.ts";
+import { killGroup } from "../process-group.ts";
 
 export interface ClientProcessResult {
   exitCode: number | null;
@@ -38,14 +39,6 @@ export function clientEnv(base: NodeJS.ProcessEnv, own: Record<string, string>):
   return { ...env, ...own };
 }
 
-/**
- * SIGKILL to the child's whole process group. A spawn that failed has no pid: then there is no
- * group, and `process.kill(-0)` would signal our own group, so nothing is sent.
- */
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined || pid <= 0) return;
-  process.kill(-pid, "SIGKILL");
-}
 
 export async function runClientProcess(options: ClientProcessOptions): Promise<ClientProcessResult> {
   const now = options.now ?? (() => performance.now());
@@ -79,19 +72,9 @@ export async function runClientProcess(options: ClientProcessOptions): Promise<C
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    try {
-      killGroup(child.pid);
-    } catch {
-      // The group is already gone.
-    }
+    killGroup(child.pid);
   }, options.timeoutMs);
-  const onAbort = (): void => {
-    try {
-      killGroup(child.pid);
-    } catch {
-      // The group is already gone.
-    }
-  };
+  const onAbort = (): void => killGroup(child.pid);
   if (options.signal?.aborted) onAbort();
   else options.signal?.addEventListener("abort", onAbort, { once: true });
   const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => {
@@ -102,10 +85,6 @@ export async function runClientProcess(options: ClientProcessOptions): Promise<C
   options.signal?.removeEventListener("abort", onAbort);
   if (pending.length > 0) options.onLine?.(pending);
   // A client may leave helpers behind in its group even after a clean exit.
-  try {
-    killGroup(child.pid);
-  } catch {
-    // Nothing left.
-  }
+  killGroup(child.pid);
   return { exitCode, signal, stdout, stderr, timedOut, wallMs: now() - started };
 }
