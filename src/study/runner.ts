@@ -39,7 +39,8 @@ import { writeFileAtomic, writeJsonAtomic } from "../run/fs/atomic-write.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
 import { type StudyArmEntry, type StudySpec, selectArms } from "./study-file.ts";
 import { HarnessFaultError } from "../run/models/fault.ts";
-import { INSTALL_HINT, probeSandbox } from "../run/sandbox/probe.ts";
+import { unsandboxedRefusal } from "../run/sandbox/policy.ts";
+import { probeSandbox } from "../run/sandbox/probe.ts";
 import type { RunSandbox, Sandbox } from "../run/sandbox/types.ts";
 
 /** The arm as the runner uses it: a loaded arm, perhaps with section sizes from the compiler. */
@@ -151,20 +152,6 @@ interface PreparedStudy {
   sandbox: RunSandbox;
 }
 
-/**
- * Without a sandbox only the bundled scripted test double may drive our own loop (its moves are our
- * code); any other model or a real client is refused unless the user chose `--no-sandbox`.
- */
-function refuseUnsandboxed(sandbox: Sandbox, arm: StudyArm, modelSpec: string, testDouble: boolean): void {
-  if (sandbox.kind !== "none" || sandbox.chosen) return;
-  if (testDouble && arm.agent === "armstudy" && !modelSpec.startsWith("replay:")) return;
-  const what = arm.agent === "armstudy" ? `model ${modelSpec}` : `the real ${arm.agent} client`;
-  throw new StudyInputError(
-    "STUDY_SANDBOX",
-    `arm ${arm.name}: ${what} cannot run without a sandbox, and there is none: ${sandbox.reason}. To run it confined, ${INSTALL_HINT}. To run it unconfined anyway, pass --no-sandbox (recorded in every result and on the report's first screen).`,
-  );
-}
-
 async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
   const { spec, deps, cwd } = options;
   const sandbox = options.sandbox ?? probeSandbox({ env: process.env });
@@ -183,7 +170,8 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
     const model = options.model ?? entry.model ?? spec.model;
     // Creating a client validates the spec before any run starts, and tells whether it is the test double.
     const probe = await deps.createModel(model, { cwd, seed: spec.seed, runIndex: 0, agent: arm.agent });
-    refuseUnsandboxed(sandbox, arm, model, probe.isTestDouble);
+    const refusal = unsandboxedRefusal(sandbox, { arm: arm.name, agent: arm.agent, modelSpec: model, testDouble: probe.isTestDouble });
+    if (refusal !== null) throw new StudyInputError("STUDY_SANDBOX", refusal);
     arms.set(arm.name, { arm, model });
     const sections = arm.prompt?.sections?.filter((section) => section.stable !== false).map(({ id, chars, tokens }) => ({ id, chars, tokens })) ?? null;
     armMetas.push({

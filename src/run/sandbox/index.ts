@@ -5,3 +5,4 @@ export { isRoot, matchOwner, sandboxOwner } from "./owner.ts";
 export { INSTALL_HINT, probeSandbox, probeSandboxUncached } from "./probe.ts";
 export * from "./types.ts";
 export { defaultRunSandbox } from "./default.ts";
+export { unsandboxedRefusal } from "./policy.ts";
