@@ -68,7 +68,7 @@ function nodeInstall(): string | null {
 function limitArgs(limits: SandboxLimits): string[] {
   return [
     `--cpu=${limits.cpuSeconds}`,
-    `--as=${limits.memoryBytes}`,
+    `--data=${limits.memoryBytes}`,
     `--nproc=${limits.processes}`,
     `--fsize=${limits.fileBytes}`,
   ];
@@ -125,8 +125,13 @@ export function sandboxCommand(sandbox: Sandbox, spec: SandboxSpec, parentEnv: N
   const made = new Set<string>(["/tmp", "/usr", "/proc", "/dev"]);
   const bind = (flag: "--ro-bind" | "--bind", path: string): void => {
     if (!existsSync(path)) return;
-    args.push(...ancestorDirs(path, made), flag, path, path);
-    made.add(path);
+    // A path through a symbolic link is bound at its real place too: node resolves scripts there.
+    const real = realpathSync(path);
+    for (const at of real === path ? [path] : [real, path]) {
+      if (made.has(at)) continue;
+      args.push(...ancestorDirs(at, made), flag, real, at);
+      made.add(at);
+    }
   };
   for (const entry of [...ETC_ENTRIES, ...(spec.network === "host" ? ETC_NETWORK : [])]) bind("--ro-bind", entry);
   if (spec.home === undefined) args.push("--perms", "0755", "--dir", "/home", "--perms", "1777", "--tmpfs", home);

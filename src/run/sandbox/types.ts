@@ -8,7 +8,10 @@
 export interface SandboxLimits {
   /** RLIMIT_CPU: seconds of CPU time one process may use before it is killed. */
   cpuSeconds: number;
-  /** RLIMIT_AS: bytes of address space one process may map. */
+  /**
+   * RLIMIT_DATA: bytes of private writable memory one process may map. Not RLIMIT_AS: node's
+   * WebAssembly (undici's HTTP parser) reserves ~10 GiB of address space it never touches.
+   */
   memoryBytes: number;
   /** RLIMIT_NPROC: processes and threads the sandbox's user may have at once. */
   processes: number;
@@ -18,7 +21,7 @@ export interface SandboxLimits {
 
 export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   cpuSeconds: 900,
-  memoryBytes: 8 * 1024 ** 3,
+  memoryBytes: 4 * 1024 ** 3,
   processes: 512,
   fileBytes: 1024 ** 3,
 };
