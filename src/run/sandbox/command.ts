@@ -7,8 +7,9 @@
  * allow-list of env.ts. Every process ends with the sandbox (`--die-with-parent` and the PID
  * namespace), and prlimit caps CPU time, memory, processes and file size.
  */
-import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
-import { dirname } from "node:path";
+import { cpSync, existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync, renameSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { sandboxEnvironment, SANDBOX_PATH } from "./env.ts";
 import { giveTo, sandboxOwner } from "./owner.ts";
 import type { Sandbox, SandboxedCommand, SandboxLimits, SandboxSpec } from "./types.ts";
@@ -43,6 +44,34 @@ const ETC_ENTRIES = [
 /** Only with the host network: how to find other hosts. */
 const ETC_NETWORK = ["/etc/resolv.conf"];
 
+const etcCopies = new Map<string, string>();
+
+/**
+ * The sandbox's /etc: a copy of the allowed entries (links kept as links), made once per process
+ * and bound as one folder — one mount instead of a score of them, which is most of bubblewrap's
+ * start-up cost per command.
+ */
+function minimalEtc(network: boolean): string {
+  const key = network ? "net" : "plain";
+  const known = etcCopies.get(key);
+  if (known !== undefined && existsSync(known)) return known;
+  const target = join(tmpdir(), `armstudy-sandbox-etc-${process.pid}-${key}`);
+  const building = `${target}.building`;
+  rmSync(building, { recursive: true, force: true });
+  mkdirSync(building, { recursive: true, mode: 0o755 });
+  for (const entry of [...ETC_ENTRIES, ...(network ? ETC_NETWORK : [])]) {
+    if (!existsSync(entry)) continue;
+    const destination = join(building, entry.slice("/etc/".length));
+    mkdirSync(dirname(destination), { recursive: true, mode: 0o755 });
+    cpSync(entry, destination, { recursive: true, verbatimSymlinks: true, dereference: false });
+  }
+  rmSync(target, { recursive: true, force: true });
+  renameSync(building, target);
+  etcCopies.set(key, target);
+  process.once("exit", () => rmSync(target, { recursive: true, force: true }));
+  return target;
+}
+
 function systemRootArgs(): string[] {
   const args: string[] = ["--ro-bind", "/usr", "/usr"];
   for (const root of SYSTEM_ROOTS) {
@@ -63,6 +92,11 @@ function nodeInstall(): string | null {
   const real = realpathSync(process.execPath);
   if (real.startsWith("/usr/")) return null;
   return dirname(dirname(real));
+}
+
+/** The same limits as bash's `ulimit` (hard and soft; -d and -f count KiB here). */
+function ulimitLine(limits: SandboxLimits): string {
+  return `ulimit -t ${limits.cpuSeconds} -d ${Math.floor(limits.memoryBytes / 1024)} -u ${limits.processes} -f ${Math.floor(limits.fileBytes / 1024)} || exit 125`;
 }
 
 function limitArgs(limits: SandboxLimits): string[] {
@@ -133,7 +167,8 @@ export function sandboxCommand(sandbox: Sandbox, spec: SandboxSpec, parentEnv: N
       made.add(at);
     }
   };
-  for (const entry of [...ETC_ENTRIES, ...(spec.network === "host" ? ETC_NETWORK : [])]) bind("--ro-bind", entry);
+  args.push("--ro-bind", minimalEtc(spec.network === "host"), "/etc");
+  made.add("/etc");
   if (spec.home === undefined) args.push("--perms", "0755", "--dir", "/home", "--perms", "1777", "--tmpfs", home);
   if (install !== null) bind("--ro-bind", install);
   for (const path of spec.readable ?? []) bind("--ro-bind", path);
@@ -144,7 +179,8 @@ export function sandboxCommand(sandbox: Sandbox, spec: SandboxSpec, parentEnv: N
   bind("--bind", spec.dir);
   args.push("--chdir", spec.dir, "--");
   if (uid !== null) args.push("setpriv", `--reuid=${uid}`, `--regid=${uid}`, "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--");
-  args.push("prlimit", ...limitArgs(sandbox.limits), "--", program, ...rest);
+  if (spec.bashCommand !== undefined) args.push("bash", "-c", `${ulimitLine(sandbox.limits)}\n${spec.bashCommand}`);
+  else args.push("prlimit", ...limitArgs(sandbox.limits), "--", program, ...rest);
   // bwrap's own environment is what /proc/1/environ shows inside: the bare PATH, nothing else.
   return { file: sandbox.bin, args, env: { PATH: SANDBOX_PATH } };
 }

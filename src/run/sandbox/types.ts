@@ -37,6 +37,11 @@ export type SandboxNetwork = "none" | "host";
 export interface SandboxSpec {
   /** The program and its arguments, run inside. */
   argv: readonly string[];
+  /**
+   * Set when `argv` is `["bash", "-c", COMMAND]`: the limits are then set by bash's own `ulimit`
+   * in front of COMMAND instead of by a prlimit process, one exec fewer per shell call.
+   */
+  bashCommand?: string;
   /** The work directory: the only writable place (besides `writable`), and the command's cwd. */
   dir: string;
   network: SandboxNetwork;

@@ -37,7 +37,7 @@ export function runCommand(
   options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; outputLimit: number; signal?: AbortSignal; sandbox?: RunSandbox },
 ): Promise<ShellResult> {
   const run = options.sandbox ?? defaultRunSandbox(options.env);
-  const wrapped = sandboxCommand(run.sandbox, { argv: ["bash", "-c", command], dir: options.cwd, network: run.network, readable: run.readable }, options.env);
+  const wrapped = sandboxCommand(run.sandbox, { argv: ["bash", "-c", command], bashCommand: command, dir: options.cwd, network: run.network, readable: run.readable }, options.env);
   return new Promise((resolve) => {
     const collector = new HeadTailCollector(options.outputLimit);
     let killed: ShellResult["killed"] = null;
