@@ -154,12 +154,12 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     await emit({ t: now(), type: "note", level: "info", text: `measure command \`${command}\` exited ${result.exitCode ?? "without a code"}` });
   };
 
-  const finish = async (status: SettleStatus | "interrupted", reason: string): Promise<AgentRunOutcome> => {
+  const finish = async (status: SettleStatus | "interrupted", reason: string, cause?: string): Promise<AgentRunOutcome> => {
     clearTimeout(wallTimer);
     options.signal?.removeEventListener("abort", onCallerAbort);
     const wallMs = now();
-    await emit({ t: wallMs, type: "run.end", status, reason, wallMs });
-    return { status, reason, wallMs };
+    await emit({ t: wallMs, type: "run.end", status, reason, ...(cause === undefined ? {} : { cause }), wallMs });
+    return { status, reason, wallMs, ...(cause === undefined ? {} : { cause }) };
   };
 
   await emit({
@@ -232,6 +232,10 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     round += 1;
     reply.tokens.input += countedInput;
     reply.tokens.output += countedOutput;
+    for (const retry of answer.retries ?? []) {
+      const { attempt, cause, message, waitMs } = retry;
+      await emit({ t: requestStart + retry.atMs, type: "model.retry", round: round - 1, attempt, cause, message, waitMs });
+    }
     await emit({
       t: now(),
       type: "model.request",
@@ -251,6 +255,12 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     // A missing or broken cassette is armstudy's fault, not the agent's: stop, don't score it.
     const fault = harnessFault(answer);
     if (fault !== undefined) throw new HarnessFaultError(fault, answer.errorMessage ?? fault);
+    // A model that could not be used is a fault, not the arm's result: the run ends as `error` (ADR 0081).
+    if (answer.stop === "error" && answer.fault !== undefined && !runAbort.signal.aborted) {
+      const message = answer.errorMessage ?? answer.fault;
+      await emit({ t: now(), type: "reply.end", reason: "error", errorMessage: message });
+      return finish("error", message, answer.fault);
+    }
 
     // 2. What the reply says, and whether it ends here.
     let endReason: ReplyEndReason | null = null;
@@ -278,6 +288,11 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     let stepStop: string | null = null;
     let asked = false;
     for (const call of toolCalls) {
+      // The wall cap holds between tool calls too: a reply with thousands of calls cannot outrun it.
+      if (wallCapHit || now() >= maxWallMs || runAbort.signal.aborted) {
+        const stopped = await capped();
+        if (stopped !== null) return stopped;
+      }
       const outcome = await runTool(call);
       if (outcome.question !== undefined) asked = true;
       const stepped = control.onStep?.(view(), { index: reply.index, toolCalls: reply.toolCalls, startedAtMs: reply.startedAtMs, nowMs: now() }, state) ?? { state };
