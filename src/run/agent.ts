@@ -289,7 +289,7 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     let asked = false;
     for (const call of toolCalls) {
       // The wall cap holds between tool calls too: a reply with thousands of calls cannot outrun it.
-      if (wallCapHit || now() >= maxWallMs || runAbort.signal.aborted) {
+      if (wallCapHit || runAbort.signal.aborted) {
         const stopped = await capped();
         if (stopped !== null) return stopped;
       }

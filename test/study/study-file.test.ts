@@ -33,6 +33,7 @@ describe("parseStudyFile", () => {
       seed: 1,
       limits: { maxRounds: 80, maxWallMs: 300_000 },
       checkTimeoutMs: 120_000,
+      requests: { connectTimeoutMs: 10_000, idleTimeoutMs: 180_000, maxRetries: 4, retryDelayMs: 1000 },
     });
   });
 
