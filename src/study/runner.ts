@@ -460,12 +460,16 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
     if (signal?.aborted) return null;
 
     t = clock();
-    const acceptance = await runAcceptance(prepared.meta.checks, {
-      cwd: worktree,
-      timeoutMs: 120_000,
-      now: clock,
-      ...(signal ? { signal } : {}),
-    });
+    // A faulted run is not graded: its checks would describe the fault, and no number reads them (ADR 0081).
+    const faulted = harnessError !== null || outcome?.status === "error";
+    const acceptance: AcceptanceResult = faulted
+      ? { passed: 0, failed: 0, checks: [] }
+      : await runAcceptance(prepared.meta.checks, {
+          cwd: worktree,
+          timeoutMs: 120_000,
+          now: clock,
+          ...(signal ? { signal } : {}),
+        });
     timing.checksMs = Math.round(clock() - t);
     if (signal?.aborted) return null;
 

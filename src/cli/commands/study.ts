@@ -135,6 +135,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
     });
     printer.close();
     const rendered = await renderStudyReport(outcome.outDir);
+    // Errors count over the whole folder (a resume that adds no new error still leaves the old ones).
+    const errors = rendered.summary.runs.errors;
+    const errorCauses = rendered.summary.runs.errorCauses;
     const resumeHint = `armstudy study ${positionals[0] ?? ""}${values.arm?.map((arm) => ` --arm ${arm}`).join("") ?? ""} --resume --out ${shown(outcome.outDir)}`.replace(/ {2,}/g, " ");
     if (json) {
       io.stdout(
@@ -145,8 +148,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
           charts: rendered.chartPaths,
           ran: outcome.ran,
           skipped: outcome.skipped,
-          errors: outcome.errors,
-          errorCauses: outcome.errorCauses,
+          errors,
+          errorCauses,
           failFast: outcome.failFast,
           interrupted: outcome.interrupted,
           testDouble: rendered.summary.testDouble,
@@ -155,8 +158,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
     } else {
       if (rendered.summary.testDouble) io.stdout("model: the scripted test double — the numbers show the harness's mechanics, not a real model's behaviour\n");
       for (const warning of rendered.summary.warnings) io.stdout(`warning: ${warning}\n`);
-      const causes = Object.entries(outcome.errorCauses).map(([cause, count]) => `${cause} ×${count}`).join(", ");
-      io.stdout(`${outcome.ran} run(s) finished, ${outcome.skipped} already done${outcome.errors > 0 ? `, ${outcome.errors} ended as error (${causes}), left out of every number` : ""}\n`);
+      const causes = Object.entries(errorCauses).map(([cause, count]) => `${cause} ×${count}`).join(", ");
+      io.stdout(`${outcome.ran} run(s) finished, ${outcome.skipped} already done${errors > 0 ? `; ${errors} run(s) in the folder ended as error (${causes}), left out of every number` : ""}\n`);
       if (outcome.interrupted) io.stdout(`interrupted; finish with: ${resumeHint}\n`);
       io.stdout(`report: ${shown(rendered.reportPath)}\n`);
     }
@@ -166,11 +169,11 @@ async function run(args: string[], io: CliIO): Promise<number> {
         `armstudy study: stopped: ${outcome.failFast.runs.length} runs in a row ended with the same fault, ${outcome.failFast.cause} (${runsText}): ${outcome.failFast.message}\n` +
           `Fix the cause, then finish the study with: ${resumeHint.replace(" --resume ", " --retry-errors ")}\n`,
       );
-    } else if (outcome.errors > 0 && json) {
-      io.stderr(`armstudy study: ${outcome.errors} run(s) ended as error; see the report\n`);
+    } else if (errors > 0) {
+      io.stderr(`armstudy study: ${errors} run(s) ended as error (${Object.keys(errorCauses).join(", ")}); rerun them with: ${resumeHint.replace(" --resume ", " --retry-errors ")}\n`);
     }
     if (outcome.interrupted) return EXIT_INTERRUPTED;
-    return outcome.errors > 0 || outcome.failFast !== null ? EXIT_FAULT : 0;
+    return errors > 0 || outcome.failFast !== null ? EXIT_FAULT : 0;
   } catch (error) {
     printer.close();
     const input = asInputError(error);
