@@ -33,6 +33,7 @@ import type { RunEvent } from "./record.ts";
 import { createToolbox, runCommand, shellEnvironment, type ToolContext, type Toolbox, type ToolOutcome } from "./tools/index.ts";
 import { DEFAULT_OUTPUT_LIMIT, DEFAULT_SHELL_TIMEOUT_MS } from "./tools/types.ts";
 import { HarnessFaultError, harnessFault } from "./models/fault.ts";
+import { timeLimitProblem } from "../core/limits.ts";
 
 /** Caps that apply when the caller sets none: generous for real work, finite for any run. */
 export const DEFAULT_LIMITS = { maxRounds: 250, maxWallMs: 45 * 60_000 } as const;
@@ -97,6 +98,11 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
   const maxWallMs = options.limits?.maxWallMs ?? DEFAULT_LIMITS.maxWallMs;
   if (!(maxRounds > 0) || !(maxWallMs > 0)) {
     throw new AgentError("AGENT_BAD_OPTIONS", `limits must be positive: maxRounds ${maxRounds}, maxWallMs ${maxWallMs}`);
+  }
+  // A timer past 2^31 ms fires at once: every time limit is at most 24 h (ADR 0084).
+  for (const [field, ms] of [["limits.maxWallMs", maxWallMs], ["shellTimeoutMs", options.shellTimeoutMs]] as const) {
+    const problem = ms === undefined ? null : timeLimitProblem(ms);
+    if (problem !== null) throw new AgentError("AGENT_BAD_OPTIONS", `${field} ${problem}, got ${ms}`);
   }
   const startMs = clock();
   const now = () => clock() - startMs;
