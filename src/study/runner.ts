@@ -492,7 +492,7 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
     const metrics = options.deps.measure(events, acceptance, { arm, model });
     // A fault (the model could not be used, the harness failed) is an `error` run with a named cause.
     const status = harnessError !== null ? "error" : (outcome?.status ?? "error");
-    const cause = status !== "error" ? null : harnessError !== null ? "harness.exception" : (outcome?.cause ?? "harness.policy");
+    const cause = status !== "error" ? null : harnessError !== null ? "harness.exception" : (outcome?.cause ?? (arm.agent === "armstudy" ? "harness.policy" : "harness.client"));
     const errorText = status !== "error" ? null : (harnessError ?? outcome?.reason ?? cause);
     const result: RunResult = {
       schema: "armstudy.result/1",

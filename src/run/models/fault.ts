@@ -57,6 +57,7 @@ export const FAULT_CAUSES = {
   "harness.exception": "armstudy's agent loop or a driver threw",
   "harness.adapter": "the model adapter itself failed (a bug of armstudy's)",
   "harness.policy": "the turn-end control settled the run as an error",
+  "harness.client": "a real client (Codex, Claude Code, pi) ended its run with an error",
 } as const;
 
 export type FaultCause = keyof typeof FAULT_CAUSES;
