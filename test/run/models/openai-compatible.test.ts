@@ -445,6 +445,32 @@ describe("OpenAICompatibleClient, failures and retries", () => {
     ]);
   });
 
+  it("times out a connection whose TLS handshake never finishes, by the connect timeout", async () => {
+    // A TCP server that accepts and says nothing: the TCP connect succeeds, the TLS handshake never does.
+    const silent = createServer((socket) => socket.on("error", () => undefined).resume());
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as { port: number };
+    try {
+      const model = new OpenAICompatibleClient({
+        id: "x",
+        model: "m",
+        baseUrl: `https://127.0.0.1:${port}/v1`,
+        compat: PROVIDER_COMPAT["openai-compatible"],
+        connectTimeoutMs: 200,
+        idleTimeoutMs: 10_000,
+        retry: { maxRetries: 0 },
+      });
+      const reply = await model.complete(REQUEST);
+      expect([reply.stop, reply.fault, reply.errorMessage]).toEqual([
+        "error",
+        "model.timeout",
+        `https://127.0.0.1:${port}/v1/chat/completions: gave up after 1 attempt: network error: no connection within 200 ms (ECONNECT_TIMEOUT)`,
+      ]);
+    } finally {
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
   it("never hands back the key a server echoes, in an error or in a reply", async () => {
     const key = "sk-test-0123456789abcdef";
     const server = await serve([
