@@ -152,7 +152,7 @@ describe.each(["codex", "claude", "pi"] as const)("real %s pointed at a provider
     try {
       const spec = client === "claude" ? `anthropic:stand-in@${provider.url}#STANDIN_KEY` : `openai-compatible:stand-in@${provider.url}/v1#STANDIN_KEY`;
       const env = { STANDIN_KEY: "sk-stand-in" };
-      const model = await createDriverModel(client, spec, { env, cwd: ROOT });
+      const model = await createDriverModel(client, spec, { env, cwd: ROOT, origin: "command-line" });
       // The namespace is offered, but a provider run never uses it: a real provider is not on loopback.
       const driver = createDriver(client, { bin: bin ?? "", mapper: liveMapper, endpoint: driverEndpoint(client, { env, network: probeNetwork({ env: process.env }) }), timeoutMs: 90_000 });
       const { events, onEvent } = collector();
