@@ -71,8 +71,9 @@ export function defaultStudyDeps(options: DefaultDepsOptions): StudyDeps {
             retry: { maxRetries: requests.maxRetries, baseDelayMs: requests.retryDelayMs },
           }
         : {};
+      const onRetry = context.onRetry ? { onRetry: context.onRetry } : {};
       return context.agent === undefined || context.agent === "armstudy"
-        ? createModelClient(spec, { ...settings, ...http })
+        ? createModelClient(spec, { ...settings, ...http, ...onRetry })
         : createDriverModel(context.agent, spec, settings);
     },
     agentFor: (arm) => agentFor(arm, options, networkMode),
