@@ -292,6 +292,10 @@ export async function runStudy(options: StudyRunOptions): Promise<StudyRunOutcom
 
 async function runLocked(prepared: PreparedStudy, options: StudyRunOptions, outDir: string, metaFile: string): Promise<StudyRunOutcome> {
   const { meta, plan } = prepared;
+  // Checked again under the lock: another study may have started here since the check above.
+  if (options.resume !== true && existsSync(metaFile)) {
+    throw new StudyInputError("STUDY_RESUME", `${displayPath(outDir, options.cwd)} already holds a study. Pass --resume to finish it, or choose another --out.`);
+  }
   await writeJsonAtomic(metaFile, meta);
 
   const worktreeRoot = options.worktreeRoot ?? defaultWorktreeRoot();
