@@ -138,7 +138,8 @@ describe("a provider that fails gives error runs, a named cause and exit 3", () 
     const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8"));
     expect([summary.runs.errors, summary.runs.scored, summary.arms[0].n, summary.arms[0].runs, summary.arms[0].errors.causes]).toEqual([2, 0, 0, [], { [cause]: 2 }]);
     const report = readFileSync(join(out, "report.md"), "utf8").split("\n");
-    expect(report.slice(4, 5)).toEqual([
+    // The fault line comes right after the model and sandbox lines of the first screen.
+    expect(report.filter((line) => line.startsWith("> **2 of 2 finished run(s) ended as error**"))).toEqual([
       `> **2 of 2 finished run(s) ended as error** (\`${cause}\` ×2): a fault, not a result. They are left out of every rate, mean, interval, comparison and chart below; rerun them with \`armstudy study --retry-errors\`.`,
     ]);
     // Bounded: seconds, not the minutes a default timeout would take.
