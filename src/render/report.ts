@@ -228,7 +228,6 @@ function runLine(arm: ArmSummary, run: RunRow): string[] {
     run.falseCompletion ? "**false completion**" : null,
     run.permissionStop ? "**permission stop**" : null,
     run.claimChecks.count > 0 ? `${run.claimChecks.count} claim check(s): ${run.claimChecks.done} done, ${run.claimChecks.continue} continue, ${run.claimChecks.acceptedUnchecked} unchecked` : null,
-    run.error ? `harness error: ${cell(run.error)}` : null,
   ].filter((part): part is string => part !== null);
   const tools = `${run.toolCalls} tool calls (${run.toolCallsBeforeReplyEnd} before the first reply ended)`;
   const first = run.firstReportLine === null ? "(no final report)" : verbatim(run.firstReportLine);

@@ -28,7 +28,7 @@ export interface DefaultDepsOptions {
 function driverFor(client: ClientName, options: DefaultDepsOptions, network: () => NetworkMode): AgentRunner {
   const env = options.env as NodeJS.ProcessEnv;
   return createDriver(client, {
-    // Not installed: spawning the bare name fails fast, and the run records a harness error.
+    // Not installed: spawning the bare name fails fast, and the run ends as `error` (harness.client).
     bin: clientBinary(client, env, options.cwd ?? process.cwd()) ?? client,
     mapper: liveMapper,
     // The persona plays with our tools (renamed to the client's by the server); a provider spec goes to the provider.
@@ -74,8 +74,9 @@ export function defaultStudyDeps(options: DefaultDepsOptions): StudyDeps {
             retry: { maxRetries: requests.maxRetries, baseDelayMs: requests.retryDelayMs },
           }
         : {};
+      const onRetry = context.onRetry ? { onRetry: context.onRetry } : {};
       return context.agent === undefined || context.agent === "armstudy"
-        ? createModelClient(spec, { ...settings, ...http })
+        ? createModelClient(spec, { ...settings, ...http, ...onRetry })
         : createDriverModel(context.agent, spec, settings);
     },
     agentFor: (arm) => agentFor(arm, options, networkMode),

@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
 import pLimit from "p-limit";
-import type { ModelClient } from "../core/model.ts";
+import type { ModelClient, RetriedAttempt } from "../core/model.ts";
 import { contentHash } from "../core/tokens.ts";
 import {
   type ArmMeta,
@@ -58,7 +58,16 @@ export interface StudyDeps {
   /** One client per run, so no state leaks between runs; `seed` and `runIndex` make a scripted run repeatable. */
   createModel(
     spec: string,
-    context: { cwd: string; seed: number; runIndex: number; agent?: StudyArm["agent"]; origin?: SpecOrigin; requests?: RequestSettings },
+    context: {
+      cwd: string;
+      seed: number;
+      runIndex: number;
+      agent?: StudyArm["agent"];
+      origin?: SpecOrigin;
+      requests?: RequestSettings;
+      /** Called as each model request is retried (the progress line says so at once). */
+      onRetry?: (retry: RetriedAttempt) => void;
+    },
   ): Promise<ModelClient> | ModelClient;
   /** Our agent loop, or the driver of a real client, for this arm. */
   agentFor(arm: StudyArm): AgentRunner;
@@ -71,6 +80,7 @@ export type ProgressEvent =
   | { kind: "start"; arm: string; runIndex: number; position: number; total: number }
   | { kind: "finish"; arm: string; runIndex: number; position: number; total: number; done: number; result: RunResult }
   | { kind: "interrupted"; arm: string; runIndex: number }
+  | { kind: "retry"; arm: string; runIndex: number; retry: RetriedAttempt }
   | { kind: "pruned"; paths: string[] };
 
 export interface StudyRunOptions {
@@ -297,6 +307,10 @@ export async function runStudy(options: StudyRunOptions): Promise<StudyRunOutcom
 
 async function runLocked(prepared: PreparedStudy, options: StudyRunOptions, outDir: string, metaFile: string): Promise<StudyRunOutcome> {
   const { meta, plan } = prepared;
+  // Checked again under the lock: another study may have started here since the check above.
+  if (options.resume !== true && existsSync(metaFile)) {
+    throw new StudyInputError("STUDY_RESUME", `${displayPath(outDir, options.cwd)} already holds a study. Pass --resume to finish it, or choose another --out.`);
+  }
   await writeJsonAtomic(metaFile, meta);
 
   const worktreeRoot = options.worktreeRoot ?? defaultWorktreeRoot();
@@ -440,6 +454,7 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
       agent: arm.agent,
       origin,
       ...(prepared.meta.requests ? { requests: prepared.meta.requests } : {}),
+      onRetry: (retry) => options.onProgress?.({ kind: "retry", arm: planned.arm, runIndex: planned.runIndex, retry: redact.value(retry) }),
     });
     let outcome: AgentRunOutcome | null = null;
     let harnessError: string | null = null;
