@@ -7,6 +7,7 @@
  */
 import type { CountSummary, RateSummary } from "../measure/stats.ts";
 import type { ChartFile } from "./charts.ts";
+import { verdictLines } from "./verdict.ts";
 import type { ArmSummary, Comparison, CountMetric, RateMetric, RunRow, StudySummary } from "./summary.ts";
 
 const COUNT_LABELS: Record<CountMetric, string> = {
@@ -231,6 +232,7 @@ export function renderReportMarkdown(summary: StudySummary, charts: readonly Pic
   const modelNames = [...new Set(summary.arms.map((arm) => arm.model))];
   const heading = `# armstudy report: ${summary.study} — model ${modelNames.map((m) => `\`${m}\``).join(", ") || `\`${summary.model}\``}${summary.testDouble ? " (scripted test double)" : ""}`;
   const lines: string[] = [heading, "", ...modelLines(summary), ""];
+  if (summary.verdict !== null) lines.push(...verdictLines(summary.verdict), "");
   const checks = summary.checks.length > 0 ? `${summary.checks.length} acceptance checks (${summary.checks.join(", ")})` : "no acceptance checks";
   lines.push(
     `Study file \`${summary.studyFile}\`. Repository ${summary.repo.source} at \`${summary.repo.commit.slice(0, 12)}\`. Handoff \`${summary.handoff.file}\` with ${checks}. ${summary.runsPerArm} run(s) per arm, seed ${summary.seed}; ${summary.runs.finished} of ${summary.runs.planned} planned runs finished.`,

@@ -53,11 +53,30 @@ export interface CheckSpec {
   timeoutMs?: number;
 }
 
+/** The question a study file states before any run (validated in src/study/question.ts). */
+export interface StudyQuestion {
+  decision: { adr: string; title: string; link?: string } | null;
+  hypothesis: string;
+  primary: {
+    metric: string;
+    kind: "rate" | "count";
+    baseline: string;
+    treatment: string;
+    direction: "lower" | "higher";
+    minDifference: number;
+    alpha: number;
+  };
+  secondary: Array<{ metric: string; kind: "rate" | "count"; direction: "lower" | "higher" | null }>;
+}
+
+
 /** What a results folder holds: everything that identifies the study, plus the shard it is. */
 export interface StudyMeta {
   schema: "armstudy.study/1";
   study: string;
   description: string;
+  /** The pre-stated question; absent in folders written before it existed. */
+  question?: StudyQuestion | null;
   /** The study file, relative to where the command ran. */
   studyFile: string;
   repo: { source: string; commit: string };

@@ -17,6 +17,7 @@ import {
   summarizeCounts,
   summarizeRate,
 } from "../measure/stats.ts";
+import { type StudyVerdict, studyVerdict } from "./verdict.ts";
 import { type ArmMeta, type LoadedResults, PATCH_FILE, RECORD_FILE, RESULT_FILE, type RunResult, runFolder } from "./results.ts";
 
 export const SUMMARY_SCHEMA = "armstudy.summary/1";
@@ -100,6 +101,8 @@ export interface StudySummary {
   schema: typeof SUMMARY_SCHEMA;
   study: string;
   description: string;
+  /** The verdict on the study file's pre-stated question; null when it states none. */
+  verdict: StudyVerdict | null;
   studyFile: string;
   /** The study's default model spec; each arm names its own. */
   model: string;
@@ -213,6 +216,7 @@ export function summarize(loaded: LoadedResults): StudySummary {
     schema: SUMMARY_SCHEMA,
     study: meta.study,
     description: meta.description,
+    verdict: studyVerdict(meta, byArm),
     studyFile: meta.studyFile,
     model: meta.model,
     testDouble: testDoubleArms.length === meta.arms.length && meta.arms.length > 0,

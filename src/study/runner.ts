@@ -195,6 +195,7 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
     schema: "armstudy.study/1",
     study: spec.name,
     description: spec.description,
+    question: spec.question,
     studyFile: displayPath(spec.file, cwd),
     repo: {
       source: spec.repo.kind === "fixture" ? `fixture:${displayPath(spec.repo.dir, cwd)}` : `git:${displayPath(spec.repo.path, cwd)}@${spec.repo.ref}`,

@@ -20,11 +20,15 @@ import { loadStudyFile } from "../../study/study-file.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 import { InputError, UsageError } from "../errors.ts";
+import { GATE_OPTIONS, GATE_USAGE, applyGates, validateGates } from "../gate-flags.ts";
 import type { CliIO } from "../io.ts";
+import { describePlan } from "./power.ts";
+import { planRunsFromPilot } from "../../render/plan-runs.ts";
+import { type StudyQuestion, loadResults } from "../../render/results.ts";
 
 export const DEFAULT_STUDY_FILE = "arms/default.study.yaml";
 
-const USAGE_LINE = "armstudy study [FILE] [--arm NAME]... [--runs N] [--model SPEC] [-j N] [--resume] [--shard i/n] [--out DIR] [--envelope] [--json]";
+const USAGE_LINE = "armstudy study [FILE] [--arm NAME]... [--runs N] [--model SPEC] [-j N] [--resume] [--shard i/n] [--out DIR] [--envelope] [--plan-runs] [--fail-if EXPR]... [--fail-if-worse-than DIR] [--github] [--json]";
 const USAGE = [
   USAGE_LINE,
   "",
@@ -38,7 +42,9 @@ const USAGE = [
   "--shard    run slice i of n of the (arm, run) pairs; combine folders with `armstudy merge`",
   "--out      results folder (default reports/<study>/<UTC stamp>)",
   "--envelope also write each run as an implementer envelope (envelope.yaml beside result.json)",
+  "--plan-runs print the runs per arm the study's primary metric needs (from its latest results as a pilot) and run nothing",
   "--json     print one JSON object at the end instead of text",
+  GATE_USAGE,
 ].join("\n");
 
 const OPTIONS = {
@@ -51,6 +57,8 @@ const OPTIONS = {
   out: { type: "string" },
   envelope: { type: "boolean" },
   json: { type: "boolean" },
+  "plan-runs": { type: "boolean" },
+  ...GATE_OPTIONS,
 } as const;
 
 function positiveInt(flag: string, text: string | undefined): number | undefined {
@@ -89,6 +97,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const runs = positiveInt("--runs", values.runs);
   const concurrency = positiveInt("-j", values.j) ?? 1;
   const json = values.json === true;
+  validateGates(values);
   const shown = (path: string): string => {
     const rel = relative(io.cwd, path);
     return rel.startsWith("..") ? path : rel;
@@ -99,6 +108,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   try {
     const shard = values.shard !== undefined ? parseShard(values.shard) : null;
     const spec = await loadStudyFile(resolve(io.cwd, positionals[0] ?? DEFAULT_STUDY_FILE));
+    if (values["plan-runs"] === true) return await planRuns(spec.name, spec.question, io);
     const outDir = values.out !== undefined ? resolve(io.cwd, values.out) : resolve(io.cwd, "reports", spec.name, stampOf(new Date()));
     const resumeCandidates = values.resume === true && values.out === undefined ? stampedResults(resolve(io.cwd, "reports", spec.name)) : undefined;
 
@@ -141,9 +151,11 @@ async function run(args: string[], io: CliIO): Promise<number> {
       for (const warning of rendered.summary.warnings) io.stdout(`warning: ${warning}\n`);
       io.stdout(`${outcome.ran} run(s) finished, ${outcome.skipped} already done${outcome.errors > 0 ? `, ${outcome.errors} with a harness error` : ""}\n`);
       if (outcome.interrupted) io.stdout(`interrupted; finish with: ${resumeHint}\n`);
+      if (rendered.summary.verdict !== null) io.stdout(`verdict: ${verdictWord(rendered.summary.verdict.primary.kind)} (${rendered.summary.verdict.question.primary.metric}, ${rendered.summary.verdict.question.primary.treatment} vs ${rendered.summary.verdict.question.primary.baseline})\n`);
       io.stdout(`report: ${shown(rendered.reportPath)}\n`);
     }
-    return outcome.interrupted ? 130 : 0;
+    if (outcome.interrupted) return 130;
+    return await applyGates(outcome.outDir, values, io);
   } catch (error) {
     printer.close();
     const input = asInputError(error);
@@ -154,11 +166,30 @@ async function run(args: string[], io: CliIO): Promise<number> {
   }
 }
 
-const REPORT_USAGE = "armstudy report DIR [--json]   (re-render report.md, summary.json and charts/ from a study's saved results)";
+const REPORT_USAGE = "armstudy report DIR [--json] [--fail-if EXPR]... [--fail-if-worse-than DIR] [--github]   (re-render report.md, summary.json and charts/ from a study's saved results, then apply any gates)";
+
+/** The verdict's word as the CLI prints it. */
+function verdictWord(kind: string): string {
+  return kind === "mechanics-only" ? "mechanics only (scripted test double: no finding)" : kind.replace("-", " ");
+}
+
+/** `study --plan-runs`: runs per arm for the study's primary metric, its latest results folder as the pilot. */
+async function planRuns(study: string, question: StudyQuestion | null, io: CliIO): Promise<number> {
+  if (question === null) throw new UsageError("--plan-runs needs a study file that states a primary metric (decision, hypothesis, primary: see docs/study-files.md)");
+  const pilot = stampedResults(resolve(io.cwd, "reports", study))[0];
+  if (pilot === undefined) {
+    io.stdout(`no results of study ${study} yet to use as a pilot: run a few runs first, or use armstudy power --baseline-rate R --difference ${question.primary.minDifference}\n`);
+    return 0;
+  }
+  io.stdout(`pilot: ${relative(io.cwd, pilot)}\n`);
+  io.stdout(describePlan(planRunsFromPilot(await loadResults(pilot), question.primary)));
+  return 0;
+}
 
 /** `armstudy report DIR`: re-renders a results folder (report.ts routes here for any form but `analyze`). */
 export async function rerenderStudyReport(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs({ args, options: { json: { type: "boolean" } }, allowPositionals: true, strict: true }, REPORT_USAGE);
+  const { values, positionals } = parseCommandArgs({ args, options: { json: { type: "boolean" }, ...GATE_OPTIONS }, allowPositionals: true, strict: true }, REPORT_USAGE);
+  validateGates(values);
   if (positionals.length !== 1) throw new UsageError(`name one results folder (reports/<study>/<stamp>)\nusage: ${REPORT_USAGE}`);
   const dir = resolve(io.cwd, positionals[0] as string);
   try {
@@ -170,7 +201,7 @@ export async function rerenderStudyReport(args: string[], io: CliIO): Promise<nu
       const rel = relative(io.cwd, rendered.reportPath);
       io.stdout(`report: ${rel.startsWith("..") ? rendered.reportPath : rel}\n`);
     }
-    return 0;
+    return await applyGates(dir, values, io);
   } catch (error) {
     const input = asInputError(error);
     // Name the folder as it was typed, not as it resolved.
