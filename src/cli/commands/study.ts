@@ -25,6 +25,7 @@ import type { CliIO } from "../io.ts";
 import { describePlan } from "./power.ts";
 import { planRunsFromPilot } from "../../render/plan-runs.ts";
 import { type StudyQuestion, loadResults } from "../../render/results.ts";
+import type { StudyVerdict } from "../../render/verdict.ts";
 
 export const DEFAULT_STUDY_FILE = "arms/default.study.yaml";
 
@@ -151,7 +152,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       for (const warning of rendered.summary.warnings) io.stdout(`warning: ${warning}\n`);
       io.stdout(`${outcome.ran} run(s) finished, ${outcome.skipped} already done${outcome.errors > 0 ? `, ${outcome.errors} with a harness error` : ""}\n`);
       if (outcome.interrupted) io.stdout(`interrupted; finish with: ${resumeHint}\n`);
-      if (rendered.summary.verdict !== null) io.stdout(`verdict: ${verdictWord(rendered.summary.verdict.primary.kind)} (${rendered.summary.verdict.question.primary.metric}, ${rendered.summary.verdict.question.primary.treatment} vs ${rendered.summary.verdict.question.primary.baseline})\n`);
+      if (rendered.summary.verdict !== null) io.stdout(verdictLine(rendered.summary.verdict));
       io.stdout(`report: ${shown(rendered.reportPath)}\n`);
     }
     if (outcome.interrupted) return 130;
@@ -168,9 +169,11 @@ async function run(args: string[], io: CliIO): Promise<number> {
 
 const REPORT_USAGE = "armstudy report DIR [--json] [--fail-if EXPR]... [--fail-if-worse-than DIR] [--github]   (re-render report.md, summary.json and charts/ from a study's saved results, then apply any gates)";
 
-/** The verdict's word as the CLI prints it. */
-function verdictWord(kind: string): string {
-  return kind === "mechanics-only" ? "mechanics only (scripted test double: no finding)" : kind.replace("-", " ");
+/** The verdict as one line of the CLI's output. */
+function verdictLine(verdict: StudyVerdict): string {
+  const { metric, treatment, baseline } = verdict.question.primary;
+  const word = verdict.primary.kind === "mechanics-only" ? "mechanics only — the scripted test double gives no finding" : verdict.primary.kind.replace("-", " ");
+  return `verdict (${metric}, ${treatment} vs ${baseline}): ${word}\n`;
 }
 
 /** `study --plan-runs`: runs per arm for the study's primary metric, its latest results folder as the pilot. */
