@@ -230,7 +230,7 @@ function runLine(arm: ArmSummary, run: RunRow): string[] {
 
 export function renderReportMarkdown(summary: StudySummary, charts: readonly Pick<ChartFile, "name" | "title" | "alt">[]): string {
   const modelNames = [...new Set(summary.arms.map((arm) => arm.model))];
-  const heading = `# armstudy report: ${summary.study} — model ${modelNames.map((m) => `\`${m}\``).join(", ") || `\`${summary.model}\``}${summary.testDouble ? " (scripted test double)" : ""}`;
+  const heading = `# armstudy report: ${summary.study} — model ${modelNames.map((m) => `\`${m}\``).join(", ") || `\`${summary.model}\``}${summary.testDouble ? " (scripted test double)" : ""}${summary.shard ? ` — shard ${summary.shard.index} of ${summary.shard.count}` : ""}`;
   const lines: string[] = [heading, "", ...modelLines(summary), ""];
   if (summary.verdict !== null) lines.push(...verdictLines(summary.verdict), "");
   const checks = summary.checks.length > 0 ? `${summary.checks.length} acceptance checks (${summary.checks.join(", ")})` : "no acceptance checks";

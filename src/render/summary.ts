@@ -103,6 +103,8 @@ export interface StudySummary {
   description: string;
   /** The verdict on the study file's pre-stated question; null when it states none. */
   verdict: StudyVerdict | null;
+  /** Set when this folder holds one shard of the study (`--shard i/n`); null for a whole or merged study. */
+  shard: { index: number; count: number } | null;
   studyFile: string;
   /** The study's default model spec; each arm names its own. */
   model: string;
@@ -200,6 +202,9 @@ export function summarize(loaded: LoadedResults): StudySummary {
   }
 
   const warnings: string[] = [];
+  if (meta.shard !== null) {
+    warnings.push(`This folder is shard ${meta.shard.index} of ${meta.shard.count} of the study: its numbers cover its own runs only. Merge all ${meta.shard.count} shards with \`armstudy merge\` for the study's results.`);
+  }
   const small = smallSampleWarning(Object.fromEntries(arms.map((arm) => [arm.name, arm.n])));
   if (small !== null) warnings.push(small);
   if (loaded.missing.length > 0) {
@@ -217,6 +222,7 @@ export function summarize(loaded: LoadedResults): StudySummary {
     study: meta.study,
     description: meta.description,
     verdict: studyVerdict(meta, byArm),
+    shard: meta.shard,
     studyFile: meta.studyFile,
     model: meta.model,
     testDouble: testDoubleArms.length === meta.arms.length && meta.arms.length > 0,
