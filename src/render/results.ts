@@ -86,6 +86,8 @@ export interface StudyMeta {
   runsPerArm: number;
   /** The study's default model spec. */
   model: string;
+  /** The model the study file names, when `--model` replaced it (the file's description speaks of its own model). */
+  studyFileModel?: string;
   arms: ArmMeta[];
   limits: { maxRounds?: number; maxWallMs?: number };
   /** Null for an unsharded study (or a merge of shards). */
@@ -155,6 +157,13 @@ export interface MetricsView {
   wallMs: number;
   modelMs: number;
   toolMs: number;
+  /** Continuations, nudges and person messages after the handoff; absent in results written before it. */
+  turnMessages?: { continuation: number; nudge: number; person: number };
+  /** Replies (the model ending its turn), and the longest one; written by runMetrics, absent in hand-built results. */
+  replies?: number;
+  modelRequests?: number;
+  longestReply?: { ms: number; toolCalls: number };
+  compactionsPerReply?: number[];
 }
 
 export interface RunResult {

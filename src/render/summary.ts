@@ -18,6 +18,7 @@ import {
   summarizeRate,
 } from "../measure/stats.ts";
 import { type StudyVerdict, studyVerdict } from "./verdict.ts";
+import { type SignalName, armSignals } from "./arm-details.ts";
 import { type ArmMeta, type LoadedResults, PATCH_FILE, RECORD_FILE, RESULT_FILE, type RunResult, runFolder } from "./results.ts";
 
 export const SUMMARY_SCHEMA = "armstudy.summary/1";
@@ -68,6 +69,8 @@ export interface RunRow {
   toolCalls: number;
   toolCallsBeforeReplyEnd: number;
   toolCallsPerReply: number[];
+  /** Replies (the model ending its turn) and what drove the run on: null where the result predates them. */
+  turns: { replies: number | null; continuations: number | null; nudges: number | null };
   claimChecks: RunResult["metrics"]["claimChecks"];
   tokens: RunResult["metrics"]["tokens"];
   costUsd: number | null;
@@ -85,6 +88,8 @@ export interface RunRow {
 export interface ArmSummary extends ArmMeta {
   n: number;
   counts: Record<CountMetric, CountSummary>;
+  /** STUDY-0003's long-run signals (src/render/arm-details.ts). */
+  signals: Record<SignalName, CountSummary>;
   rates: Record<RateMetric, RateSummary>;
   runs: RunRow[];
 }
@@ -101,6 +106,8 @@ export interface StudySummary {
   schema: typeof SUMMARY_SCHEMA;
   study: string;
   description: string;
+  /** Set when `--model` replaced the study file's model: the description speaks of that one, so the report leaves it out. */
+  studyFileModel: string | null;
   /** The verdict on the study file's pre-stated question; null when it states none. */
   verdict: StudyVerdict | null;
   /** Set when this folder holds one shard of the study (`--shard i/n`); null for a whole or merged study. */
@@ -144,6 +151,7 @@ function runRow(result: RunResult): RunRow {
     toolCalls: m.toolCalls,
     toolCallsBeforeReplyEnd: m.toolCallsBeforeReplyEnd,
     toolCallsPerReply: m.toolCallsPerReply,
+    turns: { replies: m.replies ?? null, continuations: m.turnMessages?.continuation ?? null, nudges: m.turnMessages?.nudge ?? null },
     claimChecks: m.claimChecks,
     tokens: m.tokens,
     costUsd: m.costUsd,
@@ -177,7 +185,8 @@ export function summarize(loaded: LoadedResults): StudySummary {
       Object.entries(COUNT_METRICS).map(([metric, read]) => [metric, summarizeCounts(numbers(runs.map(read)), seededRng(deriveSeed(seed, `${arm.name}/${metric}`)))]),
     ) as Record<CountMetric, CountSummary>;
     const rates = Object.fromEntries(Object.entries(RATE_METRICS).map(([metric, read]) => [metric, summarizeRate(runs.map(read))])) as Record<RateMetric, RateSummary>;
-    return { ...arm, n: runs.length, counts, rates, runs: runs.map(runRow) };
+    const signals = armSignals(runs, (signal) => seededRng(deriveSeed(seed, `${arm.name}/signal/${signal}`)));
+    return { ...arm, n: runs.length, counts, rates, signals, runs: runs.map(runRow) };
   });
 
   const comparisons: Comparison[] = [];
@@ -221,6 +230,7 @@ export function summarize(loaded: LoadedResults): StudySummary {
     schema: SUMMARY_SCHEMA,
     study: meta.study,
     description: meta.description,
+    studyFileModel: meta.studyFileModel ?? null,
     verdict: studyVerdict(meta, byArm),
     shard: meta.shard,
     studyFile: meta.studyFile,

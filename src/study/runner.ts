@@ -216,6 +216,7 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
     seed: spec.seed,
     runsPerArm,
     model: options.model ?? spec.model,
+    ...(options.model !== undefined && options.model !== spec.model ? { studyFileModel: spec.model } : {}),
     arms: armMetas,
     limits: spec.limits,
     shard: options.shard ?? null,

@@ -55,3 +55,17 @@ describe("the report's verdict and shard label", () => {
     expect(shard.shard).toEqual({ index: 1, count: 2 });
   });
 });
+
+describe("the description and the study's own model", () => {
+  it("leaves out the study file's description when --model replaced its model, and says why", () => {
+    const base = study(true, 0, 1);
+    const loaded = { ...base, meta: { ...base.meta, description: "the early-stopper persona plays…", model: "scripted:fixtures/personas/diligent.yaml", studyFileModel: "scripted:fixtures/personas/early-stopper.yaml" } };
+    const lines = renderReportMarkdown(summarize(loaded), []).split("\n");
+    expect(lines.filter((line) => line.includes("early-stopper persona plays"))).toEqual([]);
+    expect(lines.filter((line) => line.startsWith("The study file's description is left out"))).toEqual([
+      "The study file's description is left out: it speaks of its own model (`scripted:fixtures/personas/early-stopper.yaml`), and `--model` replaced it.",
+    ]);
+    const own = renderReportMarkdown(summarize({ ...base, meta: { ...base.meta, description: "the early-stopper persona plays…" } }), []);
+    expect(own.split("\n").filter((line) => line.includes("early-stopper persona plays"))).toEqual(["the early-stopper persona plays…"]);
+  });
+});
