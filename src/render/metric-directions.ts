@@ -11,7 +11,6 @@ export const RATE_DIRECTIONS: Record<RateMetric, Better> = {
   falseCompletion: "lower",
   permissionStop: "lower",
   allChecksPassed: "higher",
-  harnessError: "lower",
 };
 
 export const COUNT_DIRECTIONS: Record<CountMetric, Better> = {

@@ -8,11 +8,12 @@ describe("normalQuantile", () => {
   it("gives the textbook quantiles", () => {
     expect([0.5, 0.8, 0.9, 0.95, 0.975, 0.995, 0.001].map((p) => round(normalQuantile(p)))).toEqual([0, 0.841621, 1.281552, 1.644854, 1.959964, 2.575829, -3.090232]);
   });
-  it("is antisymmetric and increasing", () => {
+  it("is antisymmetric and non-decreasing", () => {
     fc.assert(
       fc.property(fc.double({ min: 1e-9, max: 0.5, noNaN: true }), fc.double({ min: 1e-9, max: 0.5, noNaN: true }), (p, q) => {
         expect(Math.abs(normalQuantile(p) + normalQuantile(1 - p))).toBeLessThan(1e-8);
-        if (p < q) expect(normalQuantile(p)).toBeLessThan(normalQuantile(q));
+        // Non-decreasing: two p a few ulps apart may give the same double.
+        if (p < q) expect(normalQuantile(p)).toBeLessThanOrEqual(normalQuantile(q));
       }),
     );
   });
