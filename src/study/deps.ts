@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { runMetrics } from "../measure/metrics.ts";
+import { turnMessages } from "../measure/turns.ts";
 import { runAgent } from "../run/agent.ts";
 import type { AgentRunner } from "../run/agent-contract.ts";
 import { loadArms } from "../run/arms/load.ts";
@@ -81,7 +82,7 @@ export function defaultStudyDeps(options: DefaultDepsOptions): StudyDeps {
     },
     agentFor: (arm) => agentFor(arm, options, networkMode),
     measure: (events, acceptance, context) => {
-      const metrics = runMetrics(events, { acceptance });
+      const metrics = { ...runMetrics(events, { acceptance }), turnMessages: turnMessages(events) };
       if (context === undefined || !personaServed(context.arm.agent, context.model)) return metrics;
       // The persona server counted these tokens; no model was billed, so no cost either.
       return { ...metrics, tokens: { ...metrics.tokens, source: PERSONA_USAGE_SOURCE }, costUsd: null };
