@@ -292,10 +292,11 @@ export interface RunDiff {
 }
 
 /** Stages everything in the worktree (its own index) and diffs it against the pinned commit. */
-export async function collectDiff(worktree: string, commit: string): Promise<RunDiff> {
+export async function collectDiff(worktree: string, commit: string, exclude: readonly string[] = []): Promise<RunDiff> {
   const repo = git(worktree);
   // --verbose: output spares simple-git's 50 ms wait after a silent process (see addWorktree).
-  await repo.raw(["add", "-A", "--verbose"]);
+  // Excluded paths (a task's check files the agent was given a copy of) are not the agent's work.
+  await repo.raw(["add", "-A", "--verbose", "--", ".", ...exclude.map((path) => `:(exclude,literal)${path}`)]);
   const stat = await repo.raw(["diff", "--cached", "--stat", "--no-color", commit]);
   const patch = await repo.raw(["diff", "--cached", "--no-color", "--no-ext-diff", commit]);
   const numstat = await repo.raw(["diff", "--cached", "--numstat", commit]);

@@ -1,7 +1,9 @@
 /**
- * The arm runner. For each planned (arm, run): a detached worktree of the pinned commit, the agent
- * run (our loop or an external driver) with its record written as it goes, the acceptance checks in
- * the worktree, the diff, the per-run metrics, the result written atomically, the worktree removed.
+ * The arm runner. For each planned (task, arm, run): a detached worktree of the task's pinned commit
+ * (its setup command run, its check files placed when the agent may see them), the agent run (our
+ * loop or an external driver) with its record written as it goes, the diff, the grading (what the
+ * agent did to the check files, then the task's own copy put in place and the checks run), the
+ * per-run metrics, the result written atomically, the worktree removed.
  *
  * Runs go through a p-limit pool (`concurrency`). An abort (SIGINT/SIGTERM in the CLI) stops new
  * runs, aborts the ones in flight and removes their worktrees; their folders hold no result.json,
@@ -22,19 +24,25 @@ import {
   type RunResult,
   STUDY_META_FILE,
   type StudyMeta,
+  type TamperedPath,
+  type TaskMeta,
   readRunResult,
   readStudyMeta,
   runFolder,
+  runKeyOf,
 } from "../render/results.ts";
 import type { AgentRunner, AgentRunOutcome } from "../run/agent-contract.ts";
 import type { LoadedArm, PolicySpec } from "../run/arms/types.ts";
 import type { RunEvent } from "../run/record.ts";
 import { RecordWriter } from "../run/record-writer.ts";
-import { type AcceptanceResult, type CheckSpec, loadChecks, runAcceptance } from "./checks.ts";
+import { type AcceptanceResult, type CheckSpec, loadChecks, runAcceptance, runCheck } from "./checks.ts";
+import { FINAL_REPLY_PATH, detectTampering, folderHash, placeCheckFiles, placeFinalReply } from "./grading.ts";
+import { type PersonaTask, modelSpecForTask } from "./personas.ts";
+import type { TaskSpec } from "./task.ts";
 import { StudyInputError } from "./errors.ts";
 import { ENVELOPE_FILE, writeRunEnvelope } from "./envelope/run.ts";
 import { addWorktree, collectDiff, defaultWorktreeRoot, materialiseFixture, pruneStaleWorktrees, removeWorktree, resolveCommit } from "./git.ts";
-import { type PlannedRun, type Shard, planRuns, shardOf } from "./plan.ts";
+import { type PlannedRun, type Shard, planSuite, shardOf } from "./plan.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../run/fs/atomic-write.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
 import { type StudyArmEntry, type StudySpec, selectArms } from "./study-file.ts";
@@ -49,7 +57,7 @@ export type StudyArm = LoadedArm & {
 export interface StudyDeps {
   loadArms(armsDir: string, names: readonly string[], cwd: string): Promise<StudyArm[]>;
   /** One client per run, so no state leaks between runs; `seed` and `runIndex` make a scripted run repeatable. */
-  createModel(spec: string, context: { cwd: string; seed: number; runIndex: number; agent?: StudyArm["agent"] }): Promise<ModelClient> | ModelClient;
+  createModel(spec: string, context: { cwd: string; seed: number; runIndex: number; agent?: StudyArm["agent"]; task?: PersonaTask }): Promise<ModelClient> | ModelClient;
   /** Our agent loop, or the driver of a real client, for this arm. */
   agentFor(arm: StudyArm): AgentRunner;
   /** Per-run metrics from the run record and the acceptance result. */
@@ -58,9 +66,9 @@ export interface StudyDeps {
 
 export type ProgressEvent =
   | { kind: "planned"; total: number; skipped: number; toRun: number; outDir: string }
-  | { kind: "start"; arm: string; runIndex: number; position: number; total: number }
-  | { kind: "finish"; arm: string; runIndex: number; position: number; total: number; done: number; result: RunResult }
-  | { kind: "interrupted"; arm: string; runIndex: number }
+  | { kind: "start"; task?: string; arm: string; runIndex: number; position: number; total: number }
+  | { kind: "finish"; task?: string; arm: string; runIndex: number; position: number; total: number; done: number; result: RunResult }
+  | { kind: "interrupted"; task?: string; arm: string; runIndex: number }
   | { kind: "pruned"; paths: string[] };
 
 export interface StudyRunOptions {
@@ -135,14 +143,60 @@ export function identityDifferences(a: StudyMeta, b: StudyMeta): string[] {
   return keys.filter((key) => JSON.stringify(left[key]) !== JSON.stringify(right[key]));
 }
 
-interface PreparedStudy {
-  meta: StudyMeta;
-  arms: Map<string, { arm: StudyArm; model: string }>;
+/** One task ready to run: its pinned commit, handoff and checks (each with its timeout). */
+interface PreparedTask {
+  spec: TaskSpec;
+  meta: TaskMeta;
   repoPath: string;
   commit: string;
   handoff: string;
   checks: CheckSpec[];
+  /** Per arm: the model spec runs on this task use (a task persona resolved to its file). */
+  models: Map<string, string>;
+}
+
+interface PreparedStudy {
+  meta: StudyMeta;
+  arms: Map<string, { arm: StudyArm; model: string }>;
+  tasks: Map<string, PreparedTask>;
   plan: PlannedRun[];
+}
+
+function personaTask(task: TaskSpec): PersonaTask {
+  return { name: task.name, personasDir: task.personasDir, persona: task.persona };
+}
+
+/** The task's repository, handoff, checks and check files, read and pinned once per study. */
+async function prepareTask(task: TaskSpec, spec: StudySpec, options: StudyRunOptions): Promise<Omit<PreparedTask, "models">> {
+  const { cwd } = options;
+  const { repoPath, commit } = task.repo.kind === "fixture" ? await materialiseFixture(task.repo.dir, options.cacheRoot) : await resolveCommit(task.repo.path, task.repo.ref);
+  let handoff: string;
+  const handoffField = `${displayPath(task.file, cwd)}: field handoff: ${displayPath(task.handoffPath, cwd)}`;
+  try {
+    handoff = decodeUtf8Strict(await readFile(task.handoffPath));
+  } catch (error) {
+    if (error instanceof NotUtf8Error) throw new StudyInputError("STUDY_FILE", `${handoffField}: ${error.message}; save it as UTF-8.`, task.file);
+    throw new StudyInputError("STUDY_FILE", `${displayPath(task.file, cwd)}: field handoff: cannot read ${displayPath(task.handoffPath, cwd)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`, task.file);
+  }
+  if (handoff.trim() === "") throw new StudyInputError("STUDY_FILE", `${handoffField}: is empty; the handoff is every run's first message.`, task.file);
+  const checks = (await loadChecks(task.checksPath)).map((check) => ({ ...check, timeoutMs: check.timeoutMs ?? task.checkTimeoutMs ?? spec.checkTimeoutMs }));
+  const meta: TaskMeta = {
+    name: task.name,
+    description: task.description,
+    tags: task.tags,
+    file: displayPath(task.file, cwd),
+    repo: {
+      source: task.repo.kind === "fixture" ? `fixture:${displayPath(task.repo.dir, cwd)}` : `git:${displayPath(task.repo.path, cwd)}@${task.repo.ref}`,
+      commit,
+    },
+    handoff: { file: displayPath(task.handoffPath, cwd), sha256: contentHash(handoff) },
+    checks,
+    checkFiles: task.checkFiles === null ? null : { to: task.checkFiles.to, visible: task.checkFiles.visible, sha256: await folderHash(task.checkFiles.from) },
+    setup: task.setup,
+    limits: { ...spec.limits, ...(task.limits ?? {}) },
+    flat: task.flat,
+  };
+  return { spec: task, meta, repoPath, commit, handoff, checks };
 }
 
 async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
@@ -150,6 +204,9 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
   const entries = selectArms(spec, options.arms ?? []);
   const loaded = await deps.loadArms(spec.armsDir, entries.map((entry) => entry.name), cwd);
   const runsPerArm = options.runs ?? spec.runs;
+  // Tasks first: a missing repository or an empty handoff is named before any model is made.
+  const preparedTasks: Array<Omit<PreparedTask, "models">> = [];
+  for (const task of spec.tasks) preparedTasks.push(await prepareTask(task, spec, options));
   const arms = new Map<string, { arm: StudyArm; model: string }>();
   const armMetas: ArmMeta[] = [];
   for (const base of loaded) {
@@ -160,8 +217,13 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
       ...(entry.goal ? { goal: entry.goal } : {}),
     };
     const model = options.model ?? entry.model ?? spec.model;
-    // Creating a client validates the spec before any run starts, and tells whether it is the test double.
-    const probe = await deps.createModel(model, { cwd, seed: spec.seed, runIndex: 0, agent: arm.agent });
+    // Creating a client validates the spec before any run starts (on every task: each needs its persona), and tells whether it is the test double.
+    let probe: ModelClient | null = null;
+    for (const task of spec.tasks) {
+      const resolved = await modelSpecForTask(model, personaTask(task), cwd);
+      probe = await deps.createModel(resolved, { cwd, seed: spec.seed, runIndex: 0, agent: arm.agent, task: personaTask(task) });
+    }
+    if (probe === null) throw new StudyInputError("STUDY_FILE", `${displayPath(spec.file, cwd)}: the study has no tasks.`, spec.file);
     arms.set(arm.name, { arm, model });
     const sections = arm.prompt?.sections?.filter((section) => section.stable !== false).map(({ id, chars, tokens }) => ({ id, chars, tokens })) ?? null;
     armMetas.push({
@@ -177,40 +239,36 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
         : null,
     });
   }
-  const { repoPath, commit } =
-    spec.repo.kind === "fixture" ? await materialiseFixture(spec.repo.dir, options.cacheRoot) : await resolveCommit(spec.repo.path, spec.repo.ref);
-  let handoff: string;
-  const handoffField = `${displayPath(spec.file, cwd)}: field handoff: ${displayPath(spec.handoffPath, cwd)}`;
-  try {
-    handoff = decodeUtf8Strict(await readFile(spec.handoffPath));
-  } catch (error) {
-    if (error instanceof NotUtf8Error) throw new StudyInputError("STUDY_FILE", `${handoffField}: ${error.message}; save it as UTF-8.`, spec.file);
-    throw new StudyInputError("STUDY_FILE", `${displayPath(spec.file, cwd)}: field handoff: cannot read ${displayPath(spec.handoffPath, cwd)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`, spec.file);
+  const tasks = new Map<string, PreparedTask>();
+  for (const prepared of preparedTasks) {
+    const task = prepared.spec;
+    const models = new Map<string, string>();
+    for (const [name, { model }] of arms) models.set(name, await modelSpecForTask(model, personaTask(task), cwd));
+    tasks.set(task.name, { ...prepared, models });
   }
-  if (handoff.trim() === "") throw new StudyInputError("STUDY_FILE", `${handoffField}: is empty; the handoff is every run's first message.`, spec.file);
-  const checks = await loadChecks(spec.checksPath);
-  const fullPlan = planRuns(armMetas.map((arm) => arm.name), runsPerArm, spec.seed);
+  const taskMetas = [...tasks.values()].map((task) => task.meta);
+  const fullPlan = planSuite(taskMetas, armMetas.map((arm) => arm.name), runsPerArm, spec.seed);
   const plan = shardOf(fullPlan, options.shard ?? null);
+  // A study of one task keeps the top-level repo, handoff and checks readers of one-task folders know.
+  const only = taskMetas.length === 1 ? (taskMetas[0] as TaskMeta) : null;
   const meta: StudyMeta = {
     schema: "armstudy.study/1",
     study: spec.name,
     description: spec.description,
     studyFile: displayPath(spec.file, cwd),
-    repo: {
-      source: spec.repo.kind === "fixture" ? `fixture:${displayPath(spec.repo.dir, cwd)}` : `git:${displayPath(spec.repo.path, cwd)}@${spec.repo.ref}`,
-      commit,
-    },
-    handoff: { file: displayPath(spec.handoffPath, cwd), sha256: contentHash(handoff) },
-    checks: checks.map((check) => ({ ...check, timeoutMs: check.timeoutMs ?? spec.checkTimeoutMs })),
+    repo: only?.repo ?? { source: `suite of ${taskMetas.length} tasks`, commit: "" },
+    handoff: only?.handoff ?? { file: "", sha256: contentHash(taskMetas.map((task) => task.handoff.sha256).join("\n")) },
+    checks: only?.checks ?? [],
     seed: spec.seed,
     runsPerArm,
     model: options.model ?? spec.model,
     arms: armMetas,
     limits: spec.limits,
     shard: options.shard ?? null,
-    planned: plan.map(({ arm, runIndex }) => ({ arm, runIndex })),
+    planned: plan.map(({ task, arm, runIndex }) => (task === undefined ? { arm, runIndex } : { task, arm, runIndex })),
+    tasks: taskMetas,
   };
-  return { meta, arms, repoPath, commit, handoff, checks, plan };
+  return { meta, arms, tasks, plan };
 }
 
 /** Runs (or resumes) a study and writes its results folder. Does not render the report. */
@@ -245,13 +303,14 @@ export async function runStudy(options: StudyRunOptions): Promise<StudyRunOutcom
   await writeJsonAtomic(metaFile, meta);
 
   const worktreeRoot = options.worktreeRoot ?? defaultWorktreeRoot();
-  const pruned = await pruneStaleWorktrees(prepared.repoPath, worktreeRoot);
+  const pruned: string[] = [];
+  for (const task of prepared.tasks.values()) pruned.push(...(await pruneStaleWorktrees(task.repoPath, worktreeRoot)));
   if (pruned.length > 0) options.onProgress?.({ kind: "pruned", paths: pruned });
 
   const todo: PlannedRun[] = [];
   let skipped = 0;
   for (const planned of plan) {
-    if ((await readRunResult(outDir, planned.arm, planned.runIndex)) !== null) skipped += 1;
+    if ((await readRunResult(outDir, planned.arm, planned.runIndex, planned.task)) !== null) skipped += 1;
     else todo.push(planned);
   }
   options.onProgress?.({ kind: "planned", total: plan.length, skipped, toRun: todo.length, outDir });
@@ -261,7 +320,7 @@ export async function runStudy(options: StudyRunOptions): Promise<StudyRunOutcom
   let ran = 0;
   let errors = 0;
   let interrupted = false;
-  const positions = new Map(plan.map((planned, index) => [`${planned.arm}#${planned.runIndex}`, index + 1]));
+  const positions = new Map(plan.map((planned, index) => [runKeyOf(planned), index + 1]));
   // A harness fault in one run (a cassette miss) stops the others too, then is thrown to the caller.
   let fault: HarnessFaultError | null = null;
   const stop = new AbortController();
@@ -274,8 +333,9 @@ export async function runStudy(options: StudyRunOptions): Promise<StudyRunOutcom
           interrupted = true;
           return;
         }
-        const position = positions.get(`${planned.arm}#${planned.runIndex}`) ?? 0;
-        options.onProgress?.({ kind: "start", arm: planned.arm, runIndex: planned.runIndex, position, total: plan.length });
+        const position = positions.get(runKeyOf(planned)) ?? 0;
+        const which = { ...(planned.task !== undefined ? { task: planned.task } : {}), arm: planned.arm, runIndex: planned.runIndex };
+        options.onProgress?.({ kind: "start", ...which, position, total: plan.length });
         let result: RunResult | null;
         try {
           result = await runOne(prepared, planned, runOptions, worktreeRoot);
@@ -287,13 +347,13 @@ export async function runStudy(options: StudyRunOptions): Promise<StudyRunOutcom
         }
         if (result === null) {
           interrupted = true;
-          options.onProgress?.({ kind: "interrupted", arm: planned.arm, runIndex: planned.runIndex });
+          options.onProgress?.({ kind: "interrupted", ...which });
           return;
         }
         done += 1;
         ran += 1;
         if (result.error !== null) errors += 1;
-        options.onProgress?.({ kind: "finish", arm: planned.arm, runIndex: planned.runIndex, position, total: plan.length, done, result });
+        options.onProgress?.({ kind: "finish", ...which, position, total: plan.length, done, result });
       }),
     ),
   );
@@ -325,7 +385,8 @@ async function pickResumable(candidates: readonly string[], meta: StudyMeta, cwd
 /** One run from worktree to result. Returns null when it was interrupted (nothing written but the partial record). */
 async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: StudyRunOptions, worktreeRoot: string): Promise<RunResult | null> {
   const { arm, model: modelSpec } = prepared.arms.get(planned.arm) as { arm: StudyArm; model: string };
-  const folder = join(options.outDir, runFolder(planned.arm, planned.runIndex));
+  const task = (planned.task === undefined ? [...prepared.tasks.values()][0] : prepared.tasks.get(planned.task)) as PreparedTask;
+  const folder = join(options.outDir, runFolder(planned.arm, planned.runIndex, planned.task));
   // An unfinished folder from an earlier, interrupted attempt is redone from scratch.
   await rm(folder, { recursive: true, force: true });
   await mkdir(folder, { recursive: true });
@@ -336,7 +397,7 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
   let t = clock();
   let worktree: string;
   try {
-    worktree = await addWorktree(prepared.repoPath, prepared.commit, worktreeRoot, `${planned.arm}-${planned.runIndex}`);
+    worktree = await addWorktree(task.repoPath, task.commit, worktreeRoot, `${planned.task === undefined ? "" : `${planned.task}-`}${planned.arm}-${planned.runIndex}`);
   } catch (error) {
     if (signal?.aborted) return null;
     throw error;
@@ -347,17 +408,27 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
   let removed = false;
   try {
     writer = await RecordWriter.open(join(folder, RECORD_FILE));
-    const model = await options.deps.createModel(modelSpec, { cwd: options.cwd, seed: planned.seed, runIndex: planned.runIndex, agent: arm.agent });
+    const model = await options.deps.createModel(task.models.get(planned.arm) ?? modelSpec, {
+      cwd: options.cwd,
+      seed: planned.seed,
+      runIndex: planned.runIndex,
+      agent: arm.agent,
+      task: personaTask(task.spec),
+    });
     let outcome: AgentRunOutcome | null = null;
     let harnessError: string | null = null;
     t = clock();
     const recordWriter = writer;
+    const checkFiles = task.spec.checkFiles;
     try {
-      outcome = await options.deps.agentFor(arm)({
+      // Before the agent: the task's setup, and its check files when the handoff lets the agent see them.
+      if (checkFiles?.visible === true) await placeCheckFiles(worktree, checkFiles);
+      harnessError = await runSetup(task, worktree, clock, signal);
+      if (harnessError === null) outcome = await options.deps.agentFor(arm)({
         arm,
         model,
         dir: worktree,
-        handoff: prepared.handoff,
+        handoff: task.handoff,
         runIndex: planned.runIndex,
         seed: planned.seed,
         onEvent: async (event) => {
@@ -365,7 +436,7 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
           await recordWriter.write(event);
         },
         clock,
-        limits: prepared.meta.limits,
+        limits: task.meta.limits,
         artifactsDir: folder,
         ...(signal ? { signal } : {}),
       });
@@ -379,24 +450,30 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
     await writer.close();
     if (signal?.aborted) return null;
 
+    // The diff is the agent's work, taken before grading puts anything in place (a visible copy of the checks is not the agent's).
     t = clock();
-    const acceptance = await runAcceptance(prepared.meta.checks, {
+    const diff = await collectDiff(worktree, task.commit, checkFiles?.visible === true ? [checkFiles.to] : []);
+    await writeFileAtomic(join(folder, PATCH_FILE), diff.patch);
+    timing.diffMs = Math.round(clock() - t);
+
+    // Grading: what the agent did to the check files is recorded, then the task's own copy is put over it.
+    t = clock();
+    const tampered: TamperedPath[] | undefined = checkFiles === null ? undefined : await detectTampering(worktree, checkFiles);
+    if (checkFiles !== null) await placeCheckFiles(worktree, checkFiles);
+    await placeFinalReply(worktree, finalReplyOf(events));
+    const acceptance = await runAcceptance(task.checks, {
       cwd: worktree,
       timeoutMs: 120_000,
       now: clock,
+      env: { ...process.env, ARMSTUDY_FINAL_REPLY: FINAL_REPLY_PATH },
       ...(signal ? { signal } : {}),
     });
     timing.checksMs = Math.round(clock() - t);
     if (signal?.aborted) return null;
-
-    t = clock();
-    const diff = await collectDiff(worktree, prepared.commit);
-    await writeFileAtomic(join(folder, PATCH_FILE), diff.patch);
-    timing.diffMs = Math.round(clock() - t);
     if (options.envelope === true) {
       await writeRunEnvelope({
         folder,
-        branch: `armstudy/${planned.arm}-${planned.runIndex}`,
+        branch: `armstudy/${planned.task === undefined ? "" : `${planned.task}-`}${planned.arm}-${planned.runIndex}`,
         acceptance,
         diffNumstat: diff.numstat,
         events,
@@ -408,6 +485,7 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
     const metrics = options.deps.measure(events, acceptance, { arm, model });
     const result: RunResult = {
       schema: "armstudy.result/1",
+      task: task.meta.name,
       arm: planned.arm,
       runIndex: planned.runIndex,
       seed: planned.seed,
@@ -418,13 +496,14 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
       reason: harnessError !== null ? "harness_error" : (outcome?.reason ?? null),
       error: harnessError,
       acceptance,
+      ...(tampered !== undefined ? { tampered } : {}),
       diff: { stat: diff.stat, files: diff.files, insertions: diff.insertions, deletions: diff.deletions },
       metrics,
       files: { record: RECORD_FILE, patch: PATCH_FILE, ...(options.envelope === true ? { envelope: ENVELOPE_FILE } : {}) },
       timing,
     };
     t = clock();
-    await removeWorktree(prepared.repoPath, worktree);
+    await removeWorktree(task.repoPath, worktree);
     removed = true;
     result.timing.cleanupMs = Math.round(clock() - t);
     // Written last: its presence is what marks the run finished.
@@ -432,6 +511,23 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
     return result;
   } finally {
     await writer?.close().catch(() => undefined);
-    if (!removed) await removeWorktree(prepared.repoPath, worktree);
+    if (!removed) await removeWorktree(task.repoPath, worktree);
   }
+}
+
+/** The task's setup command in the fresh worktree; a failure is the run's harness error (never the arm's result). */
+async function runSetup(task: PreparedTask, worktree: string, clock: () => number, signal: AbortSignal | undefined): Promise<string | null> {
+  if (task.spec.setup === null) return null;
+  const setup = await runCheck({ id: "setup", command: task.spec.setup }, { cwd: worktree, timeoutMs: task.spec.checkTimeoutMs ?? 120_000, now: clock, ...(signal ? { signal } : {}) });
+  if (setup.passed) return null;
+  return `SetupError: task ${task.meta.name}'s setup \`${task.spec.setup}\` ${setup.timedOut ? "timed out" : `exited ${setup.exitCode ?? setup.signal}`}: ${setup.output.trim().split("\n").slice(-3).join(" / ")}`;
+}
+
+/** The text that ended the run's last reply (what the person reads), or "" when there was none. */
+function finalReplyOf(events: readonly RunEvent[]): string {
+  for (let i = events.length - 1; i >= 0; i -= 1) {
+    const event = events[i];
+    if (event?.type === "assistant.text" && event.final === true) return event.text;
+  }
+  return "";
 }

@@ -47,7 +47,7 @@ describe("kill halfway, then --resume", () => {
     const childTmp = join(dir, "tmp");
     mkdirSync(childTmp);
     const out = join(dir, "results");
-    const { repoPath } = await materialiseFixture(join(ROOT, "fixtures/repo"), join(ROOT, ".armstudy"));
+    const { repoPath } = await materialiseFixture(join(ROOT, "fixtures/tasks/stockbook/repo"), join(ROOT, ".armstudy"));
     const ours = async (): Promise<string[]> => (await listWorktrees(repoPath)).filter((path) => path.startsWith(childTmp));
 
     // 1. SIGTERM after the first finished run: in-flight worktrees are removed before it exits.

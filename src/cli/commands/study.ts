@@ -31,7 +31,7 @@ const USAGE = [
   `FILE       a study file (default ${DEFAULT_STUDY_FILE})`,
   "--arm      run only this arm (repeatable); an arm not in the file runs with the study's defaults",
   "--runs     runs per arm (default: the study file's, 3)",
-  "--model    model spec for every arm, such as scripted:fixtures/personas/diligent.yaml or openai:MODEL",
+  "--model    model spec for every arm, such as scripted:fixtures/tasks/stockbook/personas/diligent.yaml or openai:MODEL",
   "-j         runs at the same time (default 1)",
   "--resume   finish an interrupted study: skip finished runs, redo unfinished ones",
   "           (the folder is --out, or the latest reports/<study>/<stamp>)",
