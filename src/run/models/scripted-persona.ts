@@ -94,9 +94,9 @@ const StepsFile = z
   })
   .strict();
 
-const ChecksFile = z.object({
-  checks: z.array(z.object({ id: z.string().min(1), command: z.string().min(1) }).passthrough()).min(1),
-});
+const CheckList = z.array(z.object({ id: z.string().min(1), command: z.string().min(1) }).passthrough()).min(1);
+/** A checks file in either form a study accepts: a list, or `{ checks: [...] }`. */
+const ChecksFile = z.union([z.object({ checks: CheckList }), CheckList.transform((checks) => ({ checks }))]);
 
 export interface PersonaStep {
   id: string;
