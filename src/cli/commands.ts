@@ -10,6 +10,7 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   envelope: async () => (await import("./commands/envelope.ts")).default,
   intent: async () => (await import("./commands/intent.ts")).default,
   merge: async () => (await import("./commands/merge.ts")).default,
+  persona: async () => (await import("./commands/persona.ts")).default,
   plan: async () => (await import("./commands/plan.ts")).default,
   prompt: async () => (await import("./commands/prompt.ts")).default,
   report: async () => (await import("./commands/report.ts")).default,

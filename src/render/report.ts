@@ -7,6 +7,7 @@
  */
 import type { CountSummary, RateSummary } from "../measure/stats.ts";
 import type { ChartFile } from "./charts.ts";
+import { suiteGlance, suiteSections } from "./suite-report.ts";
 import type { ArmSummary, Comparison, CountMetric, RateMetric, RunRow, StudySummary } from "./summary.ts";
 
 const COUNT_LABELS: Record<CountMetric, string> = {
@@ -29,6 +30,7 @@ const RATE_LABELS: Record<RateMetric, string> = {
   permissionStop: "stopped on a permission question, checks failing",
   allChecksPassed: "every acceptance check passed",
   harnessError: "harness error",
+  tampered: "touched the check files (graded on the task's copy)",
 };
 
 /** Escapes text for a markdown table cell or inline prose. */
@@ -131,15 +133,24 @@ const countOf = (summary: RateSummary): string => (summary.n === 0 ? "–" : `${
  */
 function glance(summary: StudySummary): string[] {
   const total = summary.checks.length;
+  const tracked = summary.tamperTracked !== undefined;
   const lines = [
-    "| arm | turn-end control | every check passed | false completion | permission stop | checks passed | tool calls | tokens |",
-    "|---|---|---|---|---|---|---|---|",
+    `| arm | turn-end control | every check passed | false completion | permission stop |${tracked ? " tampered |" : ""} checks passed | tool calls | tokens |`,
+    `|---|---|---|---|---|${tracked ? "---|" : ""}---|---|---|`,
   ];
   for (const arm of summary.arms) {
     const own = arm.agent === "armstudy" ? control(arm) : `${control(arm)} (${arm.agent}'s own loop)`;
-    const checks = arm.counts.checksPassed.mean === null ? "–" : `${fmt(arm.counts.checksPassed.mean)} of ${total}`;
+    const suiteShare = summary.suite?.pooled.find((pooled) => pooled.arm === arm.name)?.checksShare.value;
+    const checks =
+      summary.suite !== undefined
+        ? suiteShare === undefined || suiteShare === null
+          ? "–"
+          : `${Math.round(suiteShare * 100)}% of each task's`
+        : arm.counts.checksPassed.mean === null
+          ? "–"
+          : `${fmt(arm.counts.checksPassed.mean)} of ${total}`;
     lines.push(
-      `| ${cell(arm.name)} | ${cell(own)} | ${countOf(arm.rates.allChecksPassed)} | ${countOf(arm.rates.falseCompletion)} | ${countOf(arm.rates.permissionStop)} | ${checks} | ${fmt(arm.counts.toolCalls.mean)} | ${fmt(arm.counts.tokensTotal.mean === null ? null : Math.round(arm.counts.tokensTotal.mean))} |`,
+      `| ${cell(arm.name)} | ${cell(own)} | ${countOf(arm.rates.allChecksPassed)} | ${countOf(arm.rates.falseCompletion)} | ${countOf(arm.rates.permissionStop)} |${tracked ? ` ${countOf(arm.rates.tampered)} |` : ""} ${checks} | ${fmt(arm.counts.toolCalls.mean)} | ${fmt(arm.counts.tokensTotal.mean === null ? null : Math.round(arm.counts.tokensTotal.mean))} |`,
     );
   }
   lines.push(
@@ -176,6 +187,7 @@ function perArmTable(summary: StudySummary): string[] {
   const lines = [`| metric | ${arms.map((arm) => `${cell(arm.name)} (n=${arm.n})`).join(" | ")} |`, `|---|${arms.map(() => "---|").join("")}`];
   for (const metric of Object.keys(RATE_LABELS) as RateMetric[]) {
     if (metric === "harnessError" && arms.every((arm) => arm.rates.harnessError.count === 0)) continue;
+    if (metric === "tampered" && summary.tamperTracked === undefined) continue;
     lines.push(`| ${RATE_LABELS[metric]} | ${arms.map((arm) => rateCell(arm.rates[metric])).join(" | ")} |`);
   }
   for (const metric of Object.keys(COUNT_LABELS) as CountMetric[]) {
@@ -232,12 +244,15 @@ export function renderReportMarkdown(summary: StudySummary, charts: readonly Pic
   const heading = `# armstudy report: ${summary.study} — model ${modelNames.map((m) => `\`${m}\``).join(", ") || `\`${summary.model}\``}${summary.testDouble ? " (scripted test double)" : ""}`;
   const lines: string[] = [heading, "", ...modelLines(summary), ""];
   const checks = summary.checks.length > 0 ? `${summary.checks.length} acceptance checks (${summary.checks.join(", ")})` : "no acceptance checks";
-  lines.push(
-    `Study file \`${summary.studyFile}\`. Repository ${summary.repo.source} at \`${summary.repo.commit.slice(0, 12)}\`. Handoff \`${summary.handoff.file}\` with ${checks}. ${summary.runsPerArm} run(s) per arm, seed ${summary.seed}; ${summary.runs.finished} of ${summary.runs.planned} planned runs finished.`,
-  );
+  const where =
+    summary.suite === undefined
+      ? `Repository ${summary.repo.source} at \`${summary.repo.commit.slice(0, 12)}\`. Handoff \`${summary.handoff.file}\` with ${checks}. ${summary.runsPerArm} run(s) per arm, seed ${summary.seed}`
+      : `A suite of ${summary.suite.tasks.length} tasks (${summary.suite.tasks.map((task) => task.name).join(", ")}), each with its own repository, handoff and checks (under [Per task](#per-task)). ${summary.runsPerArm} run(s) per arm per task, seed ${summary.seed}`;
+  lines.push(`Study file \`${summary.studyFile}\`. ${where}; ${summary.runs.finished} of ${summary.runs.planned} planned runs finished.`);
   if (summary.description.trim() !== "") lines.push("", summary.description.trim());
   for (const warning of summary.warnings) lines.push("", `> ⚠️ ${warning}`);
-  if (summary.arms.length > 0) lines.push("", "## At a glance", "", ...glance(summary));
+  if (summary.suite !== undefined) lines.push("", "## Tasks × arms", "", ...suiteGlance(summary.suite));
+  if (summary.arms.length > 0) lines.push("", summary.suite === undefined ? "## At a glance" : "## At a glance, all tasks together", "", ...glance(summary));
   lines.push("", "## Arms", "", ...armsTable(summary));
   lines.push(
     "",
@@ -252,6 +267,7 @@ export function renderReportMarkdown(summary: StudySummary, charts: readonly Pic
     for (const comparison of summary.comparisons) lines.push(...comparisonTable(comparison), "");
     lines.pop();
   }
+  if (summary.suite !== undefined) lines.push("", ...suiteSections(summary.suite));
   if (charts.length > 0) {
     lines.push("", "## Charts", "");
     for (const chart of charts) lines.push(`![${chart.alt}](charts/${chart.name})`, "");

@@ -13,10 +13,12 @@ import {
   compareRates,
   deriveSeed,
   seededRng,
+  SMALL_SAMPLE,
   smallSampleWarning,
   summarizeCounts,
   summarizeRate,
 } from "../measure/stats.ts";
+import { type SuiteSummary, summarizeSuite } from "./suite-summary.ts";
 import { type ArmMeta, type LoadedResults, PATCH_FILE, RECORD_FILE, RESULT_FILE, type RunResult, runFolder } from "./results.ts";
 
 export const SUMMARY_SCHEMA = "armstudy.summary/1";
@@ -43,6 +45,8 @@ export const RATE_METRICS = {
   permissionStop: (r: RunResult) => r.metrics.permissionStop,
   allChecksPassed: (r: RunResult) => r.acceptance.failed === 0 && r.acceptance.checks.length > 0,
   harnessError: (r: RunResult) => r.error !== null,
+  /** The agent modified, deleted or added a file under the task's check path (grading used the task's copy). */
+  tampered: (r: RunResult) => (r.tampered?.length ?? 0) > 0,
 } as const satisfies Record<string, (r: RunResult) => boolean>;
 
 export type CountMetric = keyof typeof COUNT_METRICS;
@@ -115,6 +119,10 @@ export interface StudySummary {
   warnings: string[];
   arms: ArmSummary[];
   comparisons: Comparison[];
+  /** A study of more than one task: per task, pooled and paired figures (src/render/suite-summary.ts). */
+  suite?: SuiteSummary;
+  /** Runs that record whether the agent touched the check files (their tasks keep check files outside the repo). */
+  tamperTracked?: number;
 }
 
 function runRow(result: RunResult): RunRow {
@@ -209,6 +217,11 @@ export function summarize(loaded: LoadedResults): StudySummary {
     warnings.push(`${errored.length} run(s) hit a harness error (${errored.map((r) => `${r.arm} run ${r.runIndex}`).join(", ")}); their numbers describe the failure, not the arm.`);
   }
   const testDoubleArms = meta.arms.filter((arm) => arm.testDouble).map((arm) => arm.name);
+  const suite = summarizeSuite(loaded);
+  if (suite !== null && suite.smallTasks.length > 0) {
+    warnings.push(`Fewer than ${SMALL_SAMPLE} runs per arm on ${suite.smallTasks.length === suite.tasks.length ? "every task" : `tasks ${suite.smallTasks.join(", ")}`}: each task's intervals are wide; read the per-task numbers as indicative and lean on the pooled, paired figures.`);
+  }
+  const tamperTracked = loaded.results.filter((result) => result.tampered !== undefined).length;
   return {
     schema: SUMMARY_SCHEMA,
     study: meta.study,
@@ -226,5 +239,7 @@ export function summarize(loaded: LoadedResults): StudySummary {
     warnings,
     arms,
     comparisons,
+    ...(suite !== null ? { suite } : {}),
+    ...(tamperTracked > 0 ? { tamperTracked } : {}),
   };
 }
