@@ -234,7 +234,7 @@ function runLine(arm: ArmSummary, run: RunRow): string[] {
   const tools = `${run.toolCalls} tool calls (${run.toolCallsBeforeReplyEnd} before the first reply ended)`;
   const first = run.firstReportLine === null ? "(no final report)" : verbatim(run.firstReportLine);
   return [
-    `- **${cell(arm.name)} run ${run.runIndex}** — ${run.status}${run.reason ? ` (${cell(run.reason)})` : ""}, ${checks}, ${flags.join(", ")}, ${tools}. [record](${run.record}) · [result](${run.result}) · [patch](${run.patch})`,
+    `- **${run.task === undefined ? "" : `${cell(run.task)} · `}${cell(arm.name)} run ${run.runIndex}** — ${run.status}${run.reason ? ` (${cell(run.reason)})` : ""}, ${checks}, ${flags.join(", ")}, ${tools}. [record](${run.record}) · [result](${run.result}) · [patch](${run.patch})`,
     `  - first report line: ${first}`,
   ];
 }
@@ -263,7 +263,7 @@ export function renderReportMarkdown(summary: StudySummary, charts: readonly Pic
     ...perArmTable(summary),
   );
   if (summary.comparisons.length > 0) {
-    lines.push("", "## Differences between arms", "", `Each difference is the second arm minus the first (rates in percentage points); intervals are percentile bootstraps (each arm resampled on its own); p is Fisher's exact two-sided test on the 2×2 table of runs. An interval that spans 0 is no evidence of a difference.${multipleComparisonsNote(summary.comparisons.length)}`, "");
+    lines.push("", "## Differences between arms", "", `Each difference is the second arm minus the first (rates in percentage points); intervals are percentile bootstraps (each arm resampled on its own); p is Fisher's exact two-sided test on the 2×2 table of runs. An interval that spans 0 is no evidence of a difference.${multipleComparisonsNote(summary.comparisons.length)}${summary.suite === undefined ? "" : " In a suite these pool every task's runs as one sample and ignore the pairing by task and run: read [Paired by task and run](#paired-by-task-and-run) first."}`, "");
     for (const comparison of summary.comparisons) lines.push(...comparisonTable(comparison), "");
     lines.pop();
   }

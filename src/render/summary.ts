@@ -19,6 +19,7 @@ import {
   summarizeRate,
 } from "../measure/stats.ts";
 import { type SuiteSummary, summarizeSuite } from "./suite-summary.ts";
+import { taskNameOf, tasksOf } from "./results.ts";
 import { type ArmMeta, type LoadedResults, PATCH_FILE, RECORD_FILE, RESULT_FILE, type RunResult, runFolder } from "./results.ts";
 
 export const SUMMARY_SCHEMA = "armstudy.summary/1";
@@ -57,6 +58,8 @@ export const COMPARED_COUNTS: readonly CountMetric[] = ["toolCallsBeforeReplyEnd
 export const COMPARED_RATES: readonly RateMetric[] = ["falseCompletion", "permissionStop", "claimedComplete", "allChecksPassed"];
 
 export interface RunRow {
+  /** The run's task, in a suite of more than one task (its folder is runs/<task>/<arm>/run-<i>). */
+  task?: string;
   runIndex: number;
   seed: number;
   status: string;
@@ -125,10 +128,11 @@ export interface StudySummary {
   tamperTracked?: number;
 }
 
-function runRow(result: RunResult): RunRow {
-  const folder = runFolder(result.arm, result.runIndex);
+function runRow(result: RunResult, task: string | undefined): RunRow {
+  const folder = runFolder(result.arm, result.runIndex, task);
   const m = result.metrics;
   return {
+    ...(task !== undefined ? { task } : {}),
     runIndex: result.runIndex,
     seed: result.seed,
     status: result.status,
@@ -172,7 +176,12 @@ export function summarize(loaded: LoadedResults): StudySummary {
     if (!byArm.has(result.arm)) continue;
     byArm.get(result.arm)?.push(result);
   }
-  for (const list of byArm.values()) list.sort((x, y) => x.runIndex - y.runIndex);
+  // A suite's runs have a task level; they are listed task by task (in the study's order), then by run index.
+  const suiteTasks = tasksOf(meta);
+  const taskLevel = (result: RunResult): string | undefined => (suiteTasks.length > 1 ? taskNameOf(meta, result) : undefined);
+  const taskOrder = new Map(suiteTasks.map((task, index) => [task.name, index]));
+  const orderOf = (result: RunResult): number => taskOrder.get(taskLevel(result) ?? "") ?? 0;
+  for (const list of byArm.values()) list.sort((x, y) => orderOf(x) - orderOf(y) || x.runIndex - y.runIndex);
 
   const arms: ArmSummary[] = meta.arms.map((arm) => {
     const runs = byArm.get(arm.name) ?? [];
@@ -180,7 +189,7 @@ export function summarize(loaded: LoadedResults): StudySummary {
       Object.entries(COUNT_METRICS).map(([metric, read]) => [metric, summarizeCounts(numbers(runs.map(read)), seededRng(deriveSeed(seed, `${arm.name}/${metric}`)))]),
     ) as Record<CountMetric, CountSummary>;
     const rates = Object.fromEntries(Object.entries(RATE_METRICS).map(([metric, read]) => [metric, summarizeRate(runs.map(read))])) as Record<RateMetric, RateSummary>;
-    return { ...arm, n: runs.length, counts, rates, runs: runs.map(runRow) };
+    return { ...arm, n: runs.length, counts, rates, runs: runs.map((run) => runRow(run, taskLevel(run))) };
   });
 
   const comparisons: Comparison[] = [];

@@ -5,7 +5,7 @@
  * redoes exactly the run that is missing.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { renderStudyReport } from "../../src/render/render.ts";
@@ -108,6 +108,10 @@ describe("a suite of bundled tasks (real runner, scripted personas)", () => {
     expect(report.includes("| every check passed | both 2, only ordinary 0, only goal 2, neither 2; exact McNemar p = 0.500 |")).toEqual(true);
     expect(report.includes("| tasks goal wins | monorepo |")).toEqual(true);
     expect(report.filter((line) => line.startsWith("### ")).map((line) => line.slice(4))).toEqual(["already-done", "monorepo", "tempting-tests"]);
+    // Every run is listed with its task, and every link leads to a file of that run.
+    const links = [...report.join("\n").matchAll(/\]\((runs\/[^)]+)\)/g)].map((match) => match[1] as string);
+    expect({ links: links.length, missing: links.filter((link) => !existsSync(join(dir, "whole", link))) }).toEqual({ links: 36, missing: [] });
+    expect(report.some((line) => line.startsWith("- **monorepo · goal run 2** — "))).toEqual(true);
 
     // Shards of (task, arm, run) merge to the same files as the unsharded suite.
     await runStudy({ ...base, outDir: join(dir, "s1"), shard: { index: 1, count: 2 } });
