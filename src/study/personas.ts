@@ -60,3 +60,26 @@ export async function modelSpecForTask(spec: string, task: PersonaTask, cwd: str
   }
   return `${PREFIX}${file}`;
 }
+
+/**
+ * For a run in a plain directory (`armstudy run --dir`, no task): a persona whose files are not
+ * there was written for another repository, and would write that repository's files into this one.
+ * Refused when none of the files its steps read first (before any step writes them) exist in `dir`.
+ */
+export async function refuseForeignPersona(spec: string, dir: string, cwd: string): Promise<void> {
+  if (!spec.startsWith(PREFIX) || spec.slice(PREFIX.length).startsWith("@")) return;
+  const persona = await loadPersona(resolve(cwd, spec.slice(PREFIX.length)));
+  const written = new Set<string>();
+  const expected: string[] = [];
+  for (const step of persona.steps) {
+    for (const path of step.reads) if (!written.has(path) && !expected.includes(path)) expected.push(path);
+    for (const write of step.writes) written.add(write.path);
+  }
+  if (expected.length === 0 || expected.some((path) => existsSync(join(dir, path)))) return;
+  const shown = expected.slice(0, 4).join(", ") + (expected.length > 4 ? ", …" : "");
+  throw new PersonaError(
+    "PERSONA_WRONG_TASK",
+    `persona ${persona.file}${persona.task === null ? "" : ` was written for task "${persona.task}": it`} reads ${shown}, none of which is in ${dir}, so it would write another repository's files there. Use a persona written for this repository (docs/personas.md), and check it with \`armstudy persona check FILE --task TASK\`.`,
+    persona.file,
+  );
+}

@@ -106,4 +106,18 @@ describe("armstudy persona check", () => {
     const usage = await cli(["persona", "check", "@releaser"]);
     expect({ code: usage.code, first: usage.err.split("\n")[0] }).toEqual({ code: 2, first: "armstudy persona: name the task the persona plays with --task TASK" });
   });
+
+  it("armstudy run refuses a persona none of whose files are in --dir, before the run starts", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "armstudy-foreign-"));
+    temps.push(dir);
+    writeFileSync(join(dir, "README.md"), "# another repository\n");
+    const persona = join(ROOT, "fixtures/tasks/stockbook/personas/diligent.yaml");
+    const out = join(dir, "run.jsonl");
+    expect(await cli(["run", "--arm", "ordinary", "--model", `scripted:${persona}`, "--dir", dir, "--handoff", "fixtures/tasks/stockbook/handoff.md", "--out", out])).toEqual({
+      code: 2,
+      out: "",
+      err: `armstudy run: persona ${persona} was written for task "stockbook": it reads src/money.js, src/ledger.js, src/csv.js, src/report.js, …, none of which is in ${dir}, so it would write another repository's files there. Use a persona written for this repository (docs/personas.md), and check it with \`armstudy persona check FILE --task TASK\`.\n`,
+    });
+    expect(readdirSync(dir)).toEqual(["README.md"]);
+  });
 });

@@ -14,6 +14,7 @@ import { ModelSpecError } from "../../run/models/spec.ts";
 import type { RunEvent } from "../../run/record.ts";
 import { RecordWriter, serializeEvent } from "../../run/record-writer.ts";
 import { defaultStudyDeps } from "../../study/deps.ts";
+import { refuseForeignPersona } from "../../study/personas.ts";
 import { parseCommandArgs, prepareOutputFile } from "../args.ts";
 import type { Command } from "../command.ts";
 import { InputError, UsageError } from "../errors.ts";
@@ -106,6 +107,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const partial = out === null ? null : `${out}.partial`;
   // The record's folder also receives the persona server's request log for real-client arms.
   if (out !== null) await prepareOutputFile("--out", out);
+  await refuseForeignPersona(values.model as string, dir, io.cwd).catch(asInputError);
   const writer = partial === null ? null : await RecordWriter.open(partial);
   const onEvent = async (event: RunEvent) => {
     if (writer === null) io.stdout(serializeEvent(event));
