@@ -4,7 +4,8 @@
  * real worktrees, each task's persona, the grading step (tamper detection, the task's check files
  * put in place) and its hidden or visible checks — and prints runs per minute and, per task, the
  * median time of each phase; then the grading step alone (tamper detection + the check files put
- * back) on stockbook's seven check files, after an edit. `--quick` runs one run per arm per task.
+ * back) on stockbook's seven check files, after an edit. `npx tsx scripts/bench/suite.bench.ts --quick`
+ * runs one run per arm per task.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
