@@ -86,11 +86,30 @@ export interface TaskMeta {
   flat: boolean;
 }
 
+/** The question a study file states before any run (validated in src/study/question.ts). */
+export interface StudyQuestion {
+  decision: { adr: string; title: string; link?: string } | null;
+  hypothesis: string;
+  primary: {
+    metric: string;
+    kind: "rate" | "count";
+    baseline: string;
+    treatment: string;
+    direction: "lower" | "higher";
+    minDifference: number;
+    alpha: number;
+  };
+  secondary: Array<{ metric: string; kind: "rate" | "count"; direction: "lower" | "higher" | null }>;
+}
+
+
 /** What a results folder holds: everything that identifies the study, plus the shard it is. */
 export interface StudyMeta {
   schema: "armstudy.study/1";
   study: string;
   description: string;
+  /** The pre-stated question; absent in folders written before it existed. */
+  question?: StudyQuestion | null;
   /** The study file, relative to where the command ran. */
   studyFile: string;
   repo: { source: string; commit: string };
@@ -100,14 +119,20 @@ export interface StudyMeta {
   runsPerArm: number;
   /** The study's default model spec. */
   model: string;
+  /** The model the study file names, when `--model` replaced it (the file's description speaks of its own model). */
+  studyFileModel?: string;
   arms: ArmMeta[];
   limits: { maxRounds?: number; maxWallMs?: number };
+  /** Model request timeouts and retries (ADR 0082). Absent in folders written before it. */
+  requests?: { connectTimeoutMs: number; idleTimeoutMs: number; maxRetries: number; retryDelayMs: number };
   /** Null for an unsharded study (or a merge of shards). */
   shard: { index: number; count: number } | null;
   /** The (task, arm, run) triples this folder is meant to hold (no task for an inline task). */
   planned: RunKey[];
   /** The tasks, in order (absent in folders written before suites: one task, the fields above). */
   tasks?: TaskMeta[];
+  /** The sandbox the study's runs had (src/run/sandbox/); absent in folders written before it existed. */
+  sandbox?: StudySandbox;
 }
 
 /** A study's tasks; an old folder's single task is read from its top-level fields. */
@@ -133,6 +158,16 @@ export function tasksOf(meta: StudyMeta): TaskMeta[] {
 /** The task a run belongs to: its own name, or the study's only (flat) task. */
 export function taskNameOf(meta: StudyMeta, key: { task?: string }): string {
   return key.task ?? (tasksOf(meta)[0] as TaskMeta).name;
+}
+
+/** What study.json says about the sandbox: the report's first screen shows it. */
+export interface StudySandbox {
+  kind: "bwrap" | "none";
+  version?: string;
+  /** For `none`: why (bubblewrap missing or failing its self-test, or `--no-sandbox`). */
+  reason?: string;
+  /** True when `--no-sandbox` was given. */
+  disabled: boolean;
 }
 
 /** A file under the check paths that the agent changed: grading used the task's own copy instead. */
@@ -202,6 +237,13 @@ export interface MetricsView {
   wallMs: number;
   modelMs: number;
   toolMs: number;
+  /** Continuations, nudges and person messages after the handoff; absent in results written before it. */
+  turnMessages?: { continuation: number; nudge: number; person: number };
+  /** Replies (the model ending its turn), and the longest one; written by runMetrics, absent in hand-built results. */
+  replies?: number;
+  modelRequests?: number;
+  longestReply?: { ms: number; toolCalls: number };
+  compactionsPerReply?: number[];
 }
 
 export interface RunResult {
@@ -217,8 +259,10 @@ export interface RunResult {
   /** The settled status of the run (`completed`, `unfinished`, `blocked`, …), or `error`. */
   status: string;
   reason: string | null;
-  /** A harness failure (the agent loop threw, a driver could not start); null normally. */
+  /** With status `error`: what went wrong, in words (a harness failure, a model fault); null otherwise. */
   error: string | null;
+  /** With status `error`: the named fault (`model.timeout`, `harness.exception`, …; ADR 0081). Absent in older results. */
+  cause?: string | null;
   acceptance: AcceptanceResult;
   diff: { stat: string; files: number; insertions: number; deletions: number };
   metrics: MetricsView;
@@ -231,6 +275,10 @@ export interface RunResult {
   files: { record: string; patch: string; envelope?: string };
   /** Harness overhead of this run, by phase, in milliseconds. */
   timing: { worktreeMs: number; agentMs: number; checksMs: number; diffMs: number; cleanupMs: number };
+  /** The sandbox the agent's commands and the checks ran in, as run.start records it. */
+  sandbox?: { kind: "bwrap" | "none"; version?: string; network: string; reason?: string; disabled: boolean };
+  /** What the agent did to the `.git` armstudy made in its folder (null: left a folder); never trusted either way. */
+  gitTampered?: string | null;
 }
 
 export interface LoadedResults {
