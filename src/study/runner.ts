@@ -376,6 +376,7 @@ export async function runStudy(options: StudyRunOptions): Promise<StudyRunOutcom
   } else if (existing !== null) {
     throw new StudyInputError("STUDY_RESUME", `${displayPath(outDir, options.cwd)} already holds a study. Pass --resume to finish it, or choose another --out.`);
   }
+  await mkdir(outDir, { recursive: true });
   // One study writes a folder at a time; the lock is released however this ends.
   const lock = await lockResultsFolder(outDir, displayPath(outDir, options.cwd));
   try {
@@ -391,7 +392,6 @@ async function runLocked(prepared: PreparedStudy, options: StudyRunOptions, outD
   if (options.resume !== true && existsSync(metaFile)) {
     throw new StudyInputError("STUDY_RESUME", `${displayPath(outDir, options.cwd)} already holds a study. Pass --resume to finish it, or choose another --out.`);
   }
-  await mkdir(outDir, { recursive: true });
   await writeJsonAtomic(metaFile, meta);
 
   const worktreeRoot = options.worktreeRoot ?? defaultWorktreeRoot();
