@@ -9,7 +9,7 @@
 import { analyzeFinalReport } from "../core/report/analyze.ts";
 import { contentHash } from "../core/tokens.ts";
 import type { EventOf, RunEvent } from "../run/record.ts";
-import { costOf, DEFAULT_PRICES, type PriceTable, priceFor } from "./prices.ts";
+import { type CostUsage, costOf, DEFAULT_PRICES, type PriceTable, priceFor } from "./prices.ts";
 import { COMMAND_KEYS, familyOf, filesReadByCommand, PATH_KEYS } from "./tool-families.ts";
 
 /** The acceptance checks' outcome, as the study runner has it (only these fields are read). */
@@ -81,8 +81,28 @@ export interface RunMetrics {
   interrupts: number;
   rejectedToolCalls: number;
   planApprovals: { approved: number; rejected: number };
-  subagents: { count: number; toolCalls: number };
+  subagents: SubagentMetrics;
+  /**
+   * The session's tokens with its sub-agents' added (Claude Code sub-agent files): `tokens` is the
+   * main thread alone, `subagents.tokens` theirs. Equal to `tokens` when there are none.
+   */
+  tokensIncludingSubagents: TokenMetrics;
+  /** Cost of main thread and sub-agents; null when any part has no price. */
+  costUsdIncludingSubagents: number | null;
+  /** Requests the price table could not price (no row for the model, or a fast / priority / batch request). */
+  unpricedRequests: number;
+  /** Requests the client retried after an API error, and the time it waited (announced delays; else the client's own total). */
+  retries: { count: number; ms: number };
   warnings: number;
+}
+
+export interface SubagentMetrics {
+  count: number;
+  toolCalls: number;
+  /** The sub-agents' own usage summed (null when none reported any). */
+  tokens: { input: number; cachedInput: number; cacheWrite: number; output: number; reasoning: number | null } | null;
+  /** Their cost summed: logged, or priced at their model; null when any is unpriced. */
+  costUsd: number | null;
 }
 
 /** With acceptance results, the two ground-truth metrics are always decided. */
@@ -168,6 +188,10 @@ export class MetricsAccumulator {
   private rejected = 0;
   private readonly approvals = { approved: 0, rejected: 0 };
   private readonly subagents = { count: 0, toolCalls: 0 };
+  private readonly subUsage = { input: 0, cachedInput: 0, cacheWrite: 0, output: 0, reasoning: 0, reported: false, reasoningReported: false };
+  private subCost: number | null = 0;
+  private unpriced = 0;
+  private readonly retry = { count: 0, ms: 0 };
   private warnings = 0;
 
   constructor(private readonly prices: PriceTable = DEFAULT_PRICES) {}
@@ -212,7 +236,7 @@ export class MetricsAccumulator {
         this.lastPlanAllDone = event.items.length > 0 && event.items.every((i) => i.status === "completed");
         return;
       case "reply.end":
-        this.closeReply(event.t, event.reason);
+        this.closeReply(event.t, event.reason, event.durationMs);
         return;
       case "goal.update":
         if (event.to === "complete") this.goalComplete = true;
@@ -230,8 +254,11 @@ export class MetricsAccumulator {
         this.replyCompactions += 1;
         return;
       case "subagent":
-        this.subagents.count += 1;
-        this.subagents.toolCalls += event.toolCalls;
+        this.subagent(event);
+        return;
+      case "retry":
+        this.retry.count += 1;
+        this.retry.ms += event.delayMs ?? 0;
         return;
       case "run.end":
         this.end = event;
@@ -254,9 +281,10 @@ export class MetricsAccumulator {
     this.replyStartT = t;
   }
 
-  private closeReply(t: number, reason: string): void {
+  private closeReply(t: number, reason: string, clientMs?: number): void {
     if (!this.replyActive) this.replyStartT = t;
-    const ms = Math.max(0, t - (this.replyStartT ?? t));
+    // The client's own measure, when it gives one, wins over the log's timestamps.
+    const ms = clientMs ?? Math.max(0, t - (this.replyStartT ?? t));
     if (ms > this.longest.ms || (ms === this.longest.ms && this.replyCalls > this.longest.toolCalls)) this.longest = { ms, toolCalls: this.replyCalls };
     this.perReply.push(this.replyCalls);
     this.compactionsPerReply.push(this.replyCompactions);
@@ -304,6 +332,28 @@ export class MetricsAccumulator {
     }
   }
 
+  private subagent(event: EventOf<"subagent">): void {
+    this.subagents.count += 1;
+    this.subagents.toolCalls += event.toolCalls;
+    const u = event.usage;
+    if (u === undefined) return;
+    this.subUsage.reported = true;
+    this.subUsage.input += u.input;
+    this.subUsage.cachedInput += u.cachedInput;
+    this.subUsage.cacheWrite += u.cacheWrite;
+    this.subUsage.output += u.output;
+    this.subUsage.reasoning += u.reasoning ?? 0;
+    if (u.reasoning !== null) this.subUsage.reasoningReported = true;
+    if (this.subCost === null) return;
+    if (event.costUsd !== undefined) {
+      this.subCost += event.costUsd;
+      return;
+    }
+    const price = priceFor(event.model, this.prices);
+    const cost = price === null ? null : costOf(u, price);
+    this.subCost = cost === null ? null : this.subCost + cost;
+  }
+
   private read(path: string): void {
     this.readCount += 1;
     this.reads.set(path, (this.reads.get(path) ?? 0) + 1);
@@ -325,8 +375,11 @@ export class MetricsAccumulator {
     }
     if (event.model) this.lastModel = event.model;
     const price = priceFor(event.model ?? this.lastModel, this.prices);
-    if (price === null) this.priceable = false;
-    else this.pricedCost += costOf({ input: event.input, cachedInput: event.cachedInput, cacheWrite: event.cacheWrite ?? 0, output: event.output }, price);
+    const cost = price === null ? null : costOf(requestUsage(event), price);
+    if (cost === null) {
+      this.priceable = false;
+      this.unpriced += 1;
+    } else this.pricedCost += cost;
   }
 
   result(options?: { acceptance?: null | undefined }): RunMetrics;
@@ -432,9 +485,53 @@ export class MetricsAccumulator {
       interrupts: this.interrupts,
       rejectedToolCalls: this.rejected,
       planApprovals: { ...this.approvals },
-      subagents: { ...this.subagents },
+      subagents: { ...this.subagents, tokens: this.subTokens(), costUsd: this.subagents.count === 0 ? null : this.subUsage.reported ? this.subCost : null },
+      tokensIncludingSubagents: this.withSubagents(tokens),
+      costUsdIncludingSubagents: this.costWithSubagents(cost.usd),
+      unpricedRequests: this.unpriced,
+      retries: this.retries(),
       warnings: this.warnings,
     };
+  }
+
+  private subTokens(): SubagentMetrics["tokens"] {
+    const u = this.subUsage;
+    if (!u.reported) return null;
+    return { input: u.input, cachedInput: u.cachedInput, cacheWrite: u.cacheWrite, output: u.output, reasoning: u.reasoningReported ? u.reasoning : null };
+  }
+
+  private withSubagents(tokens: TokenMetrics): TokenMetrics {
+    const u = this.subUsage;
+    if (!u.reported) return tokens;
+    const input = tokens.input + u.input;
+    const output = tokens.output + u.output;
+    return {
+      ...tokens,
+      input,
+      cachedInput: tokens.cachedInput + u.cachedInput,
+      cacheWrite: tokens.cacheWrite + u.cacheWrite,
+      output,
+      reasoning: tokens.reasoning + u.reasoning,
+      reasoningReported: tokens.reasoningReported || u.reasoningReported,
+      total: input + output,
+    };
+  }
+
+  private costWithSubagents(main: number | null): number | null {
+    if (main === null) return null;
+    if (this.end?.costIncludesSubagents === true) return main;
+    if (this.subagents.count === 0) return main;
+    if (!this.subUsage.reported || this.subCost === null) return null;
+    return main + this.subCost;
+  }
+
+  private retries(): { count: number; ms: number } {
+    // Claude Code totals its API time with and without retries; with no announced delays, that difference is the time.
+    const times = this.end?.clientTimes;
+    if (this.retry.count > 0 && this.retry.ms === 0 && times !== undefined && times.apiMsWithoutRetries !== null) {
+      return { count: this.retry.count, ms: Math.max(0, times.apiMs - times.apiMsWithoutRetries) };
+    }
+    return { ...this.retry };
   }
 
   private tokens(): TokenMetrics {
@@ -473,9 +570,17 @@ export class MetricsAccumulator {
     if (requestsMatchTotals) return this.priceable ? { usd: this.pricedCost, source: "price_table" } : { usd: null, source: null };
     if (tokens.total === 0) return { usd: null, source: null };
     const price = priceFor(this.lastModel, this.prices);
-    if (price === null) return { usd: null, source: null };
-    return { usd: costOf(tokens, price), source: "price_table" };
+    const usd = price === null ? null : costOf(tokens, price);
+    return usd === null ? { usd: null, source: null } : { usd, source: "price_table" };
   }
+}
+
+function requestUsage(event: EventOf<"model.request">): CostUsage {
+  const usage: CostUsage = { input: event.input, cachedInput: event.cachedInput, cacheWrite: event.cacheWrite ?? 0, output: event.output };
+  if (event.cacheWrite1h !== undefined) usage.cacheWrite1h = event.cacheWrite1h;
+  if (event.speed !== undefined) usage.speed = event.speed;
+  if (event.serviceTier !== undefined) usage.serviceTier = event.serviceTier;
+  return usage;
 }
 
 /** The metrics of one run record. With acceptance results, falseCompletion and permissionStop are decided. */

@@ -28,6 +28,10 @@ export const RunStartEvent = z.object({
   /** Wall-clock start as ISO text, when known (importers, the CLI); never read inside core. */
   startedAt: z.string().optional(),
   cwd: z.string().optional(),
+  /** The client's own version, when the log states it (Codex cli_version, Claude Code version). */
+  clientVersion: z.string().optional(),
+  /** The session this one was forked or spawned from (a Codex parent thread), when the log says so. */
+  parentSession: z.string().optional(),
 });
 
 export const UserMessageEvent = z.object({
@@ -47,9 +51,14 @@ export const ModelRequestEvent = z.object({
   input: z.number().nonnegative(),
   cachedInput: z.number().nonnegative(),
   cacheWrite: z.number().nonnegative().optional(),
+  /** The part of cacheWrite written with a one-hour lifetime (Anthropic bills it at 2 × input). */
+  cacheWrite1h: z.number().nonnegative().optional(),
   output: z.number().nonnegative(),
   reasoning: z.number().nonnegative(),
   usageSource,
+  /** Provider speed mode (`fast`) and service tier (`priority`, `batch`) when not standard: priced apart. */
+  speed: z.string().optional(),
+  serviceTier: z.string().optional(),
   durationMs: z.number().nonnegative(),
   model: z.string().optional(),
   stop: z.string().optional(),
@@ -103,6 +112,8 @@ export const ReplyEndEvent = z.object({
   type: z.literal("reply.end"),
   reason: z.enum(["no_tool_call", "ask_user", "slice_budget", "error", "usage_limit", "interrupted"]),
   errorMessage: z.string().optional(),
+  /** The reply's duration as the client itself measured it (Codex `task_complete.duration_ms`). */
+  durationMs: z.number().nonnegative().optional(),
 });
 
 export const PolicyDecisionEvent = z.object({
@@ -147,6 +158,25 @@ export const SubagentEvent = z.object({
   /** The sub-agent's own record file or id, for linking. */
   ref: z.string(),
   toolCalls: z.number().int().nonnegative(),
+  /** The sub-agent's own usage (its file's totals), when read; the session's totals do not include it. */
+  usage: z.lazy(() => RunUsage).optional(),
+  /** The sub-agent's cost, when its log gives one. */
+  costUsd: z.number().nonnegative().optional(),
+  /** The model the sub-agent used (its last request's), for pricing its usage. */
+  model: z.string().optional(),
+});
+
+/**
+ * A model request the client retried after an API error (pi `auto_retry_*`, Claude Code
+ * `system/api_error`). `delayMs` is the wait before the retry, as the client announced it.
+ */
+export const RetryEvent = z.object({
+  ...base,
+  type: z.literal("retry"),
+  attempt: z.number().int().nonnegative(),
+  maxAttempts: z.number().int().nonnegative().nullable(),
+  delayMs: z.number().nonnegative().nullable(),
+  error: z.string(),
 });
 
 /** Normalised run totals: input includes cached input and cache writes; output includes reasoning. */
@@ -175,8 +205,14 @@ export const RunEndEvent = z.object({
    * present, metrics read the run's tokens from here instead of summing `model.request`.
    */
   usage: RunUsage.optional(),
-  /** Total cost the log itself recorded for the run (`claude -p` result), in USD. */
+  /** Total cost the log itself recorded for the run (`claude -p` result, Claude Code `cost-state`), in USD. */
   costUsd: z.number().nonnegative().optional(),
+  /** True when costUsd covers the sub-agents too (Claude Code's `cost-state` counts every request of the process). */
+  costIncludesSubagents: z.boolean().optional(),
+  /** Times the client itself totalled (Claude Code `cost-state`), in milliseconds. */
+  clientTimes: z
+    .object({ apiMs: z.number().nonnegative(), apiMsWithoutRetries: z.number().nonnegative().nullable(), toolMs: z.number().nonnegative().nullable(), totalMs: z.number().nonnegative().nullable() })
+    .optional(),
 });
 
 /** A warning the producer wants kept with the record (an importer's skipped line, a driver mismatch). */
@@ -201,6 +237,7 @@ export const RunEvent = z.discriminatedUnion("type", [
   ClaimCheckEvent,
   CompactionEvent,
   SubagentEvent,
+  RetryEvent,
   RunEndEvent,
   NoteEvent,
 ]);

@@ -82,14 +82,19 @@ const EXPECTED: RunMetrics = {
   interrupts: 0,
   rejectedToolCalls: 0,
   planApprovals: { approved: 0, rejected: 0 },
-  subagents: { count: 0, toolCalls: 0 },
+  subagents: { count: 0, toolCalls: 0, tokens: null, costUsd: null },
+  tokensIncludingSubagents: { prefix: 1200, input: 23200, cachedInput: 16200, cacheWrite: 0, output: 290, reasoning: 0, reasoningReported: false, total: 23490, source: "reported", lowerBound: false },
+  costUsdIncludingSubagents: ((23200 - 16200) * 3 + 16200 * 0.3 + 290 * 15) / 1e6,
+  unpricedRequests: 0,
+  retries: { count: 0, ms: 0 },
   warnings: 0,
 };
 
 describe("runMetrics over a run record", () => {
   it("measures every field of a two-reply run", () => {
     const m = runMetrics(RUN);
-    expect({ ...m, costUsd: Number(m.costUsd?.toFixed(9)) }).toEqual({ ...EXPECTED, costUsd: Number(EXPECTED.costUsd?.toFixed(9)) });
+    const round = (v: number | null | undefined) => Number(v?.toFixed(9));
+    expect({ ...m, costUsd: round(m.costUsd), costUsdIncludingSubagents: round(m.costUsdIncludingSubagents) }).toEqual({ ...EXPECTED, costUsd: round(EXPECTED.costUsd), costUsdIncludingSubagents: round(EXPECTED.costUsdIncludingSubagents) });
   });
 
   it("with acceptance results: a claimed-complete run with a failing check is a false completion and a permission stop", () => {

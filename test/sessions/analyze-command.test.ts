@@ -70,7 +70,11 @@ describe("armstudy analyze", () => {
       interrupts: 0,
       rejectedToolCalls: 0,
       planApprovals: { approved: 0, rejected: 0 },
-      subagents: { count: 0, toolCalls: 0 },
+      subagents: { count: 0, toolCalls: 0, tokens: null, costUsd: null },
+      tokensIncludingSubagents: { prefix: 0, input: 20, cachedInput: 0, cacheWrite: 0, output: 10, reasoning: 0, reasoningReported: true, total: 30, source: "reported", lowerBound: false },
+      costUsdIncludingSubagents: null,
+      unpricedRequests: 1,
+      retries: { count: 0, ms: 0 },
       warnings: 1,
       usage: { input: 20, cachedInput: 0, cacheWrite: 0, output: 10, reasoning: 0, source: "reported", lowerBound: false },
     });

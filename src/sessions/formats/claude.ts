@@ -19,33 +19,95 @@ const REJECTION_PREFIXES = ["The user doesn't want to proceed with this tool use
 const PLAN_APPROVAL_TOOLS = new Set(["ExitPlanMode", "exit_plan_mode"]);
 const PLAN_APPROVED_PREFIX = "User has approved your plan";
 
-/** Transcript line types that hold nothing the record needs. */
+/**
+ * Transcript line types that hold nothing the record needs: every non-message type Claude Code
+ * 2.1.332 writes (its transcript loader's own table of row types), less the ones read below.
+ */
 const IGNORED_TRANSCRIPT_TYPES = new Set([
   "summary",
   "file-history-snapshot",
+  "file-history-delta",
   "queue-operation",
   "attachment",
   "permission-mode",
   "last-prompt",
   "progress",
   "api-request",
+  "api-request-resumed",
   "api-request-blob",
   "api-request-shape",
   "atis-latch",
-  "cost-state",
   "tools-used",
   "custom-title",
+  "ai-title",
   "agent-name",
+  "agent-color",
+  "agent-setting",
   "pr-link",
+  "frame-link", // a link to an artifact frame the session made: no model or tool activity
+  "observer-ref",
+  "resume-head-vouch",
+  "attribution-snapshot",
+  "relocated",
+  "mode",
+  "session-owner",
+  "isolation-latch",
+  "dev-mods",
+  "worktree-state",
+  "bridge-session",
+  "data-flow-records",
+  "data-flow-incomplete",
+  "derived-from",
+  "history-suppression",
+  "ended-by-model",
+  "content-replacement",
+  "memory-mode",
+  "artifact-comment-monitor",
+  "artifact-autoreact-ledger",
+  "fork-context-ref",
+  "repl-mode",
+  "hybrid-organization",
+  "host-row",
   "tag",
 ]);
-const IGNORED_SYSTEM_SUBTYPES = new Set(["turn_duration", "stop_hook_summary", "away_summary", "informational", "local_command", "api_error", "hook_progress", "status"]);
+const IGNORED_SYSTEM_SUBTYPES = new Set(["turn_duration", "stop_hook_summary", "away_summary", "informational", "local_command", "hook_progress", "status"]);
 
+/**
+ * Anthropic usage in the record's terms. `output_tokens` already includes thinking; Claude Code
+ * ≥ 2.1 reports the thinking part as `output_tokens_details.thinking_tokens` (else reasoning is
+ * unknown, null). One-hour cache writes are `cache_creation.ephemeral_1h_input_tokens`.
+ */
 export function claudeUsage(u: Record<string, unknown>): UsageSnapshot {
   const uncached = num(u.input_tokens);
   const write = num(u.cache_creation_input_tokens);
   const read = num(u.cache_read_input_tokens);
-  return { input: uncached + write + read, cachedInput: read, cacheWrite: write, output: num(u.output_tokens), reasoning: null };
+  const thinking = obj(u.output_tokens_details)?.thinking_tokens;
+  const usage: UsageSnapshot = { input: uncached + write + read, cachedInput: read, cacheWrite: write, output: num(u.output_tokens), reasoning: typeof thinking === "number" && thinking >= 0 ? thinking : null };
+  const oneHour = num(obj(u.cache_creation)?.ephemeral_1h_input_tokens);
+  if (oneHour > 0) usage.cacheWrite1h = Math.min(oneHour, write);
+  return usage;
+}
+
+/** A non-standard speed or tier the price table must not bill at the standard rate; null when standard. */
+function tierOf(u: Record<string, unknown>): { speed: string | null; serviceTier: string | null } {
+  const speed = str(u.speed);
+  const tier = str(u.service_tier);
+  return { speed: speed !== null && speed !== "standard" ? speed : null, serviceTier: tier !== null && tier !== "standard" ? tier : null };
+}
+
+/** Claude Code's `cost-state` line: its own running totals for the session (every request of the process, sub-agents too). */
+export interface ClaudeCostState {
+  costUsd: number;
+  apiMs: number;
+  apiMsWithoutRetries: number | null;
+  toolMs: number | null;
+  totalMs: number | null;
+}
+
+export function claudeCostState(value: Record<string, unknown>): ClaudeCostState | null {
+  if (typeof value.totalCostUSD !== "number" || !Number.isFinite(value.totalCostUSD) || value.totalCostUSD < 0) return null;
+  const n = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : null);
+  return { costUsd: value.totalCostUSD, apiMs: n(value.totalAPIDuration) ?? 0, apiMsWithoutRetries: n(value.totalAPIDurationWithoutRetries), toolMs: n(value.totalToolDuration), totalMs: n(value.totalDuration) };
 }
 
 function resultText(content: unknown): string {
@@ -71,7 +133,7 @@ class ClaudeMessages {
     const key = id !== null ? `${id}|${requestId ?? ""}` : undefined;
     // A sub-agent file may replay a message of its parent: the parent already counted it.
     if (line.isSidechain === true && key !== undefined && this.context.replayed?.(key) === true) return;
-    if (usage !== null && model !== "<synthetic>") this.b.request(claudeUsage(usage), { key, model, stop: stop ?? undefined });
+    if (usage !== null && model !== "<synthetic>") this.b.request(claudeUsage(usage), { key, model, stop: stop ?? undefined, ...tierOf(usage) });
     for (const raw of arr(message.content)) {
       const block = obj(raw);
       if (block === null) continue;
@@ -124,12 +186,12 @@ class ClaudeMessages {
     this.b.userMessage(text);
   }
 
-  /** Imports a linked sub-agent file once and records its tool-call count. */
+  /** Imports a linked sub-agent file once and records its tool calls and usage. */
   async link(ref: string): Promise<void> {
-    if (this.linked.has(ref) || this.context.linkedToolCalls === undefined) return;
+    if (this.linked.has(ref) || this.context.linkedSession === undefined) return;
     this.linked.add(ref);
-    const calls = await this.context.linkedToolCalls(ref);
-    if (calls !== null) this.b.subagent(ref, calls);
+    const linked = await this.context.linkedSession(ref);
+    if (linked !== null) this.b.subagent(ref, linked.toolCalls, linked.usage, linked.costUsd, linked.model);
   }
 
   /** Sub-agent files beside the transcript that no tool result linked. */
@@ -151,11 +213,22 @@ class ClaudeTranscriptMapper implements FormatMapper {
     this.messages = new ClaudeMessages(b, context);
   }
 
+  private costState: ClaudeCostState | null = null;
+
   async line(value: Record<string, unknown>, lineNo: number): Promise<void> {
     const type = str(value.type) ?? "";
     this.b.time(value.timestamp);
-    if (type === "user" || type === "assistant") this.b.meta({ cwd: str(value.cwd), startedAt: str(value.timestamp) });
+    if (type === "user" || type === "assistant") this.b.meta({ cwd: str(value.cwd), startedAt: str(value.timestamp), clientVersion: str(value.version) });
     switch (type) {
+      case "cost-state":
+        // Running totals: the last line holds the session's.
+        this.costState = claudeCostState(value) ?? this.costState;
+        return;
+      case "continued-in": {
+        const next = str(value.continuedInSessionId);
+        this.b.note("info", `line ${lineNo}: the session continues in session ${next ?? "(not named)"}`);
+        return;
+      }
       case "assistant":
         this.messages.assistant(value, str(value.requestId));
         return;
@@ -169,6 +242,10 @@ class ClaudeTranscriptMapper implements FormatMapper {
           this.b.compaction(meta !== null && typeof meta.preTokens === "number" ? meta.preTokens : null, null);
           return;
         }
+        if (subtype === "api_error") {
+          apiErrorRetry(this.b, value);
+          return;
+        }
         if (!IGNORED_SYSTEM_SUBTYPES.has(subtype)) this.unknown.add(`system/${subtype}`, lineNo);
         return;
       }
@@ -180,7 +257,9 @@ class ClaudeTranscriptMapper implements FormatMapper {
   async end(): Promise<void> {
     if (this.context.subagentRefs !== undefined) await this.messages.linkRest(await this.context.subagentRefs());
     this.unknown.finish();
-    this.b.finish({ status: "imported" });
+    const c = this.costState;
+    if (c === null) this.b.finish({ status: "imported" });
+    else this.b.finish({ status: "imported", costUsd: c.costUsd, costIncludesSubagents: true, clientTimes: { apiMs: c.apiMs, apiMsWithoutRetries: c.apiMsWithoutRetries, toolMs: c.toolMs, totalMs: c.totalMs } });
   }
 }
 
@@ -214,7 +293,7 @@ class ClaudeStreamMapper implements FormatMapper {
         else if (value.subtype === "compact_boundary") {
           const meta = obj(value.compact_metadata);
           this.b.compaction(meta !== null && typeof meta.pre_tokens === "number" ? meta.pre_tokens : null, null);
-        }
+        } else if (value.subtype === "api_error") apiErrorRetry(this.b, value);
         return;
       case "assistant":
         this.messages.assistant(value, str(value.request_id) ?? str(value.requestId));
@@ -265,6 +344,19 @@ class ClaudeStreamMapper implements FormatMapper {
       costUsd: t.cost,
     });
   }
+}
+
+/**
+ * `{type:"system", subtype:"api_error", error, retryInMs, retryAttempt, maxRetries}`: Claude Code
+ * announces it will retry a failed request after `retryInMs`.
+ */
+function apiErrorRetry(b: RecordBuilder, value: Record<string, unknown>): void {
+  const error = obj(value.error);
+  const text = str(value.error) ?? str(error?.message) ?? str(obj(error?.error)?.message) ?? (error !== null ? JSON.stringify(error).slice(0, 300) : "api error");
+  const attempt = typeof value.retryAttempt === "number" ? Math.max(0, Math.floor(value.retryAttempt)) : 0;
+  const max = typeof value.maxRetries === "number" ? Math.max(0, Math.floor(value.maxRetries)) : null;
+  const delay = typeof value.retryInMs === "number" && value.retryInMs >= 0 ? value.retryInMs : null;
+  b.retry(attempt, max, delay, text);
 }
 
 export const claudeTranscript: FormatSpec = {
