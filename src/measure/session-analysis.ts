@@ -15,6 +15,16 @@ import type { PriceTable } from "./prices.ts";
 export interface SessionAnalysis extends RunMetrics {
   file: string;
   format: SessionFormat;
+  /** Which client wrote it (`run.start.source`): codex, claude, pi. */
+  client: string;
+  /** The client's version, when the log states it. */
+  clientVersion: string | null;
+  /** When the session started (ISO text from the log), null when the log does not say. */
+  startedAt: string | null;
+  /** The working folder the session ran in (the project), null when unknown. */
+  project: string | null;
+  /** The thread this one was forked or spawned from (Codex), null otherwise. */
+  parentSession: string | null;
   /** Why `--format auto` chose the format; null when it was named. */
   detectedBy: string | null;
   model: string;
@@ -72,12 +82,16 @@ export async function analyzeSessionFile(file: string, options: AnalyzeOptions =
   const warnings: string[] = [];
   const maxWarnings = options.maxWarnings ?? 200;
   let model = "unknown";
+  let start: { client: string; clientVersion: string | null; startedAt: string | null; project: string | null; parentSession: string | null } = { client: "unknown", clientVersion: null, startedAt: null, project: null, parentSession: null };
   const temp = options.recordTo !== undefined ? `${options.recordTo}.${process.pid}.tmp` : null;
   const writer = temp !== null ? await RecordWriter.open(temp) : null;
   try {
     for await (const event of session.events) {
       acc.add(event);
-      if (event.type === "run.start") model = event.model;
+      if (event.type === "run.start") {
+        model = event.model;
+        start = { client: event.source, clientVersion: event.clientVersion ?? null, startedAt: event.startedAt ?? null, project: event.cwd ?? null, parentSession: event.parentSession ?? null };
+      }
       else if (event.type === "model.request" && model === "unknown" && event.model) model = event.model;
       else if (event.type === "note" && event.level === "warning" && warnings.length < maxWarnings) warnings.push(event.text);
       if (writer !== null) await writer.write(event);
@@ -94,7 +108,7 @@ export async function analyzeSessionFile(file: string, options: AnalyzeOptions =
     throw error;
   }
   const metrics = acc.result();
-  return { file, format: session.format, detectedBy: session.detectedBy, model, warningMessages: warnings, ...metrics, usage: usageOf(metrics.tokens) };
+  return { file, format: session.format, ...start, detectedBy: session.detectedBy, model, warningMessages: warnings, ...metrics, usage: usageOf(metrics.tokens) };
 }
 
 function fmt(value: number | null, digits = 0): string {

@@ -289,7 +289,7 @@ class ClaudeStreamMapper implements FormatMapper {
     }
     switch (type) {
       case "system":
-        if (value.subtype === "init") this.b.meta({ model: str(value.model), cwd: str(value.cwd) });
+        if (value.subtype === "init") this.b.meta({ model: str(value.model), cwd: str(value.cwd), clientVersion: str(value.claude_code_version) });
         else if (value.subtype === "compact_boundary") {
           const meta = obj(value.compact_metadata);
           this.b.compaction(meta !== null && typeof meta.pre_tokens === "number" ? meta.pre_tokens : null, null);
