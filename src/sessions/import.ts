@@ -151,7 +151,9 @@ async function* run(spec: FormatSpec, peeked: Parsed[], lines: AsyncGenerator<Li
     warn: (lineNo, text) => builder.note("warning", `line ${lineNo}: ${text}`),
   };
   if (options.replayed !== undefined) context.replayed = options.replayed;
-  if (spec.treeEntry !== undefined && options.path !== undefined) {
+  // Only a file whose first entries name a parent is a tree (pi v1 files have no ids): no second pass otherwise.
+  const tree = peeked.some((p) => "value" in p && "parentId" in p.value && typeof p.value.id === "string");
+  if (spec.treeEntry !== undefined && options.path !== undefined && tree) {
     const branch = await activeBranch(options.path, spec.treeEntry, options.maxLineBytes);
     if (branch !== null) context.onActiveBranch = (id) => branch.has(id);
   }
