@@ -30,6 +30,8 @@ export const COHORT_COUNTS = {
   totalTokens: { title: "tokens (input + output, with sub-agents)", of: (r: SessionRow): number | null => r.totalTokensIncludingSubagents },
   costUsd: { title: "cost (USD, priced sessions)", of: (r: SessionRow): number | null => r.costUsdIncludingSubagents },
   wallMinutes: { title: "wall time (minutes)", of: (r: SessionRow): number | null => r.wallMs / 60_000 },
+  coldResends: { title: "cold re-sends", of: (r: SessionRow): number | null => r.coldResends },
+  commandsFailed: { title: "failed commands", of: (r: SessionRow): number | null => r.commandsFailed },
 } as const;
 
 export type CohortRate = keyof typeof COHORT_RATES;

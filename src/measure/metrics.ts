@@ -10,7 +10,9 @@ import { analyzeFinalReport } from "../core/report/analyze.ts";
 import { contentHash } from "../core/tokens.ts";
 import type { EventOf, RunEvent } from "../run/record.ts";
 import { type CostUsage, costOf, DEFAULT_PRICES, type PriceTable, priceFor } from "./prices.ts";
-import { COMMAND_KEYS, familyOf, filesReadByCommand, PATH_KEYS } from "./tool-families.ts";
+import { checklistTexts, filesEditedBy } from "./edits.ts";
+import { quantileSorted } from "./stats.ts";
+import { COMMAND_KEYS, familyOf, filesReadByCommand, PATH_KEYS, type ToolFamily } from "./tool-families.ts";
 
 /** The acceptance checks' outcome, as the study runner has it (only these fields are read). */
 export interface AcceptanceInput {
@@ -93,8 +95,32 @@ export interface RunMetrics {
   unpricedRequests: number;
   /** Requests the client retried after an API error, and the time it waited (announced delays; else the client's own total). */
   retries: { count: number; ms: number };
+  // ---- STUDY-0003's diagnosis metrics (definitions: docs/metrics.md) ----
+  /** Model request durations: mean and 90th percentile; null without requests. */
+  modelTime: { meanMs: number | null; p90Ms: number | null };
+  /** Tool time as a share of wall time; null when the wall time is 0. */
+  toolTimeShare: number | null;
+  /** Shell commands that ran 60 s or longer, and their time. */
+  longCommands: { count: number; ms: number };
+  /** Edit and write calls over the files they named. */
+  edits: { count: number; files: number; perFile: number | null; maxOfOneFile: number; mostEditedFile: string | null };
+  /** Requests with no cache read and over 20,000 input tokens (the whole context sent cold). */
+  coldResends: { count: number; uncachedTokens: number };
+  /** The longest time between two consecutive events. */
+  longestSilenceMs: number;
+  /** Successful edit/write calls (or reported changed files): count, per hour of wall time, longest gap between two. */
+  fileChanges: { count: number; perHour: number | null; longestGapMs: number | null };
+  /** Shell commands that passed (exit 0 / ok) and failed. */
+  commands: { passed: number; failed: number };
+  /** Checklist writes, and rewrites: writes whose item texts differ from the list before (not only statuses). */
+  checklist: { writes: number; rewrites: number };
   warnings: number;
 }
+
+/** A shell command at least this long counts as a long command (STUDY-0003: the Playwright runs). */
+export const LONG_COMMAND_MS = 60_000;
+/** A request with no cache read and more input than this is a cold re-send. */
+export const COLD_RESEND_INPUT = 20_000;
 
 export interface SubagentMetrics {
   count: number;
@@ -192,11 +218,25 @@ export class MetricsAccumulator {
   private subCost: number | null = 0;
   private unpriced = 0;
   private readonly retry = { count: 0, ms: 0 };
+  private readonly durations: number[] = [];
+  private readonly long = { count: 0, ms: 0 };
+  private readonly cold = { count: 0, uncachedTokens: 0 };
+  private readonly editsByFile = new Map<string, number>();
+  private editCalls = 0;
+  private longestSilence = 0;
+  private prevT: number | null = null;
+  private readonly changes = { count: 0, lastT: null as number | null, longestGap: null as number | null };
+  private readonly commandResults = { passed: 0, failed: 0 };
+  private readonly checklistState = { writes: 0, rewrites: 0, last: null as string | null };
+  /** Open calls of the families whose results the metrics read (bounded). */
+  private readonly openCalls = new Map<string, ToolFamily>();
   private warnings = 0;
 
   constructor(private readonly prices: PriceTable = DEFAULT_PRICES) {}
 
   add(event: RunEvent): void {
+    if (this.prevT !== null) this.longestSilence = Math.max(this.longestSilence, event.t - this.prevT);
+    this.prevT = event.t;
     if (this.firstT === null) this.firstT = event.t;
     this.lastT = Math.max(this.lastT, event.t);
     switch (event.type) {
@@ -224,6 +264,7 @@ export class MetricsAccumulator {
         this.toolCall(event);
         return;
       case "tool.result":
+        this.toolResult(event);
         if (event.durationMs !== undefined) this.toolMs += event.durationMs;
         if (event.rejected) this.rejected += 1;
         if (event.planApproval === "approved") this.approvals.approved += 1;
@@ -234,6 +275,7 @@ export class MetricsAccumulator {
         return;
       case "plan.update":
         this.lastPlanAllDone = event.items.length > 0 && event.items.every((i) => i.status === "completed");
+        this.checklistWrite(event.items.map((i) => i.text));
         return;
       case "reply.end":
         this.closeReply(event.t, event.reason, event.durationMs);
@@ -305,6 +347,24 @@ export class MetricsAccumulator {
     const family = familyOf(event.name);
     const args = event.arguments;
     const cwd = this.start?.cwd ?? null;
+    if (family === "shell" || family === "edit" || family === "write") {
+      this.openCalls.set(event.id, family);
+      if (this.openCalls.size > 10_000) {
+        const oldest = this.openCalls.keys().next();
+        if (!oldest.done) this.openCalls.delete(oldest.value);
+      }
+    }
+    if (family === "edit" || family === "write") {
+      this.editCalls += 1;
+      for (const file of filesEditedBy(args)) {
+        const path = normalisePath(file, cwd);
+        this.editsByFile.set(path, (this.editsByFile.get(path) ?? 0) + 1);
+      }
+    }
+    if (family === "plan") {
+      const texts = checklistTexts(event.name, args);
+      if (texts !== null) this.checklistWrite(texts);
+    }
     if (family === "read") {
       for (const key of PATH_KEYS) {
         const value = args[key];
@@ -354,6 +414,32 @@ export class MetricsAccumulator {
     this.subCost = cost === null ? null : this.subCost + cost;
   }
 
+  private toolResult(event: EventOf<"tool.result">): void {
+    const family = this.openCalls.get(event.id);
+    this.openCalls.delete(event.id);
+    if (family === "shell") {
+      if (event.ok) this.commandResults.passed += 1;
+      else this.commandResults.failed += 1;
+      if (event.durationMs !== undefined && event.durationMs >= LONG_COMMAND_MS) {
+        this.long.count += 1;
+        this.long.ms += event.durationMs;
+      }
+    }
+    const changed = event.changedFiles !== undefined ? event.changedFiles.length : (family === "edit" || family === "write") && event.ok ? 1 : 0;
+    if (changed > 0) {
+      if (this.changes.lastT !== null) this.changes.longestGap = Math.max(this.changes.longestGap ?? 0, event.t - this.changes.lastT);
+      this.changes.lastT = event.t;
+      this.changes.count += changed;
+    }
+  }
+
+  private checklistWrite(texts: string[]): void {
+    const key = JSON.stringify(texts);
+    this.checklistState.writes += 1;
+    if (this.checklistState.last !== null && this.checklistState.last !== key) this.checklistState.rewrites += 1;
+    this.checklistState.last = key;
+  }
+
   private read(path: string): void {
     this.readCount += 1;
     this.reads.set(path, (this.reads.get(path) ?? 0) + 1);
@@ -362,6 +448,11 @@ export class MetricsAccumulator {
   private request(event: EventOf<"model.request">): void {
     this.requests += 1;
     this.modelMs += event.durationMs;
+    this.durations.push(event.durationMs);
+    if (event.cachedInput === 0 && event.input > COLD_RESEND_INPUT) {
+      this.cold.count += 1;
+      this.cold.uncachedTokens += event.input; // none of it served from the cache (cache writes included)
+    }
     this.usage.input += event.input;
     this.usage.cachedInput += event.cachedInput;
     this.usage.cacheWrite += event.cacheWrite ?? 0;
@@ -490,8 +581,36 @@ export class MetricsAccumulator {
       costUsdIncludingSubagents: this.costWithSubagents(cost.usd),
       unpricedRequests: this.unpriced,
       retries: this.retries(),
+      modelTime: this.modelTime(),
+      toolTimeShare: wallMs > 0 ? this.toolMs / wallMs : null,
+      longCommands: { ...this.long },
+      edits: this.editMetrics(),
+      coldResends: { ...this.cold },
+      longestSilenceMs: this.longestSilence,
+      fileChanges: { count: this.changes.count, perHour: wallMs > 0 ? this.changes.count / (wallMs / 3_600_000) : null, longestGapMs: this.changes.longestGap },
+      commands: { ...this.commandResults },
+      checklist: { writes: this.checklistState.writes, rewrites: this.checklistState.rewrites },
       warnings: this.warnings,
     };
+  }
+
+  private modelTime(): RunMetrics["modelTime"] {
+    if (this.durations.length === 0) return { meanMs: null, p90Ms: null };
+    const sorted = [...this.durations].sort((a, b) => a - b);
+    return { meanMs: this.modelMs / sorted.length, p90Ms: quantileSorted(sorted, 0.9) };
+  }
+
+  private editMetrics(): RunMetrics["edits"] {
+    let max = 0;
+    let most: string | null = null;
+    for (const [file, n] of this.editsByFile) {
+      if (n > max) {
+        max = n;
+        most = file;
+      }
+    }
+    const files = this.editsByFile.size;
+    return { count: this.editCalls, files, perFile: files === 0 ? null : this.editCalls / files, maxOfOneFile: max, mostEditedFile: most };
   }
 
   private subTokens(): SubagentMetrics["tokens"] {

@@ -42,6 +42,19 @@ export interface SessionRow {
   retryMs: number;
   claimedComplete: boolean;
   permissionQuestion: boolean;
+  // STUDY-0003's diagnosis metrics
+  modelMeanMs: number | null;
+  modelP90Ms: number | null;
+  toolTimeShare: number | null;
+  longCommands: number;
+  longCommandMs: number;
+  editsPerFile: number | null;
+  coldResends: number;
+  longestSilenceMs: number;
+  fileChangesPerHour: number | null;
+  commandsPassed: number;
+  commandsFailed: number;
+  checklistRewrites: number;
   warnings: number;
 }
 
@@ -79,6 +92,18 @@ export function sessionRow(a: SessionAnalysis): SessionRow {
     retryMs: a.retries.ms,
     claimedComplete: a.claimedComplete,
     permissionQuestion: a.permissionQuestion,
+    modelMeanMs: a.modelTime.meanMs,
+    modelP90Ms: a.modelTime.p90Ms,
+    toolTimeShare: a.toolTimeShare,
+    longCommands: a.longCommands.count,
+    longCommandMs: a.longCommands.ms,
+    editsPerFile: a.edits.perFile,
+    coldResends: a.coldResends.count,
+    longestSilenceMs: a.longestSilenceMs,
+    fileChangesPerHour: a.fileChanges.perHour,
+    commandsPassed: a.commands.passed,
+    commandsFailed: a.commands.failed,
+    checklistRewrites: a.checklist.rewrites,
     warnings: a.warnings,
   };
 }
@@ -126,7 +151,9 @@ function emptyRow(): SessionRow {
     replies: 0, toolCalls: 0, toolCallsBeforeReplyEnd: 0, repeatedIdenticalCalls: 0, compactions: 0, interrupts: 0, rejectedToolCalls: 0, subagents: 0,
     inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: null, totalTokensIncludingSubagents: 0, usageSource: "",
     costUsd: null, costUsdIncludingSubagents: null, costSource: null, wallMs: 0, modelMs: 0, toolMs: 0, retries: 0, retryMs: 0,
-    claimedComplete: false, permissionQuestion: false, warnings: 0,
+    claimedComplete: false, permissionQuestion: false,
+    modelMeanMs: null, modelP90Ms: null, toolTimeShare: null, longCommands: 0, longCommandMs: 0, editsPerFile: null, coldResends: 0, longestSilenceMs: 0, fileChangesPerHour: null, commandsPassed: 0, commandsFailed: 0, checklistRewrites: 0,
+    warnings: 0,
   };
 }
 

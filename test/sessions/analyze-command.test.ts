@@ -80,6 +80,16 @@ describe("armstudy analyze", () => {
       costUsdIncludingSubagents: null,
       unpricedRequests: 1,
       retries: { count: 0, ms: 0 },
+      // codex exec --json has no timestamps: a file import sees t = 0 throughout
+      modelTime: { meanMs: 0, p90Ms: 0 },
+      toolTimeShare: null,
+      longCommands: { count: 0, ms: 0 },
+      edits: { count: 0, files: 0, perFile: null, maxOfOneFile: 0, mostEditedFile: null },
+      coldResends: { count: 0, uncachedTokens: 0 },
+      longestSilenceMs: 0,
+      fileChanges: { count: 0, perHour: null, longestGapMs: null },
+      commands: { passed: 1, failed: 0 },
+      checklist: { writes: 0, rewrites: 0 },
       warnings: 1,
       usage: { input: 20, cachedInput: 0, cacheWrite: 0, output: 10, reasoning: 0, source: "reported", lowerBound: false },
     }]);
