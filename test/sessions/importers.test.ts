@@ -1,4 +1,5 @@
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runMetrics } from "../../src/measure/metrics.ts";
@@ -150,6 +151,28 @@ describe("what the fixtures' SOURCES say, checked", () => {
       wallMs: 0,
       usage: { input: 10 + 21570 + 0, cachedInput: 0, cacheWrite: 21570, output: 25, reasoning: null, source: "reported", lowerBound: false },
       costUsd: 0.1354875,
+      // total_cost_usd counts every request of the process, sub-agents' too
+      costIncludesSubagents: true,
     });
+  });
+
+  it("claude -p stream-json: a sub-agent's inline turns give its own usage, apart from the result's", async () => {
+    // Claude Code 2.1.332 stream-json: a Task call, the sub-agent's assistant turn tagged with parent_tool_use_id, then the Task result.
+    const lines = readFileSync(join(FIXTURES, "offline-real-clients/claude-events.jsonl"), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, any>);
+    const [init, first, toolResult, last, result] = lines as [Record<string, any>, Record<string, any>, Record<string, any>, Record<string, any>, Record<string, any>];
+    const task = { ...first, message: { ...first.message, id: "msg_t", content: [{ type: "tool_use", id: "toolu_task", name: "Task", input: { prompt: "look" } }] } };
+    // One line per content block, each repeating its message's usage (the early one with a partial output count).
+    const sub = (n: number, output: number, content: unknown[]) => ({ ...first, parent_tool_use_id: "toolu_task", message: { ...first.message, id: `msg_s${n}`, content, usage: { input_tokens: 7, output_tokens: output, cache_creation_input_tokens: 100, cache_read_input_tokens: 0 } } });
+    const text = [{ type: "text", text: "Looking." }];
+    const taskResult = { ...toolResult, message: { role: "user", content: [{ tool_use_id: "toolu_task", type: "tool_result", content: "found it", is_error: false }] } };
+    const dir = mkdtempSync(join(tmpdir(), "armstudy-stream-sub-"));
+    const path = join(dir, "events.jsonl");
+    // msg_s1 on two lines (a partial count, then the full one): counted once, the largest.
+    writeFileSync(path, [init, task, sub(1, 1, text), sub(1, 4, first.message.content), sub(2, 6, text), taskResult, first, toolResult, last, result].map((l) => JSON.stringify(l)).join("\n"));
+    const { events } = await importSessionFile(path);
+    const subagents = events.filter((e) => e.type === "subagent");
+    expect(subagents).toEqual([{ t: expect.any(Number), type: "subagent", ref: "task:toolu_task", toolCalls: 1, model: "claude-opus-5-5", usage: { input: 214, cachedInput: 0, cacheWrite: 200, output: 10, reasoning: null, source: "reported", lowerBound: false } }]);
+    const m = runMetrics(events);
+    expect([m.tokens.input, m.tokensIncludingSubagents.input, m.costUsd, m.costUsdIncludingSubagents]).toEqual([20, 234, result.total_cost_usd, result.total_cost_usd]);
   });
 });

@@ -194,6 +194,7 @@ async function analyzeMany(paths: string[], shownSources: string[], named: Set<s
   const skipped: Record<string, number> = { "files not a session format": 0, "empty files": 0, "unreadable files": 0, "sessions outside the filters": 0 };
   const leftOutBy: Record<string, number> = {};
   let failedNamed = 0;
+  const warned = { sessions: 0, warnings: 0 };
   let jsonCount = 0;
   let files = 0;
   const started = Date.now();
@@ -252,6 +253,10 @@ async function analyzeMany(paths: string[], shownSources: string[], named: Set<s
       continue;
     }
     if (named.has(result.file)) reportWarnings(analysis, io);
+    else if (analysis.warnings > 0) {
+      warned.sessions += 1;
+      warned.warnings += analysis.warnings;
+    }
     rows.push(row);
     if (o.output === "json" && o.by === null) {
       io.stdout(`${jsonCount === 0 ? "\n" : ",\n"}${JSON.stringify(analysis)}`);
@@ -264,6 +269,8 @@ async function analyzeMany(paths: string[], shownSources: string[], named: Set<s
 
   const summary = Object.entries(skipped).filter(([, n]) => n > 0).map(([why, n]) => `${n} ${why}${why === "sessions outside the filters" ? ` (${Object.entries(leftOutBy).map(([k, v]) => `${v} ${k}`).join(", ")})` : ""}`);
   if (summary.length > 0 && (paths.length > 1 || named.size < paths.length)) io.stderr(`left out: ${summary.join("; ")}\n`);
+
+  if (warned.sessions > 0) io.stderr(`${warned.sessions} sessions found in folders had importer warnings (${warned.warnings} in all; each one's are in --json warningMessages)\n`);
 
   if (o.by !== null) {
     const comparison = compareCohorts(rows, o.by, seededRng(o.seed));

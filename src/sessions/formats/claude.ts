@@ -6,7 +6,7 @@
  * 2.0.x write partial output counts on the early lines). Anthropic's `input_tokens` is only the
  * uncached part; the record's input adds cache reads and cache writes to it.
  */
-import type { RecordBuilder, UsageSnapshot } from "../builder.ts";
+import type { RecordBuilder, RunTotals, UsageSnapshot } from "../builder.ts";
 import { arr, type FormatMapper, type FormatSpec, type MapperContext, num, obj, str, textOf, UnknownTypes } from "../format.ts";
 
 /** Text a person never typed: local command echoes and the compaction summary prompt. */
@@ -268,6 +268,8 @@ class ClaudeStreamMapper implements FormatMapper {
   private readonly messages: ClaudeMessages;
   /** Sub-agent (Task/Agent tool) activity arrives inline, tagged with the parent tool-use id. */
   private readonly subagentCalls = new Map<string, number>();
+  /** Their usage, per parent tool-use id: the largest snapshot per message, as for the main thread. */
+  private readonly subagentUsage = new Map<string, { byMessage: Map<string, UsageSnapshot>; model: string | null }>();
   private sawResult = false;
 
   constructor(private readonly b: RecordBuilder, context: MapperContext) {
@@ -284,6 +286,18 @@ class ClaudeStreamMapper implements FormatMapper {
       if (type === "assistant") {
         const calls = arr(obj(value.message)?.content).filter((c) => obj(c)?.type === "tool_use").length;
         this.subagentCalls.set(parent, (this.subagentCalls.get(parent) ?? 0) + calls);
+        const message = obj(value.message);
+        const usage = obj(message?.usage);
+        const model = str(message?.model);
+        if (usage !== null && model !== "<synthetic>") {
+          const entry = this.subagentUsage.get(parent) ?? { byMessage: new Map<string, UsageSnapshot>(), model: null };
+          const key = `${str(message?.id) ?? ""}|${str(value.request_id) ?? str(value.requestId) ?? ""}`;
+          const next = claudeUsage(usage);
+          const prev = entry.byMessage.get(key);
+          if (prev === undefined || next.input + next.output + next.cacheWrite > prev.input + prev.output + prev.cacheWrite) entry.byMessage.set(key, next);
+          if (model !== null) entry.model = model;
+          this.subagentUsage.set(parent, entry);
+        }
       }
       return;
     }
@@ -303,8 +317,7 @@ class ClaudeStreamMapper implements FormatMapper {
         for (const raw of arr(obj(value.message)?.content)) {
           const id = str(obj(raw)?.tool_use_id);
           if (id !== null && this.subagentCalls.has(id)) {
-            this.b.subagent(`task:${id}`, this.subagentCalls.get(id) ?? 0);
-            this.subagentCalls.delete(id);
+            this.emitSubagent(id);
           }
         }
         return;
@@ -317,6 +330,24 @@ class ClaudeStreamMapper implements FormatMapper {
       default:
         this.unknown.add(type, lineNo);
     }
+  }
+
+  private emitSubagent(id: string): void {
+    const usage = this.subagentUsage.get(id);
+    let totals: RunTotals | null = null;
+    if (usage !== undefined && usage.byMessage.size > 0) {
+      totals = { input: 0, cachedInput: 0, cacheWrite: 0, output: 0, reasoning: null, source: "reported" };
+      for (const u of usage.byMessage.values()) {
+        totals.input += u.input;
+        totals.cachedInput += u.cachedInput;
+        totals.cacheWrite += u.cacheWrite;
+        totals.output += u.output;
+        if (u.reasoning !== null) totals.reasoning = (totals.reasoning ?? 0) + u.reasoning;
+      }
+    }
+    this.b.subagent(`task:${id}`, this.subagentCalls.get(id) ?? 0, totals, null, usage?.model ?? null);
+    this.subagentCalls.delete(id);
+    this.subagentUsage.delete(id);
   }
 
   private totals: { usage: UsageSnapshot | null; cost: number | null; status: string; reason?: string } = { usage: null, cost: null, status: "imported" };
@@ -335,13 +366,15 @@ class ClaudeStreamMapper implements FormatMapper {
   }
 
   end(): void {
-    for (const [id, calls] of this.subagentCalls) this.b.subagent(`task:${id}`, calls);
+    for (const id of [...this.subagentCalls.keys()]) this.emitSubagent(id);
     this.unknown.finish();
     const t = this.totals;
     this.b.finish({
       status: this.sawResult ? t.status : "imported",
       totals: t.usage !== null ? { ...t.usage, source: "reported" } : null,
       costUsd: t.cost,
+      // claude -p's total_cost_usd counts every request of the process, its sub-agents' too.
+      costIncludesSubagents: true,
     });
   }
 }
