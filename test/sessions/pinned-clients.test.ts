@@ -111,6 +111,14 @@ describe("Claude Code 2.1.332", () => {
     expect([m.costUsd, m.costSource, m.tokens.reasoning, m.tokens.reasoningReported]).toEqual([0.00028000000000000003, "log", 0, true]);
   });
 
+  it("cost-state's own token totals cross-check the transcript: equal here, a warning when they differ", async () => {
+    const same = await load(join(FIXTURES, "offline-real-clients/claude-session.jsonl"));
+    expect(same.m.warnings).toBe(0);
+    const changed = transcript.map((l) => (l.includes('"type":"cost-state"') ? l.replace('"inputTokens":20', '"inputTokens":25') : l));
+    const { notes } = await load(write("claude-cost-state-differs.jsonl", changed));
+    expect(notes).toEqual(["warning: Claude Code's cost-state counts 25 input and 10 output tokens; the transcript's requests and sub-agent files add up to 20 and 10 (a request the transcript does not hold, or one it holds twice)"]);
+  });
+
   it("continued-in and frame-link lines are read, not 'unknown'; system/api_error is a retry", async () => {
     const sessionId = "971d70d0-473b-4c88-affe-fb9035257323";
     const apiError = {

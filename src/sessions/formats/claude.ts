@@ -98,6 +98,8 @@ function tierOf(u: Record<string, unknown>): { speed: string | null; serviceTier
 /** Claude Code's `cost-state` line: its own running totals for the session (every request of the process, sub-agents too). */
 export interface ClaudeCostState {
   costUsd: number;
+  /** Σ over `modelUsage`: every input token (uncached + cache reads + cache writes) and output. */
+  tokens: { input: number; output: number } | null;
   apiMs: number;
   apiMsWithoutRetries: number | null;
   toolMs: number | null;
@@ -107,7 +109,18 @@ export interface ClaudeCostState {
 export function claudeCostState(value: Record<string, unknown>): ClaudeCostState | null {
   if (typeof value.totalCostUSD !== "number" || !Number.isFinite(value.totalCostUSD) || value.totalCostUSD < 0) return null;
   const n = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : null);
-  return { costUsd: value.totalCostUSD, apiMs: n(value.totalAPIDuration) ?? 0, apiMsWithoutRetries: n(value.totalAPIDurationWithoutRetries), toolMs: n(value.totalToolDuration), totalMs: n(value.totalDuration) };
+  let tokens: ClaudeCostState["tokens"] = null;
+  const models = obj(value.modelUsage);
+  if (models !== null) {
+    tokens = { input: 0, output: 0 };
+    for (const raw of Object.values(models)) {
+      const m = obj(raw);
+      if (m === null) continue;
+      tokens.input += num(m.inputTokens) + num(m.cacheReadInputTokens) + num(m.cacheCreationInputTokens);
+      tokens.output += num(m.outputTokens);
+    }
+  }
+  return { costUsd: value.totalCostUSD, tokens, apiMs: n(value.totalAPIDuration) ?? 0, apiMsWithoutRetries: n(value.totalAPIDurationWithoutRetries), toolMs: n(value.totalToolDuration), totalMs: n(value.totalDuration) };
 }
 
 function resultText(content: unknown): string {
@@ -120,6 +133,8 @@ class ClaudeMessages {
   /** Tool-use ids of plan-approval tools, until their result arrives. */
   private readonly planCalls = new Set<string>();
   private readonly linked = new Set<string>();
+  /** Usage of the linked sub-agent files, summed (for the cost-state cross-check). */
+  readonly linkedUsage = { input: 0, output: 0 };
 
   constructor(private readonly b: RecordBuilder, private readonly context: MapperContext) {}
 
@@ -191,7 +206,11 @@ class ClaudeMessages {
     if (this.linked.has(ref) || this.context.linkedSession === undefined) return;
     this.linked.add(ref);
     const linked = await this.context.linkedSession(ref);
-    if (linked !== null) this.b.subagent(ref, linked.toolCalls, linked.usage, linked.costUsd, linked.model);
+    if (linked !== null) {
+      this.b.subagent(ref, linked.toolCalls, linked.usage, linked.costUsd, linked.model);
+      this.linkedUsage.input += linked.usage?.input ?? 0;
+      this.linkedUsage.output += linked.usage?.output ?? 0;
+    }
   }
 
   /** Sub-agent files beside the transcript that no tool result linked. */
@@ -258,6 +277,15 @@ class ClaudeTranscriptMapper implements FormatMapper {
     if (this.context.subagentRefs !== undefined) await this.messages.linkRest(await this.context.subagentRefs());
     this.unknown.finish();
     const c = this.costState;
+    // Claude Code's own token totals (every request of the process) against the transcript's requests and sub-agent files.
+    const mine = this.b.totals();
+    if (c?.tokens != null && mine !== null && mine.source === "reported") {
+      const input = mine.input + this.messages.linkedUsage.input;
+      const output = mine.output + this.messages.linkedUsage.output;
+      if (input !== c.tokens.input || output !== c.tokens.output) {
+        this.b.note("warning", `Claude Code's cost-state counts ${c.tokens.input} input and ${c.tokens.output} output tokens; the transcript's requests and sub-agent files add up to ${input} and ${output} (a request the transcript does not hold, or one it holds twice)`);
+      }
+    }
     if (c === null) this.b.finish({ status: "imported" });
     else this.b.finish({ status: "imported", costUsd: c.costUsd, costIncludesSubagents: true, clientTimes: { apiMs: c.apiMs, apiMsWithoutRetries: c.apiMsWithoutRetries, toolMs: c.toolMs, totalMs: c.totalMs } });
   }
