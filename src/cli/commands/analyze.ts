@@ -200,7 +200,7 @@ async function analyzeMany(paths: string[], shownSources: string[], named: Set<s
   const started = Date.now();
   let lastProgress = 0;
   const progress = (final: boolean): void => {
-    if (!io.isTTY) return;
+    if (!(io.stderrTTY ?? io.isTTY)) return;
     const now = Date.now();
     if (!final && now - lastProgress < 250) return;
     lastProgress = now;
