@@ -89,6 +89,20 @@ describe("pi 0.73.1", () => {
     expect(m.replies).toBe(2);
   });
 
+  it("a session file's failed request followed by the assistant again is pi's retry (it keeps the failed message); one not retried ends the reply", async () => {
+    // pi 0.73.1 _handleRetryableError: "Remove error message from agent state (keep in session for history)".
+    const [header, modelChange, thinking, prompt, toolTurn, toolResult, finalTurn] = session as [string, string, string, string, string, string, string];
+    const failed = { type: "message", id: "e0e0e0e0", parentId: "bee4dfed", timestamp: "2026-11-29T20:10:14.600Z", message: { role: "assistant", content: [], api: "openai-completions", provider: "mock", model: "mock-model", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "error", errorMessage: "529 overloaded_error: Overloaded", timestamp: 1795983014590 } };
+    const retried = JSON.parse(finalTurn) as Record<string, any>;
+    retried.parentId = "e0e0e0e0";
+    retried.message.timestamp = Date.parse("2026-11-29T20:10:16.600Z");
+    const { events: ev, m } = await load(write("pi-retried.jsonl", [header, modelChange, thinking, prompt, toolTurn, toolResult, failed, retried]));
+    expect(of(ev, "retry").map(({ t: _t, ...r }) => r)).toEqual([{ type: "retry", attempt: 1, maxAttempts: null, delayMs: 2000, error: "529 overloaded_error: Overloaded" }]);
+    expect([m.replies, m.retries, of(ev, "reply.end").map((r) => r.reason)]).toEqual([1, { count: 1, ms: 2000 }, ["no_tool_call"]]);
+    const gaveUp = await load(write("pi-failed.jsonl", [header, modelChange, thinking, prompt, toolTurn, toolResult, failed]));
+    expect([gaveUp.m.retries.count, of(gaveUp.events, "reply.end").map((r) => [r.reason, r.errorMessage])]).toEqual([0, [["error", "529 overloaded_error: Overloaded"]]]);
+  });
+
   it("abandoned branches of the v3 tree are left out: the session is the branch it ended on", async () => {
     // The person went back to the first entry and asked something else: the write of hello.txt is on an abandoned branch.
     const header = JSON.parse(session[0] as string);

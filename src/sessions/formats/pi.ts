@@ -45,10 +45,43 @@ export function piUsage(u: Record<string, unknown>): UsageSnapshot {
 
 /** The message shapes both pi formats share. */
 class PiMessages {
-  constructor(private readonly b: RecordBuilder) {}
+  /**
+   * An assistant message that ended in an error: the reply ends there unless pi retried it (the next
+   * message is the assistant's again, with no user message between). pi keeps the failed message in
+   * the session file and takes it out of the model's context before retrying.
+   */
+  private pendingError: { text: string | undefined; atMs: number | null; attempt: number } | null = null;
+  private retries = 0;
+
+  constructor(private readonly b: RecordBuilder, private readonly inferRetries: boolean) {}
+
+  /** The stream says pi is retrying (`auto_retry_start`): the pending error does not end the reply. */
+  retrying(): void {
+    if (this.pendingError !== null) this.pendingError = { ...this.pendingError, attempt: -1 };
+  }
+
+  /** Ends the reply at a pending error nothing retried (a user message, the end of the log). */
+  settleError(): void {
+    const pending = this.pendingError;
+    this.pendingError = null;
+    if (pending !== null && pending.attempt !== -1) this.b.replyEnd("error", pending.text);
+  }
 
   message(message: Record<string, unknown>, entryTime: unknown): void {
     const role = str(message.role) ?? "";
+    if (this.pendingError !== null) {
+      if (role === "assistant") {
+        const pending = this.pendingError;
+        this.pendingError = null;
+        if (this.inferRetries && pending.attempt !== -1) {
+          // The retried request started at message.timestamp; the failed one was written at pending.atMs.
+          const started = typeof message.timestamp === "number" ? message.timestamp : null;
+          this.retries += 1;
+          this.b.retry(pending.attempt, null, started !== null && pending.atMs !== null && started >= pending.atMs ? started - pending.atMs : null, pending.text ?? "");
+        }
+      } else this.settleError();
+    }
+    if (role !== "assistant" && role !== "toolResult") this.retries = 0;
     switch (role) {
       case "user":
         this.b.time(entryTime ?? message.timestamp);
@@ -100,7 +133,10 @@ class PiMessages {
       else if (block.type === "toolCall") this.b.toolCall(str(block.id) ?? "", str(block.name) ?? "tool", obj(block.arguments) ?? {});
     }
     if (stop === "aborted") this.b.replyEnd("interrupted");
-    else if (stop === "error") this.b.replyEnd("error", str(message.errorMessage) ?? undefined);
+    else if (stop === "error") {
+      const written = typeof entryTime === "string" ? Date.parse(entryTime) : typeof message.timestamp === "number" ? message.timestamp : Number.NaN;
+      this.pendingError = { text: str(message.errorMessage) ?? undefined, atMs: Number.isFinite(written) ? written : null, attempt: this.retries + 1 };
+    }
     else if (stop === "stop" && !hasToolCall) this.b.replyEnd("no_tool_call");
   }
 }
@@ -111,7 +147,7 @@ class PiSessionMapper implements FormatMapper {
 
   constructor(private readonly b: RecordBuilder, private readonly context: MapperContext) {
     this.unknown = new UnknownTypes(context, "pi session entry type");
-    this.messages = new PiMessages(b);
+    this.messages = new PiMessages(b, true);
   }
 
   private offBranch = 0;
@@ -149,6 +185,7 @@ class PiSessionMapper implements FormatMapper {
   }
 
   end(): void {
+    this.messages.settleError();
     this.unknown.finish();
     if (this.offBranch > 0) this.b.note("info", `${this.offBranch} entries on abandoned branches of the session tree left out (the session is the branch it ended on)`);
     this.b.finish({ status: "imported" });
@@ -161,7 +198,7 @@ class PiJsonMapper implements FormatMapper {
 
   constructor(private readonly b: RecordBuilder, context: MapperContext) {
     this.unknown = new UnknownTypes(context, "pi json event type");
-    this.messages = new PiMessages(b);
+    this.messages = new PiMessages(b, false);
   }
 
   line(value: Record<string, unknown>, lineNo: number): void {
@@ -186,6 +223,7 @@ class PiJsonMapper implements FormatMapper {
       }
       case "auto_retry_start":
         // {attempt, maxAttempts, delayMs, errorMessage}
+        this.messages.retrying();
         this.b.retry(
           typeof value.attempt === "number" ? Math.max(0, Math.floor(value.attempt)) : 0,
           typeof value.maxAttempts === "number" ? Math.max(0, Math.floor(value.maxAttempts)) : null,
@@ -197,6 +235,7 @@ class PiJsonMapper implements FormatMapper {
         if (value.success !== true) this.b.note("warning", `line ${lineNo}: pi gave up retrying after attempt ${String(value.attempt)}: ${(str(value.finalError) ?? "").slice(0, 300)}`);
         return;
       case "agent_end":
+        this.messages.settleError();
         this.b.settleReply();
         return;
       default:
@@ -205,6 +244,7 @@ class PiJsonMapper implements FormatMapper {
   }
 
   end(): void {
+    this.messages.settleError();
     this.unknown.finish();
     this.b.finish({ status: "imported" });
   }
