@@ -26,6 +26,8 @@ cpSync(join(FIXTURES, "offline-real-clients/claude-session.jsonl"), join(claude,
 cpSync(join(FIXTURES, "offline-real-clients/pi-session.jsonl"), join(pi, "2026-11-29T20-10-14-205Z_01a228ed.jsonl"));
 // Not a session: counted and skipped when found in a folder.
 writeFileSync(join(claude, "notes.jsonl"), '{"hello":"world"}\n');
+// A cold rollout Codex compressed: named in the summary, not read.
+writeFileSync(join(home, ".codex", "sessions", "2026", "11", "29", "rollout-2026-01-01T00-00-00-x.jsonl.zst"), Buffer.from([0x28, 0xb5, 0x2f, 0xfd]));
 
 async function run(args: string[], env: NodeJS.ProcessEnv = { HOME: home }) {
   const io = memoryIO({ cwd: home, env });
@@ -45,7 +47,7 @@ describe("armstudy analyze over a history", () => {
       `reading claude sessions from ${join(home, ".claude/projects")} (the default)`,
       `reading pi sessions from ${join(home, ".pi/agent/sessions")} (the default)`,
     ]);
-    expect(err).toContain("left out: 1 files not a session format");
+    expect(err).toContain("left out: 1 files not a session format; 1 zstd-compressed rollouts (Node 20 cannot read zstd; `zstd -d` them first)");
     const rows = JSON.parse(out) as Row[];
     // Sub-agent files are read with their parent, not as sessions of their own.
     expect(rows.map((r) => [r.client, r.clientVersion, r.startedAt, r.project, r.model, r.toolCalls])).toEqual([

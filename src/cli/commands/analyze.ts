@@ -184,8 +184,8 @@ function fileProblem(error: unknown, file: string, io: CliIO): boolean {
 }
 
 /** Files from every source in turn, each named FILE as itself and each folder walked. */
-async function* allFiles(paths: readonly string[], onSkip: (path: string, code: string) => void): AsyncGenerator<string> {
-  for (const path of paths) yield* walkSessionFiles(path, onSkip);
+async function* allFiles(paths: readonly string[], onSkip: (path: string, code: string) => void, onCompressed: (path: string) => void): AsyncGenerator<string> {
+  for (const path of paths) yield* walkSessionFiles(path, onSkip, onCompressed);
 }
 
 async function analyzeMany(paths: string[], shownSources: string[], named: Set<string>, o: Options, io: CliIO, commandLine: string): Promise<number> {
@@ -215,7 +215,9 @@ async function analyzeMany(paths: string[], shownSources: string[], named: Set<s
   // Files whose last change is before --since cannot hold a session that started after it.
   const since = o.filter.since;
   async function* candidates(): AsyncGenerator<string> {
-    for await (const file of allFiles(paths, onSkip)) {
+    for await (const file of allFiles(paths, onSkip, () => {
+      skipped["zstd-compressed rollouts (Node 20 cannot read zstd; `zstd -d` them first)"] = (skipped["zstd-compressed rollouts (Node 20 cannot read zstd; `zstd -d` them first)"] ?? 0) + 1;
+    })) {
       if (since !== undefined && !named.has(file)) {
         const info = await stat(file).catch(() => null);
         if (info !== null && info.mtimeMs < since) {
