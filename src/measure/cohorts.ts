@@ -6,7 +6,7 @@
  * difference of means. Cohorts are observational: the sessions were not assigned to groups at
  * random, so a difference may come from the tasks, the people or the time, not the grouping.
  */
-import { type CountDifference, type CountSummary, compareRates, bootstrapMeanDifference, type RateDifference, type RateSummary, type Rng, summarizeCounts, summarizeRate } from "./stats.ts";
+import { type CountDifference, type CountSummary, compareRates, bootstrapMeanDifference, type RateDifference, type RateSummary, type Rng, SMALL_SAMPLE, summarizeCounts, summarizeRate } from "./stats.ts";
 import type { SessionRow } from "./session-rows.ts";
 
 export const COHORT_KEYS = ["client", "version", "model", "project", "week", "month"] as const;
@@ -52,6 +52,8 @@ export interface CohortComparison {
   reference: string;
   cohorts: Cohort[];
   note: string;
+  /** Cohorts under SMALL_SAMPLE sessions, named; null when none. */
+  smallSample: string | null;
 }
 
 export const OBSERVATIONAL_NOTE =
@@ -128,7 +130,12 @@ export function compareCohorts(rows: readonly SessionRow[], by: CohortKey, rng: 
             },
     };
   });
-  return { by, reference, cohorts, note: OBSERVATIONAL_NOTE };
+  const small = cohorts.filter((c) => c.sessions < SMALL_SAMPLE);
+  const smallSample =
+    small.length === 0
+      ? null
+      : `Fewer than ${SMALL_SAMPLE} sessions in ${small.length === cohorts.length ? "every cohort" : small.map((c) => `${c.key} (n=${c.sessions})`).join(", ")}: intervals are wide and only large differences can be told from chance.`;
+  return { by, reference, cohorts, note: OBSERVATIONAL_NOTE, smallSample };
 }
 
 const pct = (v: number | null): string => (v === null ? "–" : `${Math.round(v * 100)}%`);
@@ -149,5 +156,5 @@ export function renderCohortTable(c: CohortComparison): string {
   ]);
   const widths = header.map((_, i) => Math.max(...[header, ...rows].map((r) => (r[i] ?? "").length)));
   const fmt = (cells: string[]): string => cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join("  ").trimEnd();
-  return [fmt(header), fmt(widths.map((w) => "-".repeat(w))), ...rows.map(fmt), "", `95% intervals in brackets. ${c.note}`].join("\n") + "\n";
+  return [fmt(header), fmt(widths.map((w) => "-".repeat(w))), ...rows.map(fmt), "", `95% intervals in brackets. ${c.note}`, ...(c.smallSample === null ? [] : [c.smallSample])].join("\n") + "\n";
 }

@@ -95,6 +95,7 @@ export function renderSessionReport(input: SessionReportInput, charts: readonly 
   const skipped = Object.entries(input.skipped).filter(([, n]) => n > 0);
   if (skipped.length > 0) out.push(`Left out: ${skipped.map(([why, n]) => `${n} ${why}`).join("; ")}.`, "");
   out.push(`> **Observational, not randomised.** ${c.note}`, "");
+  if (c.smallSample !== null) out.push(`> **Small samples.** ${c.smallSample}`, "");
   out.push(`Reference group: **${cell(c.reference)}** (the largest).`, "");
 
   out.push("## Rates (share of sessions, Wilson 95% interval)", "");

@@ -111,6 +111,7 @@ describe("armstudy analyze over a history", () => {
       ["pi", "1", "1/1 100% [21%, 100%]"],
     ]);
     expect(out).toContain("Cohorts are observational, not randomised");
+    expect(out).toContain("Fewer than 5 sessions in every cohort: intervals are wide and only large differences can be told from chance.");
     expect(err).toContain(`report written to ${join(home, "rep/report.md")}`);
     const report = readFileSync(join(home, "rep/report.md"), "utf8");
     expect(report).toContain("**Observational, not randomised.**");
