@@ -637,8 +637,8 @@ export class MetricsAccumulator {
   }
 
   private costWithSubagents(main: number | null): number | null {
+    if (this.end?.costIncludesSubagents === true && this.end.costUsd !== undefined) return this.end.costUsd;
     if (main === null) return null;
-    if (this.end?.costIncludesSubagents === true) return main;
     if (this.subagents.count === 0) return main;
     if (!this.subUsage.reported || this.subCost === null) return null;
     return main + this.subCost;
@@ -682,7 +682,9 @@ export class MetricsAccumulator {
   }
 
   private cost(tokens: TokenMetrics): { usd: number | null; source: "log" | "price_table" | null } {
-    if (this.end?.costUsd !== undefined) return { usd: this.end.costUsd, source: "log" };
+    // A log cost that covers the sub-agents too is not the main thread's: that one is priced (0093).
+    const logCoversSubagents = this.end?.costIncludesSubagents === true && this.subagents.count > 0;
+    if (this.end?.costUsd !== undefined && !logCoversSubagents) return { usd: this.end.costUsd, source: "log" };
     if (this.requests > 0 && this.requestsWithCost === this.requests) return { usd: this.requestCost, source: "log" };
     // Per request when the requests add up to the run's stated totals (so each is priced at its own model).
     const requestsMatchTotals = this.requests > 0 && tokens.input === this.usage.input && tokens.output === this.usage.output;

@@ -173,6 +173,9 @@ describe("what the fixtures' SOURCES say, checked", () => {
     const subagents = events.filter((e) => e.type === "subagent");
     expect(subagents).toEqual([{ t: expect.any(Number), type: "subagent", ref: "task:toolu_task", toolCalls: 1, model: "claude-opus-5-5", usage: { input: 214, cachedInput: 0, cacheWrite: 200, output: 10, reasoning: null, source: "reported", lowerBound: false } }]);
     const m = runMetrics(events);
-    expect([m.tokens.input, m.tokensIncludingSubagents.input, m.costUsd, m.costUsdIncludingSubagents]).toEqual([20, 234, result.total_cost_usd, result.total_cost_usd]);
+    expect([m.tokens.input, m.tokensIncludingSubagents.input, m.costUsdIncludingSubagents]).toEqual([20, 234, result.total_cost_usd]);
+    // total_cost_usd covers the sub-agent too, so the main thread's own cost is priced: 20 in + 10 out at opus-5-5's $4 / $20.
+    expect(m.costSource).toBe("price_table");
+    expect(m.costUsd).toBeCloseTo((20 * 4 + 10 * 20) / 1e6, 12);
   });
 });
