@@ -30,6 +30,26 @@ async function load(path: string) {
 }
 const of = <T extends RunEvent["type"]>(events: RunEvent[], type: T): EventOf<T>[] => events.filter((e): e is EventOf<T> => e.type === type);
 
+describe("pi 0.73.1, real runs (fixtures/sessions/offline-real-clients/pi-rpc-compaction, pi-retry-*)", () => {
+  it("a manual compaction over --mode rpc: compaction_start / compaction_end, and the compaction entry of its session file", async () => {
+    for (const file of ["pi-rpc-compaction.jsonl", "pi-compaction-session.jsonl"]) {
+      const { events: ev, m } = await load(join(FIXTURES, "offline-real-clients", file));
+      expect([of(ev, "compaction").map((c) => c.tokensBefore), m.replies, m.warnings]).toEqual([[15], 1, 0]);
+    }
+  });
+
+  it("a request the server refused three times (529): pi's auto-retry in the stream, and in the session file the failed message it keeps", async () => {
+    const stream = await load(join(FIXTURES, "offline-real-clients/pi-retry-events.jsonl"));
+    expect(of(stream.events, "retry").map(({ t: _t, ...r }) => r)).toEqual([{ type: "retry", attempt: 1, maxAttempts: 3, delayMs: 2000, error: "529 Overloaded" }]);
+    // pi writes agent_end before auto_retry_start: the reply does not end at the failure.
+    expect([stream.m.replies, of(stream.events, "reply.end").map((r) => r.reason), stream.m.warnings]).toEqual([1, ["no_tool_call"], 0]);
+    const file = await load(join(FIXTURES, "offline-real-clients/pi-retry-session.jsonl"));
+    // From the session file alone: the wait is the gap between the failed message and the retried request (2 s + pi's own overhead).
+    expect(of(file.events, "retry").map(({ t: _t, ...r }) => r)).toEqual([{ type: "retry", attempt: 1, maxAttempts: null, delayMs: 2019, error: "529 Overloaded" }]);
+    expect([file.m.replies, of(file.events, "reply.end").map((r) => r.reason)]).toEqual([1, ["no_tool_call"]]);
+  });
+});
+
 describe("pi 0.73.1", () => {
   const events = real("pi-events.jsonl");
   // pi ≥ 0.66.1: {type:"compaction_start", reason} … {type:"compaction_end", reason, result, aborted, willRetry}

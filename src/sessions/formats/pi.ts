@@ -60,6 +60,10 @@ class PiMessages {
     if (this.pendingError !== null) this.pendingError = { ...this.pendingError, attempt: -1 };
   }
 
+  get hasPendingError(): boolean {
+    return this.pendingError !== null && this.pendingError.attempt !== -1;
+  }
+
   /** Ends the reply at a pending error nothing retried (a user message, the end of the log). */
   settleError(): void {
     const pending = this.pendingError;
@@ -201,8 +205,18 @@ class PiJsonMapper implements FormatMapper {
     this.messages = new PiMessages(b, false);
   }
 
+  /** pi writes agent_end before auto_retry_start: after a failed request, the reply's end waits one event. */
+  private endAfterError = false;
+
   line(value: Record<string, unknown>, lineNo: number): void {
     const type = str(value.type) ?? "";
+    if (this.endAfterError) {
+      this.endAfterError = false;
+      if (type !== "auto_retry_start") {
+        this.messages.settleError();
+        this.b.settleReply();
+      }
+    }
     switch (type) {
       case "session":
         this.b.meta({ cwd: str(value.cwd), startedAt: str(value.timestamp), model: str(value.modelId) });
@@ -235,7 +249,10 @@ class PiJsonMapper implements FormatMapper {
         if (value.success !== true) this.b.note("warning", `line ${lineNo}: pi gave up retrying after attempt ${String(value.attempt)}: ${(str(value.finalError) ?? "").slice(0, 300)}`);
         return;
       case "agent_end":
-        this.messages.settleError();
+        if (this.messages.hasPendingError) {
+          this.endAfterError = true;
+          return;
+        }
         this.b.settleReply();
         return;
       default:
@@ -244,6 +261,7 @@ class PiJsonMapper implements FormatMapper {
   }
 
   end(): void {
+    this.endAfterError = false;
     this.messages.settleError();
     this.unknown.finish();
     this.b.finish({ status: "imported" });
