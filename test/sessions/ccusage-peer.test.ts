@@ -38,6 +38,11 @@ mkdirSync(join(codex, "sessions/2026/05/11"), { recursive: true });
 cpSync(join(FIXTURES, "codemie-code/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl"), join(codex, "sessions/2026/05/11/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl"));
 cpSync(join(FIXTURES, "codemie-code/rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.jsonl"), join(codex, "sessions/2026/05/11/rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.jsonl"));
 
+const pi = join(root, "pi/sessions/--home-user-project--");
+mkdirSync(pi, { recursive: true });
+cpSync(join(FIXTURES, "pi-mono/before-compaction.jsonl"), join(pi, "before-compaction.jsonl"));
+cpSync(join(FIXTURES, "offline-real-clients/pi-retry-session.jsonl"), join(pi, "pi-retry-session.jsonl"));
+
 async function peer(args: string[], env: Record<string, string>): Promise<any> {
   const { stdout } = await run(process.execPath, [ccusage, ...args, "--offline", "--json"], { env: { PATH: process.env.PATH ?? "", HOME: root, TZ: "UTC", ...env }, timeout: 60_000 });
   return JSON.parse(stdout);
@@ -80,5 +85,17 @@ describe("peer check against ccusage 20.0.24 --offline", () => {
     expect(a.costUsd).toBeCloseTo(s.costUSD, 6);
     const estimated = mine.find((m) => sessionId(m.file).includes("13-28-45")) as Record<string, any>;
     expect([estimated.tokens.source, estimated.tokens.lowerBound]).toEqual(["estimated", true]);
+  }, 60_000);
+
+  it("pi: tokens and cost equal per session (pi's own per-message cost on both sides)", async () => {
+    const theirs = (await peer(["pi", "session", "--pi-path", join(root, "pi/sessions")], {})).sessions as Array<Record<string, any>>;
+    const mine = await ours(join(root, "pi/sessions"));
+    expect(theirs.map((s) => s.sessionId).sort()).toEqual(mine.map((a) => sessionId(a.file)).sort());
+    for (const s of theirs) {
+      const a = mine.find((m) => sessionId(m.file) === s.sessionId) as Record<string, any>;
+      const t = a.tokens;
+      expect([t.input - t.cachedInput - t.cacheWrite, t.cacheWrite, t.cachedInput, t.output]).toEqual([s.inputTokens, s.cacheCreationTokens, s.cacheReadTokens, s.outputTokens]);
+      expect(a.costUsd).toBeCloseTo(s.totalCost, 6);
+    }
   }, 60_000);
 });
