@@ -76,7 +76,7 @@ describe("the progress line", () => {
     const tty = memoryIO({ cwd: FIXTURES, isTTY: true });
     expect(await main(["analyze", "offline-real-clients", "--csv", "--workers", "1"], tty)).toBe(0);
     const progress = tty.err.filter((l) => l.startsWith("\r"));
-    expect(progress.at(-1)).toMatch(/^\r10 files, 10 sessions, \d+ files\/s\n$/);
+    expect(progress.at(-1)).toMatch(/^\r12 files, 12 sessions, \d+ files\/s\n$/);
     const pipe = memoryIO({ cwd: FIXTURES, isTTY: false });
     expect(await main(["analyze", "offline-real-clients", "--csv", "--workers", "1"], pipe)).toBe(0);
     expect(pipe.err.filter((l) => l.startsWith("\r"))).toEqual([]);

@@ -136,6 +136,18 @@ describe("pi 0.73.1", () => {
   });
 });
 
+describe("Claude Code 2.1.332, a real run (fixtures/sessions/offline-real-clients/claude-retry-*)", () => {
+  it("a request the server refused once (529): system/api_error in the transcript, system/api_retry in stream-json, both a retry event", async () => {
+    const file = await load(join(FIXTURES, "offline-real-clients/claude-retry-session.jsonl"));
+    expect(of(file.events, "retry").map(({ t: _t, ...r }) => r)).toEqual([{ type: "retry", attempt: 1, maxAttempts: 10, delayMs: 621, error: "529 Overloaded" }]);
+    // cost-state: $0.00014 for 10 in + 5 out of claude-opus-5-5, API time 894 ms of which 19 ms without retries.
+    expect([file.m.retries, file.m.costUsd, file.m.costSource, file.m.replies, file.m.warnings]).toEqual([{ count: 1, ms: 621 }, 0.00014000000000000001, "log", 1, 0]);
+    const stream = await load(join(FIXTURES, "offline-real-clients/claude-retry-events.jsonl"));
+    expect(of(stream.events, "retry").map(({ t: _t, ...r }) => r)).toEqual([{ type: "retry", attempt: 1, maxAttempts: 10, delayMs: 621, error: "529 overloaded" }]);
+    expect([stream.m.replies, stream.m.warnings]).toEqual([1, 0]);
+  });
+});
+
 describe("Claude Code 2.1.332", () => {
   const transcript = real("claude-session.jsonl");
 

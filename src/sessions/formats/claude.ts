@@ -335,7 +335,7 @@ class ClaudeStreamMapper implements FormatMapper {
         else if (value.subtype === "compact_boundary") {
           const meta = obj(value.compact_metadata);
           this.b.compaction(meta !== null && typeof meta.pre_tokens === "number" ? meta.pre_tokens : null, null);
-        } else if (value.subtype === "api_error") apiErrorRetry(this.b, value);
+        } else if (value.subtype === "api_error" || value.subtype === "api_retry") apiErrorRetry(this.b, value);
         return;
       case "assistant":
         this.messages.assistant(value, str(value.request_id) ?? str(value.requestId));
@@ -408,15 +408,19 @@ class ClaudeStreamMapper implements FormatMapper {
 }
 
 /**
- * `{type:"system", subtype:"api_error", error, retryInMs, retryAttempt, maxRetries}`: Claude Code
- * announces it will retry a failed request after `retryInMs`.
+ * Claude Code announces it will retry a failed request: in the transcript
+ * `{type:"system", subtype:"api_error", error{message, status, formatted…}, retryInMs, retryAttempt, maxRetries}`,
+ * in stream-json `{type:"system", subtype:"api_retry", attempt, max_retries, retry_delay_ms, error_status, error}`
+ * (both seen from 2.1.332: fixtures/sessions/offline-real-clients/claude-retry-*).
  */
 function apiErrorRetry(b: RecordBuilder, value: Record<string, unknown>): void {
   const error = obj(value.error);
-  const text = str(value.error) ?? str(error?.message) ?? str(obj(error?.error)?.message) ?? (error !== null ? JSON.stringify(error).slice(0, 300) : "api error");
-  const attempt = typeof value.retryAttempt === "number" ? Math.max(0, Math.floor(value.retryAttempt)) : 0;
-  const max = typeof value.maxRetries === "number" ? Math.max(0, Math.floor(value.maxRetries)) : null;
-  const delay = typeof value.retryInMs === "number" && value.retryInMs >= 0 ? value.retryInMs : null;
+  const status = typeof value.error_status === "number" ? `${value.error_status} ` : "";
+  const text = str(error?.formatted) ?? (str(value.error) !== null ? `${status}${str(value.error)}` : null) ?? str(error?.message) ?? str(obj(error?.error)?.message) ?? (error !== null ? JSON.stringify(error).slice(0, 300) : "api error");
+  const int = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.floor(v) : null);
+  const attempt = int(value.retryAttempt) ?? int(value.attempt) ?? 0;
+  const max = int(value.maxRetries) ?? int(value.max_retries);
+  const delay = int(value.retryInMs) ?? int(value.retry_delay_ms);
   b.retry(attempt, max, delay, text);
 }
 
