@@ -93,7 +93,7 @@ export interface RunMetrics {
   costUsdIncludingSubagents: number | null;
   /** Requests the price table could not price (no row for the model, or a fast / priority / batch request). */
   unpricedRequests: number;
-  /** Requests the client retried after an API error, and the time it waited (announced delays; else the client's own total). */
+  /** `model.retry` events (our loop's, or a client's from its log) and the time waited (announced delays; else the client's own total). */
   retries: { count: number; ms: number };
   // ---- STUDY-0003's diagnosis metrics (definitions: docs/metrics.md) ----
   /** Model request durations: mean and 90th percentile; null without requests. */
@@ -298,9 +298,9 @@ export class MetricsAccumulator {
       case "subagent":
         this.subagent(event);
         return;
-      case "retry":
+      case "model.retry":
         this.retry.count += 1;
-        this.retry.ms += event.delayMs ?? 0;
+        this.retry.ms += event.waitMs;
         return;
       case "run.end":
         this.end = event;

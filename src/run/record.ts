@@ -32,6 +32,16 @@ export const RunStartEvent = z.object({
   clientVersion: z.string().optional(),
   /** The session this one was forked or spawned from (a Codex parent thread), when the log says so. */
   parentSession: z.string().optional(),
+  /** Which sandbox the agent's commands ran in (src/run/sandbox/): kind, version, network, limits; or none and why. */
+  sandbox: z
+    .object({
+      kind: z.enum(["bwrap", "none"]),
+      version: z.string().optional(),
+      network: z.enum(["none", "host", "unconfined"]),
+      limits: z.object({ cpuSeconds: z.number(), memoryBytes: z.number(), processes: z.number(), fileBytes: z.number() }).optional(),
+      reason: z.string().optional(),
+    })
+    .optional(),
 });
 
 export const UserMessageEvent = z.object({
@@ -166,19 +176,6 @@ export const SubagentEvent = z.object({
   model: z.string().optional(),
 });
 
-/**
- * A model request the client retried after an API error (pi `auto_retry_*`, Claude Code
- * `system/api_error`). `delayMs` is the wait before the retry, as the client announced it.
- */
-export const RetryEvent = z.object({
-  ...base,
-  type: z.literal("retry"),
-  attempt: z.number().int().nonnegative(),
-  maxAttempts: z.number().int().nonnegative().nullable(),
-  delayMs: z.number().nonnegative().nullable(),
-  error: z.string(),
-});
-
 /** Normalised run totals: input includes cached input and cache writes; output includes reasoning. */
 export const RunUsage = z.object({
   input: z.number().nonnegative(),
@@ -197,6 +194,8 @@ export const RunEndEvent = z.object({
   type: z.literal("run.end"),
   status: z.string(),
   reason: z.string().optional(),
+  /** With status `error`: the named fault (`model.timeout`, `harness.exception`, …; ADR 0081). */
+  cause: z.string().optional(),
   wallMs: z.number().nonnegative(),
   /**
    * The run's total usage as the log itself states it (importers): Codex's last cumulative total,
@@ -215,6 +214,23 @@ export const RunEndEvent = z.object({
     .optional(),
 });
 
+/** One failed model request attempt that the adapter retried (ADR 0082). */
+export const ModelRetryEvent = z.object({
+  ...base,
+  type: z.literal("model.retry"),
+  /** The round of the request, as in `model.request`. */
+  round: z.number().int().nonnegative(),
+  /** 1 for the first attempt. */
+  attempt: z.number().int().positive(),
+  /** The fault cause of the attempt, such as `model.http_5xx`. */
+  cause: z.string(),
+  message: z.string(),
+  /** The wait before the next attempt (importers: as the client announced it; 0 when the log does not say). */
+  waitMs: z.number().nonnegative(),
+  /** The client's own retry limit, when it states one (importers: pi `maxAttempts`, Claude Code `maxRetries`). */
+  maxAttempts: z.number().int().nonnegative().optional(),
+});
+
 /** A warning the producer wants kept with the record (an importer's skipped line, a driver mismatch). */
 export const NoteEvent = z.object({
   ...base,
@@ -227,6 +243,7 @@ export const RunEvent = z.discriminatedUnion("type", [
   RunStartEvent,
   UserMessageEvent,
   ModelRequestEvent,
+  ModelRetryEvent,
   AssistantTextEvent,
   ToolCallEvent,
   ToolResultEvent,
@@ -237,7 +254,6 @@ export const RunEvent = z.discriminatedUnion("type", [
   ClaimCheckEvent,
   CompactionEvent,
   SubagentEvent,
-  RetryEvent,
   RunEndEvent,
   NoteEvent,
 ]);

@@ -333,9 +333,14 @@ export class RecordBuilder {
     this.emit(event);
   }
 
-  /** The client retried a request after an API error. */
-  retry(attempt: number, maxAttempts: number | null, delayMs: number | null, error: string): void {
-    this.emit({ t: this.now, type: "retry", attempt, maxAttempts, delayMs, error: error.slice(0, 300) });
+  /**
+   * The client retried a request after an API error: a `model.retry` like our own loop's (ADR 0082),
+   * for the next request's round, its cause read from the status or the error text.
+   */
+  retry(attempt: number, maxAttempts: number | null, delayMs: number | null, error: string, status?: number | null): void {
+    const event: EventOf<"model.retry"> = { t: this.now, type: "model.retry", round: this.round + 1, attempt: Math.max(1, attempt), cause: retryCause(status ?? null, error), message: error.slice(0, 300), waitMs: delayMs ?? 0 };
+    if (maxAttempts !== null) event.maxAttempts = maxAttempts;
+    this.emit(event);
   }
 
   note(level: "info" | "warning", text: string): void {
@@ -548,6 +553,18 @@ export class RecordBuilder {
 }
 
 const EMPTY: RunEvent[] = [];
+
+/** The fault cause of a client's retried request, in the agent loop's terms (src/run/models/fault.ts). */
+export function retryCause(status: number | null, text: string): string {
+  const code = status ?? Number(/\b([1-5]\d\d)\b/.exec(text)?.[1] ?? Number.NaN);
+  if (code === 429 || /rate.?limit/i.test(text)) return "model.rate_limited";
+  if (code === 408 || /time(d)?.?out/i.test(text)) return "model.timeout";
+  if (code >= 500) return "model.http_5xx";
+  if (/overloaded/i.test(text)) return "model.http_5xx";
+  if (code >= 400) return "model.http_4xx";
+  if (/ECONN|ENOTFOUND|network|socket|fetch failed/i.test(text)) return "model.unreachable";
+  return "model.error";
+}
 
 export function safeJson(value: unknown): string {
   try {

@@ -40,12 +40,12 @@ describe("pi 0.73.1, real runs (fixtures/sessions/offline-real-clients/pi-rpc-co
 
   it("a request the server refused three times (529): pi's auto-retry in the stream, and in the session file the failed message it keeps", async () => {
     const stream = await load(join(FIXTURES, "offline-real-clients/pi-retry-events.jsonl"));
-    expect(of(stream.events, "retry").map(({ t: _t, ...r }) => r)).toEqual([{ type: "retry", attempt: 1, maxAttempts: 3, delayMs: 2000, error: "529 Overloaded" }]);
+    expect(of(stream.events, "model.retry").map(({ t: _t, ...r }) => r)).toEqual([{ type: "model.retry", round: 2, attempt: 1, cause: "model.http_5xx", message: "529 Overloaded", waitMs: 2000, maxAttempts: 3 }]);
     // pi writes agent_end before auto_retry_start: the reply does not end at the failure.
     expect([stream.m.replies, of(stream.events, "reply.end").map((r) => r.reason), stream.m.warnings]).toEqual([1, ["no_tool_call"], 0]);
     const file = await load(join(FIXTURES, "offline-real-clients/pi-retry-session.jsonl"));
     // From the session file alone: the wait is the gap between the failed message and the retried request (2 s + pi's own overhead).
-    expect(of(file.events, "retry").map(({ t: _t, ...r }) => r)).toEqual([{ type: "retry", attempt: 1, maxAttempts: null, delayMs: 2019, error: "529 Overloaded" }]);
+    expect(of(file.events, "model.retry").map(({ t: _t, ...r }) => r)).toEqual([{ type: "model.retry", round: 2, attempt: 1, cause: "model.http_5xx", message: "529 Overloaded", waitMs: 2019 }]);
     expect([file.m.replies, of(file.events, "reply.end").map((r) => r.reason)]).toEqual([1, ["no_tool_call"]]);
   });
 });
@@ -79,7 +79,7 @@ describe("pi 0.73.1", () => {
     const retry = { type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: "529 overloaded_error: Overloaded" };
     const retryEnd = { type: "auto_retry_end", success: true, attempt: 1 };
     const { events: ev, m } = await load(write("pi-retry.jsonl", [...events.slice(0, 5), retry, retryEnd, ...events.slice(5)]));
-    expect(of(ev, "retry").map(({ t: _t, ...r }) => r)).toEqual([{ type: "retry", attempt: 1, maxAttempts: 3, delayMs: 2000, error: "529 overloaded_error: Overloaded" }]);
+    expect(of(ev, "model.retry").map(({ t: _t, ...r }) => r)).toEqual([{ type: "model.retry", round: 1, attempt: 1, cause: "model.http_5xx", message: "529 overloaded_error: Overloaded", waitMs: 2000, maxAttempts: 3 }]);
     expect(m.retries).toEqual({ count: 1, ms: 2000 });
     expect(m.warnings).toBe(0);
   });
@@ -117,7 +117,7 @@ describe("pi 0.73.1", () => {
     retried.parentId = "e0e0e0e0";
     retried.message.timestamp = Date.parse("2026-11-29T20:10:16.600Z");
     const { events: ev, m } = await load(write("pi-retried.jsonl", [header, modelChange, thinking, prompt, toolTurn, toolResult, failed, retried]));
-    expect(of(ev, "retry").map(({ t: _t, ...r }) => r)).toEqual([{ type: "retry", attempt: 1, maxAttempts: null, delayMs: 2000, error: "529 overloaded_error: Overloaded" }]);
+    expect(of(ev, "model.retry").map(({ t: _t, ...r }) => r)).toEqual([{ type: "model.retry", round: 3, attempt: 1, cause: "model.http_5xx", message: "529 overloaded_error: Overloaded", waitMs: 2000 }]);
     expect([m.replies, m.retries, of(ev, "reply.end").map((r) => r.reason)]).toEqual([1, { count: 1, ms: 2000 }, ["no_tool_call"]]);
     const gaveUp = await load(write("pi-failed.jsonl", [header, modelChange, thinking, prompt, toolTurn, toolResult, failed]));
     expect([gaveUp.m.retries.count, of(gaveUp.events, "reply.end").map((r) => [r.reason, r.errorMessage])]).toEqual([0, [["error", "529 overloaded_error: Overloaded"]]]);
@@ -139,11 +139,11 @@ describe("pi 0.73.1", () => {
 describe("Claude Code 2.1.332, a real run (fixtures/sessions/offline-real-clients/claude-retry-*)", () => {
   it("a request the server refused once (529): system/api_error in the transcript, system/api_retry in stream-json, both a retry event", async () => {
     const file = await load(join(FIXTURES, "offline-real-clients/claude-retry-session.jsonl"));
-    expect(of(file.events, "retry").map(({ t: _t, ...r }) => r)).toEqual([{ type: "retry", attempt: 1, maxAttempts: 10, delayMs: 621, error: "529 Overloaded" }]);
+    expect(of(file.events, "model.retry").map(({ t: _t, ...r }) => r)).toEqual([{ type: "model.retry", round: 1, attempt: 1, cause: "model.http_5xx", message: "529 Overloaded", waitMs: 621, maxAttempts: 10 }]);
     // cost-state: $0.00014 for 10 in + 5 out of claude-opus-5-5, API time 894 ms of which 19 ms without retries.
     expect([file.m.retries, file.m.costUsd, file.m.costSource, file.m.replies, file.m.warnings]).toEqual([{ count: 1, ms: 621 }, 0.00014000000000000001, "log", 1, 0]);
     const stream = await load(join(FIXTURES, "offline-real-clients/claude-retry-events.jsonl"));
-    expect(of(stream.events, "retry").map(({ t: _t, ...r }) => r)).toEqual([{ type: "retry", attempt: 1, maxAttempts: 10, delayMs: 621, error: "529 overloaded" }]);
+    expect(of(stream.events, "model.retry").map(({ t: _t, ...r }) => r)).toEqual([{ type: "model.retry", round: 1, attempt: 1, cause: "model.http_5xx", message: "529 overloaded", waitMs: 621, maxAttempts: 10 }]);
     expect([stream.m.replies, stream.m.warnings]).toEqual([1, 0]);
   });
 });
@@ -185,7 +185,7 @@ describe("Claude Code 2.1.332", () => {
     const continued = { type: "continued-in", continuedInSessionId: "01a228ee-0000-7000-8000-000000000001", sessionId };
     const lines = [...transcript.slice(0, 15), apiError, ...transcript.slice(15), frameLink, continued];
     const { events: ev, m, notes } = await load(write("claude-extra.jsonl", lines));
-    expect(of(ev, "retry").map(({ t: _t, ...r }) => r)).toEqual([{ type: "retry", attempt: 1, maxAttempts: 10, delayMs: 1187, error: "Overloaded" }]);
+    expect(of(ev, "model.retry").map(({ t: _t, ...r }) => r)).toEqual([{ type: "model.retry", round: 1, attempt: 1, cause: "model.http_5xx", message: "Overloaded", waitMs: 1187, maxAttempts: 10 }]);
     expect(m.retries).toEqual({ count: 1, ms: 1187 });
     expect(notes).toEqual([`info: line ${lines.length}: the session continues in session 01a228ee-0000-7000-8000-000000000001`]);
   });

@@ -421,7 +421,8 @@ function apiErrorRetry(b: RecordBuilder, value: Record<string, unknown>): void {
   const attempt = int(value.retryAttempt) ?? int(value.attempt) ?? 0;
   const max = int(value.maxRetries) ?? int(value.max_retries);
   const delay = int(value.retryInMs) ?? int(value.retry_delay_ms);
-  b.retry(attempt, max, delay, text);
+  const code = typeof value.error_status === "number" ? value.error_status : typeof error?.status === "number" ? error.status : null;
+  b.retry(attempt, max, delay, text, code);
 }
 
 export const claudeTranscript: FormatSpec = {
