@@ -72,6 +72,10 @@ export { runMetrics, MetricsAccumulator, type RunMetrics, type RunMetricsWithAcc
 export { DEFAULT_PRICES, PRICES_AS_OF, priceFor, costOf, type ModelPrice, type PriceTable } from "./measure/prices.ts";
 export { TOOL_FAMILIES, familyOf, filesReadByCommand, type ToolFamily } from "./measure/tool-families.ts";
 export { analyzeSessionFile, renderAnalysisTable, type SessionAnalysis } from "./measure/session-analysis.ts";
+export { analyzeFiles, type PoolResult } from "./measure/session-pool.ts";
+export { sessionRow, type SessionRow } from "./measure/session-rows.ts";
+export { compareCohorts, COHORT_KEYS, type CohortComparison, type CohortKey } from "./measure/cohorts.ts";
+export { discoverRoots, walkSessionFiles, type SessionRoot } from "./sessions/discover.ts";
 export { mean, median, summarizeCounts, summarizeRate, bootstrapMeanCI, bootstrapMeanDifference, compareRates, wilson, fisherExact, smallSampleWarning, SMALL_SAMPLE, type Interval, type CountSummary, type RateSummary, type CountDifference, type RateDifference } from "./measure/stats.ts";
 export { mcnemarExact, passAtK, passHatK, hierarchicalBootstrap, pairedBinary, type PairedBinary, type Estimate } from "./measure/suite-stats.ts";
 
