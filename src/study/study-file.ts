@@ -11,6 +11,7 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { StudyInputError, describeZodIssues } from "./errors.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
+import { checkPolicySpecs, type PolicySpec } from "../core/policies/index.ts";
 
 const nonEmpty = z.string().trim().min(1, "must be a non-empty string");
 
@@ -120,6 +121,14 @@ export function parseStudyFile(value: unknown, file: string): StudySpec {
       throw new StudyInputError("STUDY_FILE", `${file}: field arms.${index}: arm "${arm.name}" is listed twice; list each arm once.`, file);
     }
     seen.add(arm.name);
+    // Policies that replace an arm's own are checked here, as the arm loader checks arm.yaml.
+    if ("policies" in arm && arm.policies !== undefined) {
+      const problem = checkPolicySpecs(arm.policies as PolicySpec[]);
+      if (problem !== null) {
+        const field = problem.index === null ? `arms.${index}.policies` : `arms.${index}.policies.${problem.index}.options`;
+        throw new StudyInputError("STUDY_FILE", `${file}: field ${field}: ${problem.message}. Fix the option name or value.`, file);
+      }
+    }
   }
   const fallbackName = basename(file).endsWith(STUDY_FILE_SUFFIX) ? basename(file).slice(0, -STUDY_FILE_SUFFIX.length) : basename(file).replace(/\.ya?ml$/, "");
   return {

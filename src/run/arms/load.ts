@@ -11,6 +11,7 @@ import { parseSectionFile } from "../../core/prompt/front-matter.ts";
 import type { CompileResult, PromptInputs, PromptPack, PromptSection } from "../../core/prompt/types.ts";
 import { parseYaml } from "../../core/prompt/yaml.ts";
 import type { TokenCounter } from "../../core/tokens.ts";
+import { checkPolicySpecs } from "../../core/policies/index.ts";
 import { type Budgets, applyBudgets, readBudgets, validateBudgets } from "./budgets.ts";
 import { ARM_NAME, type ArmFile, armFileSchema, knownFields } from "./schema.ts";
 import { type ArmSource, displayPath, gitRefSource, workingTreeSource } from "./source.ts";
@@ -211,6 +212,7 @@ class Loader {
     }
     const policies: PolicySpec[] = own.data.policies?.map((p) => (p.options === undefined ? { name: p.name } : { name: p.name, options: p.options })) ?? parent?.policies ?? [{ name: "none" }];
     const goal = own.data.goal ?? parent?.goal;
+    if (own.data.policies !== undefined) checkPolicies(policies, own.file);
     if (own.data.goal !== undefined && !policies.some((p) => p.name === "goal")) {
       throw new PackError("FIELD", own.file, "goal", "sets goal limits, but the arm has no `goal` policy. Add `- name: goal` under policies, or remove goal.");
     }
@@ -309,6 +311,17 @@ class Loader {
     }
     return source;
   }
+}
+
+/**
+ * Every option of every policy, checked when the arm loads (budget, prompt show, run and study all
+ * load arms here), so a typo such as `maxNudgez` stops the command before anything runs.
+ */
+export function checkPolicies(policies: readonly PolicySpec[], file: string, field = "policies"): void {
+  const problem = checkPolicySpecs(policies);
+  if (problem === null) return;
+  const where = problem.index === null ? field : `${field}.${problem.index}.options`;
+  throw new PackError("FIELD", file, where, `${problem.message}. Fix the option name or value in ${file}.`);
 }
 
 /** Builtin sections without an `order` sort after sections numbered below 1000. */
