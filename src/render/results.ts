@@ -40,6 +40,8 @@ export interface ArmMeta {
   testDouble: boolean;
   policies: Array<{ name: string; options?: Record<string, unknown> }>;
   goal: { rounds?: number; hours?: number } | null;
+  /** This arm's hard caps when they differ from the study's (`limits.goalCapsFirst` raised them). */
+  limits?: { maxRounds?: number; maxWallMs?: number; maxTokens?: number; maxCostUsd?: number };
   /** The compiled stable prefix; null for a real client that uses its own prompt. */
   prefix: { hash: string; tokens: number; chars: number; sections: SectionSize[] | null } | null;
 }
@@ -68,7 +70,7 @@ export interface StudyMeta {
   /** The study's default model spec. */
   model: string;
   arms: ArmMeta[];
-  limits: { maxRounds?: number; maxWallMs?: number };
+  limits: { maxRounds?: number; maxWallMs?: number; maxTokens?: number; maxCostUsd?: number; goalCapsFirst?: boolean };
   /** Null for an unsharded study (or a merge of shards). */
   shard: { index: number; count: number } | null;
   /** The (arm, run) pairs this folder is meant to hold. */

@@ -2,7 +2,7 @@
  * What running one agent takes and returns, whether the agent is our own loop (agent.ts) or a
  * real client driven as a process (drivers/). The study runner calls either through this shape.
  */
-import type { ModelClient } from "../core/model.ts";
+import type { ModelClient, Usage } from "../core/model.ts";
 import type { RunEvent } from "./record.ts";
 import type { LoadedArm } from "./arms/types.ts";
 
@@ -20,11 +20,26 @@ export interface AgentRunOptions {
   /** Injected clock in milliseconds; defaults to performance.now-based time at the caller. */
   clock?: () => number;
   /** Hard caps so no run can hang a study. */
-  limits?: { maxRounds?: number; maxWallMs?: number };
+  limits?: RunLimits;
+  /**
+   * USD for one request's usage on a model, null when the model has no price. Injected (the price
+   * table lives in measure/, above run/); needed only with `limits.maxCostUsd`.
+   */
+  pricer?: RequestPricer;
   signal?: AbortSignal;
   /** A folder for the run's extra files beside its record (a driver's request log); none: keep none. */
   artifactsDir?: string;
 }
+
+/** The run's hard caps: model requests, wall time, tokens (all requests), cost in USD. */
+export interface RunLimits {
+  maxRounds?: number;
+  maxWallMs?: number;
+  maxTokens?: number;
+  maxCostUsd?: number;
+}
+
+export type RequestPricer = (model: string, usage: Usage) => number | null;
 
 export interface AgentRunOutcome {
   /** The settled status recorded in `run.end`. */

@@ -33,6 +33,7 @@ import type { RunEvent } from "./record.ts";
 import { createToolbox, runCommand, shellEnvironment, type ToolContext, type Toolbox, type ToolOutcome } from "./tools/index.ts";
 import { DEFAULT_OUTPUT_LIMIT, DEFAULT_SHELL_TIMEOUT_MS } from "./tools/types.ts";
 import { HarnessFaultError, harnessFault } from "./models/fault.ts";
+import { RunBudget, WRAP_UP_REQUESTS, limitsProblem, type CapReached } from "./agent-caps.ts";
 
 /** Caps that apply when the caller sets none: generous for real work, finite for any run. */
 export const DEFAULT_LIMITS = { maxRounds: 250, maxWallMs: 45 * 60_000 } as const;
@@ -76,6 +77,8 @@ interface ReplyInProgress {
   text: string;
   toolCalls: ToolCallView[];
   tokens: { input: number; output: number };
+  /** o200k tokens the reply added to the conversation: its output and its tool results. */
+  newTokens: number;
 }
 
 function errorText(error: unknown): string {
@@ -98,6 +101,9 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
   if (!(maxRounds > 0) || !(maxWallMs > 0)) {
     throw new AgentError("AGENT_BAD_OPTIONS", `limits must be positive: maxRounds ${maxRounds}, maxWallMs ${maxWallMs}`);
   }
+  const badLimits = limitsProblem(options.limits, options.pricer);
+  if (badLimits !== null) throw new AgentError("AGENT_BAD_OPTIONS", badLimits);
+  const budget = new RunBudget(options.limits ?? {}, options.pricer);
   const startMs = clock();
   const now = () => clock() - startMs;
   const emit: Emit = async (event) => {
@@ -190,26 +196,61 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
   if (start.message !== undefined) await say(start.message, "continuation");
 
   let round = 0;
-  let reply: ReplyInProgress = { index: 0, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 } };
+  let reply: ReplyInProgress = { index: 0, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0 };
 
-  /** Stops on a hard cap or an abort; null while the run may go on. */
-  const capped = async (): Promise<AgentRunOutcome | null> => {
-    const why = options.signal?.aborted
-      ? ({ status: "interrupted", reason: "the run was aborted" } as const)
+  // Set while the goal's wrap-up round after a hard cap runs: the cap it follows, requests left.
+  let wrapUp = null as { cap: string; requestsLeft: number } | null;
+
+  /** A cap a wrap-up round may follow (requests, tokens, cost), or null. */
+  const softCap = (): CapReached | null => {
+    if (round >= maxRounds) return { status: "budget_limited", reason: `hard cap: ${maxRounds} model requests reached` };
+    return budget.reached();
+  };
+
+  /**
+   * Stops on a hard cap or an abort; null while the run may go on. A request, token or cost cap
+   * reached inside a goal gives the goal its one wrap-up round (then "wrap_up": start it).
+   */
+  const capped = async (): Promise<AgentRunOutcome | "wrap_up" | null> => {
+    let why: { status: SettleStatus | "interrupted"; reason: string } | null = options.signal?.aborted
+      ? { status: "interrupted", reason: "the run was aborted" }
       : wallCapHit || now() >= maxWallMs
-        ? ({ status: "budget_limited", reason: `hard cap: wall time ${maxWallMs} ms reached` } as const)
-        : round >= maxRounds
-          ? ({ status: "budget_limited", reason: `hard cap: ${maxRounds} model requests reached` } as const)
-          : null;
+        ? { status: "budget_limited", reason: `hard cap: wall time ${maxWallMs} ms reached` }
+        : null;
+    if (why === null && budget.unpriced !== null) {
+      why = { status: "error", reason: `limits.maxCostUsd is set, but the price table has no price for model "${budget.unpriced}"; add it or remove the cost cap` };
+    }
+    let wrappable = false;
+    if (why === null && wrapUp !== null) {
+      if (wrapUp.requestsLeft <= 0) why = { status: "budget_limited", reason: `${wrapUp.cap}; the wrap-up round used its ${WRAP_UP_REQUESTS} requests` };
+    } else if (why === null) {
+      why = softCap();
+      wrappable = why !== null && control.onHardCap !== undefined;
+    }
     if (why === null) return null;
     await emit({ t: now(), type: "reply.end", reason: "interrupted", errorMessage: why.reason });
-    await emit({ t: now(), type: "policy.decision", policy: HARD_CAP, decision: "settle", reason: why.reason, status: why.status });
+    if (wrappable) {
+      const out = control.onHardCap!(view(), state, { reason: why.reason, nowMs: now() });
+      state = out.state;
+      await record(out.records);
+      if (out.decision.kind === "continue") {
+        await emit({ t: now(), type: "policy.decision", policy: HARD_CAP, decision: "continue", reason: `${why.reason}; ${out.decision.reason}` });
+        wrapUp = { cap: why.reason, requestsLeft: WRAP_UP_REQUESTS };
+        continuations += 1;
+        await say(out.decision.message, out.decision.messageKind);
+        reply = { index: reply.index + 1, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0 };
+        return "wrap_up";
+      }
+    }
+    await emit({ t: now(), type: "policy.decision", policy: HARD_CAP, decision: "settle", reason: why.reason, status: why.status === "interrupted" ? "interrupted" : why.status });
     return finish(why.status, why.reason);
   };
 
   for (;;) {
     const stop = await capped();
+    if (stop === "wrap_up") continue;
     if (stop !== null) return stop;
+    if (wrapUp !== null) wrapUp.requestsLeft -= 1;
 
     // 1. One model request.
     const policyTools: ToolSpec[] = control.tools?.(state) ?? [];
@@ -229,9 +270,11 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
       answer = { text: "", toolCalls: [], stop: "error", usage: { input: 0, cachedInput: 0, output: 0, reasoning: 0, source: "estimated" }, errorMessage: errorText(error) };
     }
     const countedOutput = counter.reply(answer);
+    budget.add(answer.model ?? model.id, answer.usage, { input: countedInput, output: countedOutput });
     round += 1;
     reply.tokens.input += countedInput;
     reply.tokens.output += countedOutput;
+    reply.newTokens += countedOutput;
     await emit({
       t: now(),
       type: "model.request",
@@ -257,6 +300,7 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     let errorMessage: string | undefined;
     if (answer.stop === "aborted" || runAbort.signal.aborted) {
       const stopped = await capped();
+      if (stopped === "wrap_up") continue;
       if (stopped !== null) return stopped;
       endReason = "error";
       errorMessage = answer.errorMessage ?? "the request was aborted";
@@ -280,7 +324,7 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     for (const call of toolCalls) {
       const outcome = await runTool(call);
       if (outcome.question !== undefined) asked = true;
-      const stepped = control.onStep?.(view(), { index: reply.index, toolCalls: reply.toolCalls, startedAtMs: reply.startedAtMs, nowMs: now() }, state) ?? { state };
+      const stepped = control.onStep?.(view(), { index: reply.index, toolCalls: reply.toolCalls, startedAtMs: reply.startedAtMs, nowMs: now(), newTokens: reply.newTokens }, state) ?? { state };
       state = stepped.state;
       await record(stepped.records);
       if (stepped.stop !== undefined) stepStop ??= stepped.stop.reason;
@@ -321,11 +365,13 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
       });
       if (result.request !== undefined && result.reply !== undefined) {
         const usage = result.reply.usage;
+        const checkCounted = { input: counter.request(result.request), output: counter.reply(result.reply) };
+        budget.add(result.reply.model ?? model.id, usage, checkCounted);
         await emit({
           t: now(),
           type: "model.request",
           round,
-          counted: { input: counter.request(result.request), output: counter.reply(result.reply) },
+          counted: checkCounted,
           input: usage.input,
           cachedInput: usage.cachedInput,
           ...(usage.cacheWrite === undefined ? {} : { cacheWrite: usage.cacheWrite }),
@@ -356,7 +402,7 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
       case "continue":
         continuations += 1;
         await say(decision.message, decision.messageKind);
-        reply = { index: reply.index + 1, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 } };
+        reply = { index: reply.index + 1, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0 };
         break;
       case "check_claim":
         // A verdict never asks for another check (contract); treat a second ask as a fault.
@@ -400,7 +446,9 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
       todos = outcome.plan.map((item) => ({ text: item.text, status: item.status }));
       await emit({ t: now(), type: "plan.update", items: todos });
     }
-    messages.push({ role: "tool", toolCallId: call.id, name: call.name, content: outcome.output });
+    const toolMessage: Message = { role: "tool", toolCallId: call.id, name: call.name, content: outcome.output };
+    messages.push(toolMessage);
+    reply.newTokens += counter.message(toolMessage);
     reply.toolCalls.push({
       id: call.id,
       name: call.name,

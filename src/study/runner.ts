@@ -39,6 +39,9 @@ import { writeFileAtomic, writeJsonAtomic } from "../run/fs/atomic-write.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
 import { type StudyArmEntry, type StudySpec, selectArms } from "./study-file.ts";
 import { HarnessFaultError } from "../run/models/fault.ts";
+import { policiesOf } from "../run/agent.ts";
+import type { RunLimits } from "../run/agent-contract.ts";
+import { priceRequest, runLimitsFor } from "./limits.ts";
 
 /** The arm as the runner uses it: a loaded arm, perhaps with section sizes from the compiler. */
 export type StudyArm = LoadedArm & {
@@ -137,7 +140,7 @@ export function identityDifferences(a: StudyMeta, b: StudyMeta): string[] {
 
 interface PreparedStudy {
   meta: StudyMeta;
-  arms: Map<string, { arm: StudyArm; model: string }>;
+  arms: Map<string, { arm: StudyArm; model: string; limits: RunLimits }>;
   repoPath: string;
   commit: string;
   handoff: string;
@@ -150,7 +153,7 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
   const entries = selectArms(spec, options.arms ?? []);
   const loaded = await deps.loadArms(spec.armsDir, entries.map((entry) => entry.name), cwd);
   const runsPerArm = options.runs ?? spec.runs;
-  const arms = new Map<string, { arm: StudyArm; model: string }>();
+  const arms = new Map<string, { arm: StudyArm; model: string; limits: RunLimits }>();
   const armMetas: ArmMeta[] = [];
   for (const base of loaded) {
     const entry = armEntryFor(entries, base.name);
@@ -162,7 +165,8 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
     const model = options.model ?? entry.model ?? spec.model;
     // Creating a client validates the spec before any run starts, and tells whether it is the test double.
     const probe = await deps.createModel(model, { cwd, seed: spec.seed, runIndex: 0, agent: arm.agent });
-    arms.set(arm.name, { arm, model });
+    const limits = runLimitsFor(spec.limits, policiesOf(arm));
+    arms.set(arm.name, { arm, model, limits });
     const sections = arm.prompt?.sections?.filter((section) => section.stable !== false).map(({ id, chars, tokens }) => ({ id, chars, tokens })) ?? null;
     armMetas.push({
       name: arm.name,
@@ -172,6 +176,7 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
       testDouble: probe.isTestDouble,
       policies: arm.policies,
       goal: arm.goal ?? null,
+      ...(limits.maxRounds === spec.limits.maxRounds && limits.maxWallMs === spec.limits.maxWallMs ? {} : { limits }),
       prefix: arm.prompt
         ? { hash: arm.prompt.prefixHash, tokens: arm.prompt.prefixTokens, chars: arm.prompt.prefixChars ?? arm.prompt.stablePrefix.length, sections }
         : null,
@@ -324,7 +329,7 @@ async function pickResumable(candidates: readonly string[], meta: StudyMeta, cwd
 
 /** One run from worktree to result. Returns null when it was interrupted (nothing written but the partial record). */
 async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: StudyRunOptions, worktreeRoot: string): Promise<RunResult | null> {
-  const { arm, model: modelSpec } = prepared.arms.get(planned.arm) as { arm: StudyArm; model: string };
+  const { arm, model: modelSpec, limits } = prepared.arms.get(planned.arm) as { arm: StudyArm; model: string; limits: RunLimits };
   const folder = join(options.outDir, runFolder(planned.arm, planned.runIndex));
   // An unfinished folder from an earlier, interrupted attempt is redone from scratch.
   await rm(folder, { recursive: true, force: true });
@@ -365,7 +370,8 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
           await recordWriter.write(event);
         },
         clock,
-        limits: prepared.meta.limits,
+        limits,
+        pricer: priceRequest,
         artifactsDir: folder,
         ...(signal ? { signal } : {}),
       });

@@ -12,6 +12,7 @@ import { z } from "zod";
 import { StudyInputError, describeZodIssues } from "./errors.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
 import { checkPolicySpecs, type PolicySpec } from "../core/policies/index.ts";
+import type { StudyLimits } from "./limits.ts";
 
 const nonEmpty = z.string().trim().min(1, "must be a non-empty string");
 
@@ -70,6 +71,12 @@ export const StudyFileSchema = z
       .object({
         maxRounds: z.number().int().positive().optional(),
         maxWallMs: z.number().int().positive().optional(),
+        /** Tokens over all of a run's requests (the provider's figures when reported, else ours). */
+        maxTokens: z.number().int().positive().optional(),
+        /** USD per run, from the dated price table (src/measure/prices.ts). */
+        maxCostUsd: z.number().positive().optional(),
+        /** Goal arms get request and wall caps above the goal's own rounds and hours. */
+        goalCapsFirst: z.boolean().optional(),
       })
       .strict()
       .default({ maxRounds: 80, maxWallMs: 300_000 }),
@@ -101,7 +108,7 @@ export interface StudySpec {
   runs: number;
   model: string;
   seed: number;
-  limits: { maxRounds?: number; maxWallMs?: number };
+  limits: StudyLimits;
   checkTimeoutMs: number;
 }
 

@@ -7,6 +7,7 @@ import { rename, rm, stat } from "node:fs/promises";
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { PackError } from "../../core/prompt/errors.ts";
+import { priceRequest } from "../../study/limits.ts";
 import { loadArm } from "../../run/arms/load.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../../run/fs/utf8.ts";
 import { PersonaError } from "../../run/models/scripted-persona.ts";
@@ -20,7 +21,7 @@ import { InputError, UsageError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
 
 const USAGE =
-  "armstudy run --arm NAME --model SPEC --dir DIR --handoff FILE [--out FILE] [--seed N] [--run-index N] [--arms-dir DIR] [--max-rounds N] [--max-minutes N]";
+  "armstudy run --arm NAME --model SPEC --dir DIR --handoff FILE [--out FILE] [--seed N] [--run-index N] [--arms-dir DIR] [--max-rounds N] [--max-minutes N] [--max-tokens N] [--max-cost-usd X]";
 
 function integer(flag: string, value: string | undefined, fallback: number, min?: number): number {
   if (value === undefined) return fallback;
@@ -78,6 +79,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
         "arms-dir": { type: "string" },
         "max-rounds": { type: "string" },
         "max-minutes": { type: "string" },
+        "max-tokens": { type: "string" },
+        "max-cost-usd": { type: "string" },
       },
       allowPositionals: false,
       strict: true,
@@ -90,6 +93,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const runIndex = integer("run-index", values["run-index"], 0, 0);
   const maxRounds = values["max-rounds"] === undefined ? undefined : integer("max-rounds", values["max-rounds"], 1, 1);
   const maxMinutes = positive("max-minutes", values["max-minutes"]);
+  const maxTokens = values["max-tokens"] === undefined ? undefined : integer("max-tokens", values["max-tokens"], 1, 1);
+  const maxCostUsd = positive("max-cost-usd", values["max-cost-usd"]);
 
   const dir = resolve(io.cwd, values.dir as string);
   await requireDirectory(dir);
@@ -131,7 +136,10 @@ async function run(args: string[], io: CliIO): Promise<number> {
       limits: {
         ...(maxRounds === undefined ? {} : { maxRounds }),
         ...(maxMinutes === undefined ? {} : { maxWallMs: maxMinutes * 60_000 }),
+        ...(maxTokens === undefined ? {} : { maxTokens }),
+        ...(maxCostUsd === undefined ? {} : { maxCostUsd }),
       },
+      pricer: priceRequest,
     });
   } catch (error) {
     await writer?.close();

@@ -276,6 +276,16 @@ export function reduceGoal(goal: Goal | null, event: GoalEvent): GoalStep {
       return { goal: paused.goal, effects: [paused.effect] };
     }
 
+    case "hardCap": {
+      // The run's own cap pre-empts the goal's: an active goal wraps up once, like at its own cap.
+      if (goal === null || goal.status !== "active") {
+        return { goal, effects: [{ kind: "settle", status: "budget_limited", reason: `hard cap: ${event.cap}` }] };
+      }
+      const limited = change(goal, "budget_limited", "system", `hard cap reached: ${event.cap}; one wrap-up round follows`, event.atMs);
+      const next: Goal = { ...limited.goal, claim: null, awaitingVerdict: false, roundTrigger: "wrap_up" };
+      return { goal: next, effects: [limited.effect, { kind: "start_round", promptKind: "budget_limit", prompt: renderBudgetLimit(next, event.cap) }] };
+    }
+
     case "restored": {
       // Nothing resumes by itself: an active goal comes back paused, and no check is left pending.
       const snapshot: Goal = { ...event.goal, claim: null, awaitingVerdict: false, roundTrigger: "person" };

@@ -108,7 +108,9 @@ export type GoalEvent =
   | { type: "awaitPerson"; question: string; atMs: number }
   | { type: "claim"; claim: GoalClaimInput; atMs: number }
   | { type: "verdict"; verdict: "done" | "continue" | "accepted_unchecked"; reason: string; cause?: string; atMs: number }
-  | { type: "restored"; goal: Goal; atMs: number };
+  | { type: "restored"; goal: Goal; atMs: number }
+  /** A hard cap of the run (requests, tokens, cost) was reached mid-round: the goal gets its wrap-up round. */
+  | { type: "hardCap"; cap: string; atMs: number };
 
 export type GoalEffect =
   /** Start the next round with this prompt (a hidden user message of kind `continuation`). */

@@ -59,6 +59,11 @@ export function createGoalQueue(options?: Record<string, unknown>): TurnEndPolic
       const next = { ...state, inner: out.state };
       return { decision: stopQueue(out.decision, next), state: next, records: out.records };
     },
+    onHardCap(_view, state, cap) {
+      const out = goalHooks.hardCap(state.inner, cap.reason, cap.nowMs, "goalQueue");
+      const next = { ...state, inner: out.state };
+      return { decision: stopQueue(out.decision, next), state: next, records: out.records };
+    },
     onClaimVerdict(verdict, state, at) {
       const out = goalHooks.verdict(verdict, state.inner, at.nowMs, "goalQueue");
       const done = { ...state, inner: out.state };

@@ -161,6 +161,13 @@ export const goalHooks = {
     return { decision, state: { ...state, goal: step.goal }, records: out.records };
   },
 
+  hardCap(state: GoalPolicyState, cap: string, nowMs: number, policy: string): { decision: PolicyDecision; state: GoalPolicyState; records: PolicyRecord[] } {
+    const step = reduceGoal(state.goal, { type: "hardCap", cap, atMs: nowMs });
+    const out = effectsToDecision(step.effects, "", policy);
+    const decision = out.decision ?? { kind: "settle" as const, status: "budget_limited" as const, reason: `hard cap: ${cap}`, policy };
+    return { decision, state: { ...state, goal: step.goal }, records: out.records };
+  },
+
   toolCall(call: PolicyToolCall, state: GoalPolicyState, nowMs: number): { result: PolicyToolResult; state: GoalPolicyState; records: PolicyRecord[] } {
     const outcome = handleGoalTool(state.goal, call, nowMs);
     return { result: outcome.result, state: { ...state, goal: outcome.goal }, records: effectsToDecision(outcome.effects, "", "goal").records };
@@ -179,5 +186,6 @@ export function createGoal(options?: Record<string, unknown>): TurnEndPolicy<Goa
     onToolCall: (call, state, at) => goalHooks.toolCall(call, state, at.nowMs),
     onReplyEnd: (view, state) => goalHooks.replyEnd(view, state, "goal"),
     onClaimVerdict: (verdict, state, at) => goalHooks.verdict(verdict, state, at.nowMs, "goal"),
+    onHardCap: (_view, state, cap) => goalHooks.hardCap(state, cap.reason, cap.nowMs, "goal"),
   };
 }
