@@ -76,6 +76,8 @@ export interface RunMetrics {
   toolCallsPerVisibleText: number | null;
   longestReply: { ms: number; toolCalls: number };
   wallMs: number;
+  /** The longest time between two consecutive events of the record (a heartbeat breaks a silence). */
+  longestSilenceMs: number;
   modelMs: number;
   toolMs: number;
   interrupts: number;
@@ -169,11 +171,13 @@ export class MetricsAccumulator {
   private readonly approvals = { approved: 0, rejected: 0 };
   private readonly subagents = { count: 0, toolCalls: 0 };
   private warnings = 0;
+  private longestSilence = 0;
 
   constructor(private readonly prices: PriceTable = DEFAULT_PRICES) {}
 
   add(event: RunEvent): void {
     if (this.firstT === null) this.firstT = event.t;
+    else this.longestSilence = Math.max(this.longestSilence, event.t - this.lastT);
     this.lastT = Math.max(this.lastT, event.t);
     switch (event.type) {
       case "run.start":
@@ -228,6 +232,8 @@ export class MetricsAccumulator {
       case "compaction":
         this.compactions += 1;
         this.replyCompactions += 1;
+        return;
+      case "heartbeat":
         return;
       case "subagent":
         this.subagents.count += 1;
@@ -427,6 +433,7 @@ export class MetricsAccumulator {
       toolCallsPerVisibleText: this.visibleTexts === 0 ? null : this.toolCalls / this.visibleTexts,
       longestReply: this.longest,
       wallMs,
+      longestSilenceMs: this.longestSilence,
       modelMs: this.modelMs,
       toolMs: this.toolMs,
       interrupts: this.interrupts,

@@ -27,6 +27,8 @@ export interface AgentRunOptions {
    */
   pricer?: RequestPricer;
   signal?: AbortSignal;
+  /** While a tool runs, a `heartbeat` event every this many ms (real time); default 10 s (ADR 0102). */
+  heartbeatMs?: number;
   /** A folder for the run's extra files beside its record (a driver's request log); none: keep none. */
   artifactsDir?: string;
 }

@@ -69,6 +69,9 @@ export interface AgentExtras {
   counter?: RequestTokenCounter;
 }
 
+/** How often a running tool beats when the caller sets nothing. */
+export const DEFAULT_HEARTBEAT_MS = 10_000;
+
 type Emit = (event: RunEvent) => Promise<void>;
 
 interface ReplyInProgress {
@@ -106,9 +109,14 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
   const budget = new RunBudget(options.limits ?? {}, options.pricer);
   const startMs = clock();
   const now = () => clock() - startMs;
-  const emit: Emit = async (event) => {
-    await options.onEvent(event);
+  // Events are written in order even when a heartbeat's timer fires while another write is under way.
+  let written: Promise<void> = Promise.resolve();
+  const emit: Emit = (event) => {
+    written = written.then(() => options.onEvent(event));
+    return written;
   };
+  const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+  if (!(heartbeatMs > 0)) throw new AgentError("AGENT_BAD_OPTIONS", `heartbeatMs must be positive; got ${heartbeatMs}`);
   const record = async (records: readonly PolicyRecord[] | undefined) => {
     for (const item of records ?? []) await emit({ t: now(), ...item });
   };
@@ -428,7 +436,16 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
       outcome = { ok: answered.result.ok, output: answered.result.output };
       policyRecords = answered.records;
     } else {
-      outcome = await toolbox.run(call, toolContext);
+      // A real timer: a long command shows as beats on the record, not as silence (ADR-0078).
+      const beat = setInterval(() => {
+        // A failed write surfaces at the next awaited event; the timer itself never throws.
+        emit({ t: now(), type: "heartbeat", activeTools: [call.name], oldestToolMs: Math.max(0, now() - callStart) }).catch(() => undefined);
+      }, heartbeatMs);
+      try {
+        outcome = await toolbox.run(call, toolContext);
+      } finally {
+        clearInterval(beat);
+      }
     }
     await emit({
       t: now(),

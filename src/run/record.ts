@@ -141,6 +141,16 @@ export const CompactionEvent = z.object({
   tokensAfter: z.number().nonnegative().nullable(),
 });
 
+/** A beat while a tool runs long (ADR-0078): a busy run is told apart from a wedged one. */
+export const HeartbeatEvent = z.object({
+  ...base,
+  type: z.literal("heartbeat"),
+  /** Names of the tools running now. */
+  activeTools: z.array(z.string()),
+  /** How long the oldest running tool has run, in ms. */
+  oldestToolMs: z.number().nonnegative(),
+});
+
 export const SubagentEvent = z.object({
   ...base,
   type: z.literal("subagent"),
@@ -200,6 +210,7 @@ export const RunEvent = z.discriminatedUnion("type", [
   GoalUpdateEvent,
   ClaimCheckEvent,
   CompactionEvent,
+  HeartbeatEvent,
   SubagentEvent,
   RunEndEvent,
   NoteEvent,

@@ -21,7 +21,7 @@ import { InputError, UsageError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
 
 const USAGE =
-  "armstudy run --arm NAME --model SPEC --dir DIR --handoff FILE [--out FILE] [--seed N] [--run-index N] [--arms-dir DIR] [--max-rounds N] [--max-minutes N] [--max-tokens N] [--max-cost-usd X]";
+  "armstudy run --arm NAME --model SPEC --dir DIR --handoff FILE [--out FILE] [--seed N] [--run-index N] [--arms-dir DIR] [--max-rounds N] [--max-minutes N] [--max-tokens N] [--max-cost-usd X] [--heartbeat-seconds N]";
 
 function integer(flag: string, value: string | undefined, fallback: number, min?: number): number {
   if (value === undefined) return fallback;
@@ -81,6 +81,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
         "max-minutes": { type: "string" },
         "max-tokens": { type: "string" },
         "max-cost-usd": { type: "string" },
+        "heartbeat-seconds": { type: "string" },
       },
       allowPositionals: false,
       strict: true,
@@ -95,6 +96,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const maxMinutes = positive("max-minutes", values["max-minutes"]);
   const maxTokens = values["max-tokens"] === undefined ? undefined : integer("max-tokens", values["max-tokens"], 1, 1);
   const maxCostUsd = positive("max-cost-usd", values["max-cost-usd"]);
+  const heartbeatSeconds = positive("heartbeat-seconds", values["heartbeat-seconds"]);
 
   const dir = resolve(io.cwd, values.dir as string);
   await requireDirectory(dir);
@@ -140,6 +142,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
         ...(maxCostUsd === undefined ? {} : { maxCostUsd }),
       },
       pricer: priceRequest,
+      ...(heartbeatSeconds === undefined ? {} : { heartbeatMs: heartbeatSeconds * 1000 }),
     });
   } catch (error) {
     await writer?.close();
