@@ -71,6 +71,8 @@ export interface StudyMeta {
   model: string;
   arms: ArmMeta[];
   limits: { maxRounds?: number; maxWallMs?: number; maxTokens?: number; maxCostUsd?: number; goalCapsFirst?: boolean };
+  /** Context windows the study declared (ADR 0103). */
+  contextWindows?: Record<string, number>;
   /** Null for an unsharded study (or a merge of shards). */
   shard: { index: number; count: number } | null;
   /** The (arm, run) pairs this folder is meant to hold. */

@@ -34,6 +34,10 @@ import { createToolbox, runCommand, shellEnvironment, type ToolContext, type Too
 import { DEFAULT_OUTPUT_LIMIT, DEFAULT_SHELL_TIMEOUT_MS } from "./tools/types.ts";
 import { HarnessFaultError, harnessFault } from "./models/fault.ts";
 import { RunBudget, WRAP_UP_REQUESTS, limitsProblem, type CapReached } from "./agent-caps.ts";
+import { contextCheckpoint } from "../core/context/checkpoint.ts";
+import { resolveContext } from "../core/context/settings.ts";
+import { CONTEXT_WINDOWS, contextWindowFor } from "../core/context/windows.ts";
+import { ContextManager } from "./context/manager.ts";
 
 /** Caps that apply when the caller sets none: generous for real work, finite for any run. */
 export const DEFAULT_LIMITS = { maxRounds: 250, maxWallMs: 45 * 60_000 } as const;
@@ -82,6 +86,8 @@ interface ReplyInProgress {
   tokens: { input: number; output: number };
   /** o200k tokens the reply added to the conversation: its output and its tool results. */
   newTokens: number;
+  /** Compactions made while this reply ran. */
+  compactions: number;
 }
 
 function errorText(error: unknown): string {
@@ -139,6 +145,15 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
   const checkMode = options.completionCheck ?? completionCheckMode(process.env.ARMSTUDY_COMPLETION_CHECK);
   const counter = options.counter ?? new RequestTokenCounter();
   const env = options.env ?? process.env;
+  const declaredWindows = options.contextWindows ?? {};
+  const contextSettings = resolveContext(arm.context, model, (id) => {
+    const declared = contextWindowFor(id, declaredWindows, {});
+    if (declared !== null) return { window: declared, declared: true };
+    const known = contextWindowFor(id, {}, CONTEXT_WINDOWS);
+    return known === null ? null : { window: known, declared: false };
+  });
+  if (typeof contextSettings === "string") throw new AgentError("AGENT_BAD_OPTIONS", `arm "${arm.name}": ${contextSettings}`);
+  const contextManager = contextSettings === null ? null : new ContextManager(contextSettings, model, counter);
   const toolContext: ToolContext = {
     dir,
     env,
@@ -204,7 +219,7 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
   if (start.message !== undefined) await say(start.message, "continuation");
 
   let round = 0;
-  let reply: ReplyInProgress = { index: 0, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0 };
+  let reply: ReplyInProgress = { index: 0, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0, compactions: 0 };
 
   // Set while the goal's wrap-up round after a hard cap runs: the cap it follows, requests left.
   let wrapUp = null as { cap: string; requestsLeft: number } | null;
@@ -246,7 +261,7 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
         wrapUp = { cap: why.reason, requestsLeft: WRAP_UP_REQUESTS };
         continuations += 1;
         await say(out.decision.message, out.decision.messageKind);
-        reply = { index: reply.index + 1, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0 };
+        reply = { index: reply.index + 1, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0, compactions: 0 };
         return "wrap_up";
       }
     }
@@ -263,9 +278,26 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     // 1. One model request.
     const policyTools: ToolSpec[] = control.tools?.(state) ?? [];
     const policyToolNames = new Set(policyTools.map((tool) => tool.name));
+    const tools = policyTools.length === 0 ? toolbox.specs() : [...toolbox.specs(), ...policyTools];
+    if (contextManager !== null) {
+      const made = await contextManager.fit({
+        messages,
+        tools,
+        meta: { runIndex, round },
+        signal: runAbort.signal,
+        now,
+        emit,
+        spent: (name, usage, counted) => budget.add(name, usage, counted),
+      });
+      reply.compactions += made;
+      if (made > 0 && reply.compactions >= contextManager.settings.maxPerReply) {
+        await handOffFromCheckpoint();
+        continue;
+      }
+    }
     const request: ModelRequest = {
       messages: [...messages],
-      tools: policyTools.length === 0 ? toolbox.specs() : [...toolbox.specs(), ...policyTools],
+      tools,
       meta: { runIndex, round, purpose: "agent" },
     };
     const countedInput = counter.request(request);
@@ -410,7 +442,7 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
       case "continue":
         continuations += 1;
         await say(decision.message, decision.messageKind);
-        reply = { index: reply.index + 1, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0 };
+        reply = { index: reply.index + 1, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0, compactions: 0 };
         break;
       case "check_claim":
         // A verdict never asks for another check (contract); treat a second ask as a fault.
@@ -420,6 +452,23 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
         return finish("error", `unknown policy decision ${JSON.stringify(unknown)}`);
       }
     }
+  }
+
+  /**
+   * After `maxPerReply` compactions in one reply (STUDY-0003 P5): the reply ends, and the run goes
+   * on from the handoff and a checkpoint written from the record instead of compacting again.
+   */
+  async function handOffFromCheckpoint(): Promise<void> {
+    const why = `context: ${reply.compactions} compactions in one reply; the run goes on from a checkpoint`;
+    await emit({ t: now(), type: "reply.end", reason: "slice_budget", errorMessage: why });
+    replies.push({ index: reply.index, text: reply.text, toolCalls: reply.toolCalls, endReason: "slice_budget", startedAtMs: reply.startedAtMs, endedAtMs: now(), tokens: reply.tokens });
+    const text = contextCheckpoint(view(), reply.compactions);
+    await emit({ t: now(), type: "policy.decision", policy: "context", decision: "continue", reason: why });
+    // Keep the system prompt and the handoff; the checkpoint follows them.
+    messages.splice(2);
+    continuations += 1;
+    await say(text, "continuation");
+    reply = { index: reply.index + 1, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0, compactions: 0 };
   }
 
   /** Runs one tool call (a built-in tool or a policy's), records it, and feeds the result back. */

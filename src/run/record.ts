@@ -55,7 +55,7 @@ export const ModelRequestEvent = z.object({
   stop: z.string().optional(),
   /** Cost the log itself recorded for this request (pi, claude -p), in USD. */
   costUsd: z.number().nonnegative().optional(),
-  purpose: z.enum(["agent", "claim_check"]).default("agent"),
+  purpose: z.enum(["agent", "claim_check", "compaction"]).default("agent"),
 });
 
 export const AssistantTextEvent = z.object({
@@ -139,6 +139,12 @@ export const CompactionEvent = z.object({
   type: z.literal("compaction"),
   tokensBefore: z.number().nonnegative().nullable(),
   tokensAfter: z.number().nonnegative().nullable(),
+  /** Our loop's compactions (ADR 0103): tool results cleared, or the oldest turns summarised. */
+  kind: z.enum(["clear_tool_results", "summary"]).optional(),
+  /** What was cleared or summarised, each with what it takes to get it back. */
+  cleared: z.array(z.object({ tool: z.string(), ref: z.string(), digest: z.string() })).optional(),
+  /** Messages the summary replaced. */
+  summarised: z.number().int().nonnegative().optional(),
 });
 
 /** A beat while a tool runs long (ADR-0078): a busy run is told apart from a wedged one. */

@@ -212,6 +212,7 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
     model: options.model ?? spec.model,
     arms: armMetas,
     limits: spec.limits,
+    ...(spec.contextWindows === undefined ? {} : { contextWindows: spec.contextWindows }),
     shard: options.shard ?? null,
     planned: plan.map(({ arm, runIndex }) => ({ arm, runIndex })),
   };
@@ -372,6 +373,7 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
         clock,
         limits,
         pricer: priceRequest,
+        ...(prepared.meta.contextWindows === undefined ? {} : { contextWindows: prepared.meta.contextWindows }),
         artifactsDir: folder,
         ...(signal ? { signal } : {}),
       });

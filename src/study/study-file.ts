@@ -80,6 +80,8 @@ export const StudyFileSchema = z
       })
       .strict()
       .default({ maxRounds: 80, maxWallMs: 300_000 }),
+    /** Context windows by model id, in tokens, over the built-in table (ADR 0103); a test double needs one to compact. */
+    contextWindows: z.record(z.string().min(1), z.number().int().positive()).optional(),
     /** Default timeout for one acceptance check, when the checks file gives none. */
     checkTimeoutMs: z.number().int().positive().default(120_000),
   })
@@ -109,6 +111,7 @@ export interface StudySpec {
   model: string;
   seed: number;
   limits: StudyLimits;
+  contextWindows?: Record<string, number>;
   checkTimeoutMs: number;
 }
 
@@ -151,6 +154,7 @@ export function parseStudyFile(value: unknown, file: string): StudySpec {
     model: data.model,
     seed: data.seed,
     limits: data.limits,
+    ...(data.contextWindows === undefined ? {} : { contextWindows: data.contextWindows }),
     checkTimeoutMs: data.checkTimeoutMs,
   };
 }

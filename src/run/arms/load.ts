@@ -16,6 +16,7 @@ import { type Budgets, applyBudgets, readBudgets, validateBudgets } from "./budg
 import { ARM_NAME, type ArmFile, armFileSchema, knownFields } from "./schema.ts";
 import { type ArmSource, displayPath, gitRefSource, workingTreeSource } from "./source.ts";
 import type { AgentKind, LoadedArm, PolicySpec } from "./types.ts";
+import type { ContextSettings } from "../../core/context/settings.ts";
 
 export interface LoadArmsOptions {
   /** Paths in messages are shown relative to this folder. Default: process.cwd(). */
@@ -128,6 +129,7 @@ interface Settings {
   agent: AgentKind;
   policies: PolicySpec[];
   goal: { rounds?: number; hours?: number } | undefined;
+  context: ContextSettings | undefined;
 }
 
 class Loader {
@@ -177,7 +179,7 @@ class Loader {
       promptRef,
       sections,
     };
-    return settings.goal === undefined ? base : { ...base, goal: settings.goal };
+    return { ...base, ...(settings.goal === undefined ? {} : { goal: settings.goal }), ...(settings.context === undefined ? {} : { context: settings.context }) };
   }
 
   /** Reads and validates `<name>/arm.yaml` from a source. `from` names who asked (for extends). */
@@ -216,11 +218,19 @@ class Loader {
     if (own.data.goal !== undefined && !policies.some((p) => p.name === "goal")) {
       throw new PackError("FIELD", own.file, "goal", "sets goal limits, but the arm has no `goal` policy. Add `- name: goal` under policies, or remove goal.");
     }
+    const ownContext = own.data.context;
+    const context: ContextSettings | undefined =
+      ownContext === undefined ? parent?.context : typeof ownContext === "string" ? { mode: ownContext } : dropUndefined(ownContext);
+    const agent = own.data.agent ?? parent?.agent ?? "armstudy";
+    if (ownContext !== undefined && agent !== "armstudy") {
+      throw new PackError("FIELD", own.file, "context", `a ${agent} arm runs the client with its own context handling; remove context.`);
+    }
     return {
       description: own.data.description ?? parent?.description ?? "",
-      agent: own.data.agent ?? parent?.agent ?? "armstudy",
+      agent,
       policies,
       goal,
+      context,
     };
   }
 
@@ -322,6 +332,10 @@ export function checkPolicies(policies: readonly PolicySpec[], file: string, fie
   if (problem === null) return;
   const where = problem.index === null ? field : `${field}.${problem.index}.options`;
   throw new PackError("FIELD", file, where, `${problem.message}. Fix the option name or value in ${file}.`);
+}
+
+function dropUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
 /** Builtin sections without an `order` sort after sections numbered below 1000. */

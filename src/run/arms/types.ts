@@ -4,6 +4,7 @@
  * loop, the external drivers and the study runner consume this shape.
  */
 import type { PromptPack } from "../../core/prompt/types.ts";
+import type { ContextSettings } from "../../core/context/settings.ts";
 
 /** One turn-end control and its options, as written in arm.yaml (`policies:`). */
 export interface PolicySpec {
@@ -40,4 +41,6 @@ export interface LoadedArm {
   policies: PolicySpec[];
   /** Goal limits for arms that run the goal loop. */
   goal?: { rounds?: number; hours?: number };
+  /** Context management in our loop (arm.yaml `context:`); absent means `auto`. */
+  context?: ContextSettings;
 }

@@ -50,7 +50,12 @@ export class ScriptedClient implements ModelClient {
       return { text: "", toolCalls: [], stop: "aborted", usage: usage("", []), errorMessage: "the request was aborted", model: this.id, durationMs: 0 };
     }
     try {
-      const played = request.meta?.purpose === "claim_check" ? playClaimCheck(this.persona, request) : playAgentTurn(this.persona, request, this.random);
+      const played =
+        request.meta?.purpose === "claim_check"
+          ? playClaimCheck(this.persona, request)
+          : request.meta?.purpose === "compaction"
+            ? { text: `Notes from the scripted test double (persona ${this.persona.name}): the earlier turns are listed in the references below.`, toolCalls: [] }
+            : playAgentTurn(this.persona, request, this.random);
       return {
         text: played.text,
         toolCalls: played.toolCalls,
