@@ -78,6 +78,8 @@ export interface RunMetrics {
   wallMs: number;
   /** The longest time between two consecutive events of the record (a heartbeat breaks a silence). */
   longestSilenceMs: number;
+  /** A plan run (`plan.outcome` events): the first reply's outcome, the final one, and whether the repair turn ran; null otherwise. */
+  plan: { firstOutcome: string; outcome: string; repaired: boolean } | null;
   modelMs: number;
   toolMs: number;
   interrupts: number;
@@ -172,6 +174,7 @@ export class MetricsAccumulator {
   private readonly subagents = { count: 0, toolCalls: 0 };
   private warnings = 0;
   private longestSilence = 0;
+  private plan: { firstOutcome: string; outcome: string; repaired: boolean } | null = null;
 
   constructor(private readonly prices: PriceTable = DEFAULT_PRICES) {}
 
@@ -234,6 +237,9 @@ export class MetricsAccumulator {
         this.replyCompactions += 1;
         return;
       case "heartbeat":
+        return;
+      case "plan.outcome":
+        this.plan = { firstOutcome: this.plan?.firstOutcome ?? event.outcome, outcome: event.outcome, repaired: (this.plan?.repaired ?? false) || event.repair };
         return;
       case "subagent":
         this.subagents.count += 1;
@@ -434,6 +440,7 @@ export class MetricsAccumulator {
       longestReply: this.longest,
       wallMs,
       longestSilenceMs: this.longestSilence,
+      plan: this.plan,
       modelMs: this.modelMs,
       toolMs: this.toolMs,
       interrupts: this.interrupts,

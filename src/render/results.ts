@@ -140,6 +140,12 @@ export interface MetricsView {
   wallMs: number;
   modelMs: number;
   toolMs: number;
+  /** Model requests; absent in results written before plan runs existed. */
+  modelRequests?: number;
+  /** Plan runs only (ADR 0104); absent or null otherwise. */
+  plan?: { firstOutcome: string; outcome: string; repaired: boolean } | null;
+  /** The longest gap between two record events (ADR 0102); absent in older results. */
+  longestSilenceMs?: number;
 }
 
 export interface RunResult {

@@ -17,6 +17,7 @@ import {
   summarizeCounts,
   summarizeRate,
 } from "../measure/stats.ts";
+import { type ArmPlanSummary, planSummary } from "./plan-summary.ts";
 import { type ArmMeta, type LoadedResults, PATCH_FILE, RECORD_FILE, RESULT_FILE, type RunResult, runFolder } from "./results.ts";
 
 export const SUMMARY_SCHEMA = "armstudy.summary/1";
@@ -85,6 +86,8 @@ export interface ArmSummary extends ArmMeta {
   n: number;
   counts: Record<CountMetric, CountSummary>;
   rates: Record<RateMetric, RateSummary>;
+  /** Plan runs only (ADR 0104): outcome rates, repair rate, requests per plan run. */
+  plan?: ArmPlanSummary;
   runs: RunRow[];
 }
 
@@ -172,7 +175,8 @@ export function summarize(loaded: LoadedResults): StudySummary {
       Object.entries(COUNT_METRICS).map(([metric, read]) => [metric, summarizeCounts(numbers(runs.map(read)), seededRng(deriveSeed(seed, `${arm.name}/${metric}`)))]),
     ) as Record<CountMetric, CountSummary>;
     const rates = Object.fromEntries(Object.entries(RATE_METRICS).map(([metric, read]) => [metric, summarizeRate(runs.map(read))])) as Record<RateMetric, RateSummary>;
-    return { ...arm, n: runs.length, counts, rates, runs: runs.map(runRow) };
+    const plan = planSummary(runs, seed, arm.name);
+    return { ...arm, n: runs.length, counts, rates, ...(plan === undefined ? {} : { plan }), runs: runs.map(runRow) };
   });
 
   const comparisons: Comparison[] = [];

@@ -38,6 +38,8 @@ import { contextCheckpoint } from "../core/context/checkpoint.ts";
 import { resolveContext } from "../core/context/settings.ts";
 import { CONTEXT_WINDOWS, contextWindowFor } from "../core/context/windows.ts";
 import { ContextManager } from "./context/manager.ts";
+import { PLAN_TOOLS, createPlanRun } from "../core/plan/run.ts";
+import { combinePolicies, createPolicies } from "../core/policies/index.ts";
 
 /** Caps that apply when the caller sets none: generous for real work, finite for any run. */
 export const DEFAULT_LIMITS = { maxRounds: 250, maxWallMs: 45 * 60_000 } as const;
@@ -140,8 +142,12 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
   }, maxWallMs);
   wallTimer.unref();
 
-  const toolbox = options.toolbox ?? createToolbox();
-  const control = options.control ?? (createTurnEndControl(policiesOf(arm)) as TurnEndPolicy<unknown>);
+  // A plan run researches and changes nothing: read-only tools, and the plan control decides first.
+  const planRun = arm.mode === "plan";
+  const toolbox = options.toolbox ?? (planRun ? createToolbox(PLAN_TOOLS) : createToolbox());
+  const control =
+    options.control ??
+    ((planRun ? combinePolicies([createPlanRun(arm.plan ?? { noPlan: "valid" }), ...createPolicies(policiesOf(arm))]) : createTurnEndControl(policiesOf(arm))) as TurnEndPolicy<unknown>);
   const checkMode = options.completionCheck ?? completionCheckMode(process.env.ARMSTUDY_COMPLETION_CHECK);
   const counter = options.counter ?? new RequestTokenCounter();
   const env = options.env ?? process.env;

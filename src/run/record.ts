@@ -147,6 +147,17 @@ export const CompactionEvent = z.object({
   summarised: z.number().int().nonnegative().optional(),
 });
 
+/** A plan run's reply classified with ADR-0077's table (ADR 0104); attempt 1 is the repair turn's. */
+export const PlanOutcomeEvent = z.object({
+  ...base,
+  type: z.literal("plan.outcome"),
+  outcome: z.enum(["plan_ready", "blocked", "no_plan", "invalid"]),
+  /** Why it is `invalid` (a rule of the classifier), or why `no_plan` was sent back. */
+  reason: z.string().optional(),
+  attempt: z.number().int().nonnegative(),
+  repair: z.boolean(),
+});
+
 /** A beat while a tool runs long (ADR-0078): a busy run is told apart from a wedged one. */
 export const HeartbeatEvent = z.object({
   ...base,
@@ -217,6 +228,7 @@ export const RunEvent = z.discriminatedUnion("type", [
   ClaimCheckEvent,
   CompactionEvent,
   HeartbeatEvent,
+  PlanOutcomeEvent,
   SubagentEvent,
   RunEndEvent,
   NoteEvent,

@@ -78,6 +78,7 @@ const EXPECTED: RunMetrics = {
   longestReply: { ms: 6990, toolCalls: 5 },
   wallMs: 8100,
   longestSilenceMs: 2000,
+  plan: null,
   modelMs: 2920,
   toolMs: 4410,
   interrupts: 0,

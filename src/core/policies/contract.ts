@@ -104,14 +104,24 @@ export type PolicyDecision =
  * A run-record line a policy wants written (the loop adds `t` from its clock). Structurally the
  * `goal.update` event of src/run/record.ts without `t`.
  */
-export type PolicyRecord = {
-  type: "goal.update";
-  from: string | null;
-  to: string | null;
-  reason: string;
-  /** Who caused the change: `person`, `model`, `system`, `check`. */
-  by: string;
-};
+export type PolicyRecord =
+  | {
+      type: "goal.update";
+      from: string | null;
+      to: string | null;
+      reason: string;
+      /** Who caused the change: `person`, `model`, `system`, `check`. */
+      by: string;
+    }
+  | {
+      /** A plan run's reply classified (ADR-0077); `attempt` 1 is the repair turn's reply. */
+      type: "plan.outcome";
+      outcome: "plan_ready" | "blocked" | "no_plan" | "invalid";
+      reason?: string;
+      attempt: number;
+      /** True when this outcome sends the one repair turn. */
+      repair: boolean;
+    };
 
 /** A tool call routed to the policy that offers the tool. */
 export interface PolicyToolCall {

@@ -130,6 +130,8 @@ interface Settings {
   policies: PolicySpec[];
   goal: { rounds?: number; hours?: number } | undefined;
   context: ContextSettings | undefined;
+  mode: "work" | "plan" | undefined;
+  plan: { noPlan: "valid" | "repair" } | undefined;
 }
 
 class Loader {
@@ -179,7 +181,7 @@ class Loader {
       promptRef,
       sections,
     };
-    return { ...base, ...(settings.goal === undefined ? {} : { goal: settings.goal }), ...(settings.context === undefined ? {} : { context: settings.context }) };
+    return { ...base, ...(settings.goal === undefined ? {} : { goal: settings.goal }), ...(settings.context === undefined ? {} : { context: settings.context }), ...(settings.mode === undefined ? {} : { mode: settings.mode }), ...(settings.plan === undefined ? {} : { plan: settings.plan }) };
   }
 
   /** Reads and validates `<name>/arm.yaml` from a source. `from` names who asked (for extends). */
@@ -225,12 +227,22 @@ class Loader {
     if (ownContext !== undefined && agent !== "armstudy") {
       throw new PackError("FIELD", own.file, "context", `a ${agent} arm runs the client with its own context handling; remove context.`);
     }
+    const mode = own.data.mode ?? parent?.mode;
+    const plan = own.data.plan !== undefined ? { noPlan: own.data.plan.noPlan ?? "valid" } : parent?.plan;
+    if (mode === "plan" && agent !== "armstudy") {
+      throw new PackError("FIELD", own.file, "mode", `a ${agent} arm runs the client with its own modes; plan runs are for agent: armstudy.`);
+    }
+    if (own.data.plan !== undefined && mode !== "plan") {
+      throw new PackError("FIELD", own.file, "plan", "sets plan-run settings, but the arm is not a plan run. Add `mode: plan`, or remove plan.");
+    }
     return {
       description: own.data.description ?? parent?.description ?? "",
       agent,
       policies,
       goal,
       context,
+      mode,
+      plan,
     };
   }
 

@@ -61,6 +61,8 @@ export const armFileSchema = z.strictObject({
     .optional(),
   /** `plan`: a plan run (ADR 0104) — read-only tools, the reply classified, one repair turn. Default `work`. */
   mode: z.enum(["work", "plan"]).optional(),
+  /** Plan runs only: `noPlan: valid` (ADR-0077, default) or `repair` (the earlier rule: a block is required). */
+  plan: z.strictObject({ noPlan: z.enum(["valid", "repair"]).optional() }).optional(),
   /** Context management (ADR 0103): `off`, `on`, `auto`, or the settings with a mode. */
   context: z
     .union([
@@ -112,6 +114,8 @@ export function knownFields(path: string): readonly string[] | undefined {
       return ["rounds", "hours"];
     case "prompt":
       return ["ref", "arm"];
+    case "plan":
+      return ["noPlan"];
     case "context":
       return ["mode", "window", "threshold", "keepToolResults", "keepMessages", "maxPerReply"];
     default:

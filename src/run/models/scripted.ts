@@ -10,6 +10,7 @@ import { deriveSeed, seededRng } from "../../core/random.ts";
 import { RequestTokenCounter } from "../agent-tokens.ts";
 import { loadPersona, type Persona } from "./scripted-persona.ts";
 import { playAgentTurn, playClaimCheck, type Random } from "./scripted-play.ts";
+import { isPlanRequest, playPlanTurn } from "./scripted-plan.ts";
 
 export { loadPersona, PersonaError, type Persona, type PersonaStep, type PersonaTraits } from "./scripted-persona.ts";
 export { exitCodeOf, playAgentTurn, playClaimCheck } from "./scripted-play.ts";
@@ -55,7 +56,9 @@ export class ScriptedClient implements ModelClient {
           ? playClaimCheck(this.persona, request)
           : request.meta?.purpose === "compaction"
             ? { text: `Notes from the scripted test double (persona ${this.persona.name}): the earlier turns are listed in the references below.`, toolCalls: [] }
-            : playAgentTurn(this.persona, request, this.random);
+            : isPlanRequest(request)
+              ? playPlanTurn(this.persona, request, this.random)
+              : playAgentTurn(this.persona, request, this.random);
       return {
         text: played.text,
         toolCalls: played.toolCalls,
