@@ -144,7 +144,7 @@ export interface MetricsView {
   modelRequests?: number;
   /** Plan runs only (ADR 0104); absent or null otherwise. */
   plan?: { firstOutcome: string; outcome: string; repaired: boolean } | null;
-  /** The longest gap between two record events (ADR 0102); absent in older results. */
+  /** The longest gap between two record events (ADR 0101); absent in older results. */
   longestSilenceMs?: number;
 }
 

@@ -29,7 +29,7 @@ export interface AgentRunOptions {
   signal?: AbortSignal;
   /** Context windows the study declares, by model id; they win over the built-in table (ADR 0103). */
   contextWindows?: Readonly<Record<string, number>>;
-  /** While a tool runs, a `heartbeat` event every this many ms (real time); default 10 s (ADR 0102). */
+  /** While a tool runs, a `heartbeat` event every this many ms (real time); default 10 s (ADR 0101). */
   heartbeatMs?: number;
   /** A folder for the run's extra files beside its record (a driver's request log); none: keep none. */
   artifactsDir?: string;

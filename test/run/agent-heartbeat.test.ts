@@ -2,7 +2,7 @@
  * Heartbeats (ADR-0078): while a real command runs longer than N seconds, the record gets a beat
  * every N seconds naming the running tool and its age, so the longest silence on the record is
  * shorter than the command. A 3 s `sleep` with N = 1 s stands in for the 30 s command of the issue
- * (demonstrated by hand: docs/decisions/0102-heartbeats-while-a-tool-runs.md).
+ * (demonstrated by hand: docs/decisions/0101-long-runs-caps-wrap-up-heartbeats.md).
  */
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -122,7 +122,8 @@ export function reduceGoal(goal: Goal | null, event: GoalEvent): GoalStep {
       const bad = validLimits(event.rounds, event.hours);
       if (bad !== null) return reject(goal, "bad_limits", bad);
       const limits = { rounds: event.rounds ?? DEFAULT_GOAL_LIMITS.rounds, hours: event.hours ?? DEFAULT_GOAL_LIMITS.hours };
-      const created = newGoal(objective, limits, event.atMs, goal?.status ?? null, event.reason ?? (goal === null ? "set by the person" : "replaced by the person"));
+      const fresh = newGoal(objective, limits, event.atMs, goal?.status ?? null, event.reason ?? (goal === null ? "set by the person" : "replaced by the person"));
+      const created: Goal = event.showElapsed === true ? { ...fresh, showElapsed: true } : fresh;
       return {
         goal: created,
         effects: [

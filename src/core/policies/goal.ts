@@ -23,6 +23,8 @@ export const GoalOptions = z
     objective: z.string().min(1).optional(),
     rounds: positiveInt.default(DEFAULT_GOAL_LIMITS.rounds),
     hours: positiveNumber.default(DEFAULT_GOAL_LIMITS.hours),
+    /** The elapsed-time line in each continuation; off by default (ADR 0102, citing ADR-0072). */
+    elapsedTime: z.boolean().default(false),
   })
   .strict();
 
@@ -129,8 +131,16 @@ export function reduceAll(goal: Goal | null, events: readonly GoalEvent[]): { go
 
 /** The goal policy's hooks over a `GoalPolicyState`; goalQueue reuses them. */
 export const goalHooks = {
-  runStart(objective: string, limits: { rounds: number; hours: number }, atMs: number, policy: string, reason?: string) {
-    const step = reduceGoal(null, { type: "set", objective, rounds: limits.rounds, hours: limits.hours, atMs, ...(reason === undefined ? {} : { reason }) });
+  runStart(objective: string, limits: { rounds: number; hours: number; elapsedTime?: boolean }, atMs: number, policy: string, reason?: string) {
+    const step = reduceGoal(null, {
+      type: "set",
+      objective,
+      rounds: limits.rounds,
+      hours: limits.hours,
+      atMs,
+      ...(reason === undefined ? {} : { reason }),
+      ...(limits.elapsedTime === true ? { showElapsed: true } : {}),
+    });
     const out = effectsToDecision(step.effects, "", policy);
     const message = out.decision?.kind === "continue" ? out.decision.message : undefined;
     return { state: { goal: step.goal, started: true }, records: out.records, ...(message === undefined ? {} : { message }) };
@@ -180,7 +190,7 @@ export function createGoal(options?: Record<string, unknown>): TurnEndPolicy<Goa
     name: "goal",
     initialState: () => ({ goal: null, started: false }),
     onRunStart(view) {
-      return goalHooks.runStart(parsed.objective ?? view.handoff, { rounds: parsed.rounds, hours: parsed.hours }, view.elapsedMs, "goal");
+      return goalHooks.runStart(parsed.objective ?? view.handoff, { rounds: parsed.rounds, hours: parsed.hours, elapsedTime: parsed.elapsedTime }, view.elapsedMs, "goal");
     },
     tools: (state) => goalToolSpecs(state.goal),
     onToolCall: (call, state, at) => goalHooks.toolCall(call, state, at.nowMs),
