@@ -71,7 +71,7 @@ describe("a mistyped policy option (maxNudgez)", () => {
       arms: [{ name: "ordinary", policies: [{ name: "goal", options: { round: 3 } }] }],
     };
     expect(() => parseStudyFile(study, "s.study.yaml")).toThrow(
-      's.study.yaml: field arms.0.policies.0.options: policy "goal": unknown option "round" (allowed: objective, rounds, hours). Fix the option name or value.',
+      's.study.yaml: field arms.0.policies.0.options: policy "goal": unknown option "round" (allowed: objective, rounds, hours, elapsedTime). Fix the option name or value.',
     );
   });
 
