@@ -5,6 +5,7 @@
 import type { ModelClient, Usage } from "../core/model.ts";
 import type { RunEvent } from "./record.ts";
 import type { LoadedArm } from "./arms/types.ts";
+import type { RunSandbox } from "./sandbox/types.ts";
 
 export interface AgentRunOptions {
   arm: LoadedArm;
@@ -33,6 +34,8 @@ export interface AgentRunOptions {
   heartbeatMs?: number;
   /** A folder for the run's extra files beside its record (a driver's request log); none: keep none. */
   artifactsDir?: string;
+  /** Where the agent's commands run (the shell tool, a real client); default the machine's sandbox, no network. */
+  sandbox?: RunSandbox;
 }
 
 /** The run's hard caps: model requests, wall time, tokens (all requests), cost in USD. */
@@ -49,6 +52,8 @@ export interface AgentRunOutcome {
   /** The settled status recorded in `run.end`. */
   status: string;
   reason?: string;
+  /** With status `error`: the named fault (`model.timeout`, …; ADR 0081). */
+  cause?: string;
   wallMs: number;
 }
 

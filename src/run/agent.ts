@@ -30,7 +30,9 @@ import type { AgentRunOptions, AgentRunOutcome } from "./agent-contract.ts";
 import { RequestTokenCounter } from "./agent-tokens.ts";
 import type { LoadedArm, PolicySpec } from "./arms/types.ts";
 import type { RunEvent } from "./record.ts";
-import { createToolbox, runCommand, shellEnvironment, type ToolContext, type Toolbox, type ToolOutcome } from "./tools/index.ts";
+import { describeSandbox } from "./sandbox/types.ts";
+import { defaultRunSandbox } from "./sandbox/default.ts";
+import { createToolbox, runCommand, type ToolContext, type Toolbox, type ToolOutcome } from "./tools/index.ts";
 import { DEFAULT_OUTPUT_LIMIT, DEFAULT_SHELL_TIMEOUT_MS } from "./tools/types.ts";
 import { HarnessFaultError, harnessFault } from "./models/fault.ts";
 import { RunBudget, WRAP_UP_REQUESTS, limitsProblem, type CapReached } from "./agent-caps.ts";
@@ -40,6 +42,7 @@ import { CONTEXT_WINDOWS, contextWindowFor } from "../core/context/windows.ts";
 import { ContextManager } from "./context/manager.ts";
 import { PLAN_TOOLS, createPlanRun } from "../core/plan/run.ts";
 import { combinePolicies, createPolicies } from "../core/policies/index.ts";
+import { timeLimitProblem } from "../core/limits.ts";
 
 /** Caps that apply when the caller sets none: generous for real work, finite for any run. */
 export const DEFAULT_LIMITS = { maxRounds: 250, maxWallMs: 45 * 60_000 } as const;
@@ -115,6 +118,11 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
   const badLimits = limitsProblem(options.limits, options.pricer);
   if (badLimits !== null) throw new AgentError("AGENT_BAD_OPTIONS", badLimits);
   const budget = new RunBudget(options.limits ?? {}, options.pricer);
+  // A timer past 2^31 ms fires at once: every time limit is at most 24 h (ADR 0084).
+  for (const [field, ms] of [["limits.maxWallMs", maxWallMs], ["shellTimeoutMs", options.shellTimeoutMs]] as const) {
+    const problem = ms === undefined ? null : timeLimitProblem(ms);
+    if (problem !== null) throw new AgentError("AGENT_BAD_OPTIONS", `${field} ${problem}, got ${ms}`);
+  }
   const startMs = clock();
   const now = () => clock() - startMs;
   // Events are written in order even when a heartbeat's timer fires while another write is under way.
@@ -160,9 +168,11 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
   });
   if (typeof contextSettings === "string") throw new AgentError("AGENT_BAD_OPTIONS", `arm "${arm.name}": ${contextSettings}`);
   const contextManager = contextSettings === null ? null : new ContextManager(contextSettings, model, counter);
+  const sandbox = options.sandbox ?? defaultRunSandbox(env);
   const toolContext: ToolContext = {
     dir,
     env,
+    sandbox,
     signal: runAbort.signal,
     shellTimeoutMs: options.shellTimeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS,
     outputLimit: options.outputLimit ?? DEFAULT_OUTPUT_LIMIT,
@@ -180,7 +190,8 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     const atMs = now();
     const result = await runCommand(command, {
       cwd: dir,
-      env: shellEnvironment(env),
+      env,
+      sandbox,
       timeoutMs: toolContext.shellTimeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS,
       outputLimit: toolContext.outputLimit ?? DEFAULT_OUTPUT_LIMIT,
       signal: runAbort.signal,
@@ -189,12 +200,12 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     await emit({ t: now(), type: "note", level: "info", text: `measure command \`${command}\` exited ${result.exitCode ?? "without a code"}` });
   };
 
-  const finish = async (status: SettleStatus | "interrupted", reason: string): Promise<AgentRunOutcome> => {
+  const finish = async (status: SettleStatus | "interrupted", reason: string, cause?: string): Promise<AgentRunOutcome> => {
     clearTimeout(wallTimer);
     options.signal?.removeEventListener("abort", onCallerAbort);
     const wallMs = now();
-    await emit({ t: wallMs, type: "run.end", status, reason, wallMs });
-    return { status, reason, wallMs };
+    await emit({ t: wallMs, type: "run.end", status, reason, ...(cause === undefined ? {} : { cause }), wallMs });
+    return { status, reason, wallMs, ...(cause === undefined ? {} : { cause }) };
   };
 
   await emit({
@@ -208,6 +219,7 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     prefixHash: arm.prompt.prefixHash,
     prefixTokens: arm.prompt.prefixTokens,
     source: "armstudy",
+    sandbox: describeSandbox(sandbox),
   });
 
   let state = control.initialState();
@@ -321,6 +333,10 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     reply.tokens.input += countedInput;
     reply.tokens.output += countedOutput;
     reply.newTokens += countedOutput;
+    for (const retry of answer.retries ?? []) {
+      const { attempt, cause, message, waitMs } = retry;
+      await emit({ t: requestStart + retry.atMs, type: "model.retry", round: round - 1, attempt, cause, message, waitMs });
+    }
     await emit({
       t: now(),
       type: "model.request",
@@ -340,6 +356,12 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     // A missing or broken cassette is armstudy's fault, not the agent's: stop, don't score it.
     const fault = harnessFault(answer);
     if (fault !== undefined) throw new HarnessFaultError(fault, answer.errorMessage ?? fault);
+    // A model that could not be used is a fault, not the arm's result: the run ends as `error` (ADR 0081).
+    if (answer.stop === "error" && answer.fault !== undefined && !runAbort.signal.aborted) {
+      const message = answer.errorMessage ?? answer.fault;
+      await emit({ t: now(), type: "reply.end", reason: "error", errorMessage: message });
+      return finish("error", message, answer.fault);
+    }
 
     // 2. What the reply says, and whether it ends here.
     let endReason: ReplyEndReason | null = null;
@@ -368,6 +390,11 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     let stepStop: string | null = null;
     let asked = false;
     for (const call of toolCalls) {
+      // The wall cap holds between tool calls too: a reply with thousands of calls cannot outrun it.
+      if (wallCapHit || runAbort.signal.aborted) {
+        const stopped = await capped();
+        if (stopped !== null && stopped !== "wrap_up") return stopped;
+      }
       const outcome = await runTool(call);
       if (outcome.question !== undefined) asked = true;
       const stepped = control.onStep?.(view(), { index: reply.index, toolCalls: reply.toolCalls, startedAtMs: reply.startedAtMs, nowMs: now(), newTokens: reply.newTokens }, state) ?? { state };

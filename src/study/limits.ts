@@ -5,6 +5,7 @@
  */
 import type { Usage } from "../core/model.ts";
 import { DEFAULT_GOAL_LIMITS } from "../core/goal/types.ts";
+import { MAX_TIME_LIMIT_MS } from "../core/limits.ts";
 import type { PolicySpec } from "../core/policies/index.ts";
 import { costOf, priceFor } from "../measure/prices.ts";
 import type { RunLimits } from "../run/agent-contract.ts";
@@ -39,7 +40,8 @@ export function runLimitsFor(limits: StudyLimits, policies: readonly PolicySpec[
   return {
     ...caps,
     maxRounds: Math.max(caps.maxRounds ?? 0, (goal.rounds + 1) * REQUESTS_PER_GOAL_ROUND),
-    maxWallMs: Math.max(caps.maxWallMs ?? 0, Math.round(goal.hours * 3_600_000 * (1 + GOAL_WALL_MARGIN))),
+    // Every time limit is at most 24 h (ADR 0084), so a longer goal keeps the hard wall cap there.
+    maxWallMs: Math.min(MAX_TIME_LIMIT_MS, Math.max(caps.maxWallMs ?? 0, Math.round(goal.hours * 3_600_000 * (1 + GOAL_WALL_MARGIN)))),
   };
 }
 

@@ -13,8 +13,39 @@ import { StudyInputError, describeZodIssues } from "./errors.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
 import { checkPolicySpecs, type PolicySpec } from "../core/policies/index.ts";
 import type { StudyLimits } from "./limits.ts";
+import { MAX_TIME_LIMIT_HOURS, MAX_TIME_LIMIT_MS } from "../core/limits.ts";
+import { DEFAULT_REQUEST_TIMEOUTS, DEFAULT_RETRY } from "../run/models/openai-compatible.ts";
+
+/** Runs per arm, at most: the study file's `runs` and `--runs` alike. */
+export const MAX_RUNS_PER_ARM = 1000;
 
 const nonEmpty = z.string().trim().min(1, "must be a non-empty string");
+
+/** A time limit in milliseconds: a positive whole number, at most 24 h (ADR 0084). */
+const timeMs = z
+  .number()
+  .int("must be a whole number of milliseconds")
+  .positive("must be a positive number of milliseconds")
+  .max(MAX_TIME_LIMIT_MS, `must be at most 24 hours (${MAX_TIME_LIMIT_MS} ms)`);
+
+/** How model requests are timed and retried (ADR 0082); defaults in DEFAULT_REQUESTS. */
+const RequestsSchema = z
+  .object({
+    connectTimeoutMs: timeMs.optional(),
+    idleTimeoutMs: timeMs.optional(),
+    maxRetries: z.number().int().min(0).max(10).optional(),
+    retryDelayMs: timeMs.optional(),
+  })
+  .strict();
+
+export type RequestSettings = { connectTimeoutMs: number; idleTimeoutMs: number; maxRetries: number; retryDelayMs: number };
+
+export const DEFAULT_REQUESTS: RequestSettings = {
+  connectTimeoutMs: DEFAULT_REQUEST_TIMEOUTS.connectTimeoutMs,
+  idleTimeoutMs: DEFAULT_REQUEST_TIMEOUTS.idleTimeoutMs,
+  maxRetries: DEFAULT_RETRY.maxRetries,
+  retryDelayMs: DEFAULT_RETRY.baseDelayMs,
+};
 
 const PolicySpecSchema = z
   .object({
@@ -26,7 +57,7 @@ const PolicySpecSchema = z
 const GoalLimitsSchema = z
   .object({
     rounds: z.number().int().positive().optional(),
-    hours: z.number().positive().optional(),
+    hours: z.number().positive().max(MAX_TIME_LIMIT_HOURS, "must be at most 24 hours").optional(),
   })
   .strict();
 
@@ -62,7 +93,7 @@ export const StudyFileSchema = z
     handoff: nonEmpty,
     checks: nonEmpty,
     arms: z.array(ArmEntrySchema).min(1, "list at least one arm"),
-    runs: z.number().int().positive().max(1000).default(3),
+    runs: z.number().int().positive().max(MAX_RUNS_PER_ARM).default(3),
     model: nonEmpty,
     seed: z.number().int().default(1),
     /** Folder holding the arms (`<armsDir>/<arm>/arm.yaml`); defaults to the study file's folder. */
@@ -70,7 +101,7 @@ export const StudyFileSchema = z
     limits: z
       .object({
         maxRounds: z.number().int().positive().optional(),
-        maxWallMs: z.number().int().positive().optional(),
+        maxWallMs: timeMs.optional(),
         /** Tokens over all of a run's requests (the provider's figures when reported, else ours). */
         maxTokens: z.number().int().positive().optional(),
         /** USD per run, from the dated price table (src/measure/prices.ts). */
@@ -83,7 +114,9 @@ export const StudyFileSchema = z
     /** Context windows by model id, in tokens, over the built-in table (ADR 0103); a test double needs one to compact. */
     contextWindows: z.record(z.string().min(1), z.number().int().positive()).optional(),
     /** Default timeout for one acceptance check, when the checks file gives none. */
-    checkTimeoutMs: z.number().int().positive().default(120_000),
+    checkTimeoutMs: timeMs.default(120_000),
+    /** Model request timeouts and retries. */
+    requests: RequestsSchema.optional(),
   })
   .strict();
 
@@ -113,6 +146,8 @@ export interface StudySpec {
   limits: StudyLimits;
   contextWindows?: Record<string, number>;
   checkTimeoutMs: number;
+  /** Model request timeouts and retries, defaults filled in. */
+  requests: RequestSettings;
 }
 
 export const STUDY_FILE_SUFFIX = ".study.yaml";
@@ -156,6 +191,7 @@ export function parseStudyFile(value: unknown, file: string): StudySpec {
     limits: data.limits,
     ...(data.contextWindows === undefined ? {} : { contextWindows: data.contextWindows }),
     checkTimeoutMs: data.checkTimeoutMs,
+    requests: { ...DEFAULT_REQUESTS, ...data.requests },
   };
 }
 
