@@ -38,6 +38,7 @@ import { HarnessFaultError, harnessFault } from "./models/fault.ts";
 import { RunBudget, WRAP_UP_REQUESTS, limitsProblem, type CapReached } from "./agent-caps.ts";
 import { contextCheckpoint } from "../core/context/checkpoint.ts";
 import { resolveContext } from "../core/context/settings.ts";
+import { SUMMARY_MARK } from "../core/context/summary.ts";
 import { CONTEXT_WINDOWS, contextWindowFor } from "../core/context/windows.ts";
 import { ContextManager } from "./context/manager.ts";
 import { PLAN_TOOLS, createPlanRun } from "../core/plan/run.ts";
@@ -298,7 +299,7 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     const policyToolNames = new Set(policyTools.map((tool) => tool.name));
     const tools = policyTools.length === 0 ? toolbox.specs() : [...toolbox.specs(), ...policyTools];
     if (contextManager !== null) {
-      const made = await contextManager.fit({
+      const { made, fits } = await contextManager.fit({
         messages,
         tools,
         meta: { runIndex, round },
@@ -308,8 +309,13 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
         spent: (name, usage, counted) => budget.add(name, usage, counted),
       });
       reply.compactions += made;
-      if (made > 0 && reply.compactions >= contextManager.settings.maxPerReply) {
-        await handOffFromCheckpoint();
+      // Too many compactions in one reply, or a request that still does not fit: hand off.
+      if ((made > 0 && reply.compactions >= contextManager.settings.maxPerReply) || (!fits && reply.toolCalls.length > 0)) {
+        await handOffFromCheckpoint(
+          fits
+            ? `context: ${reply.compactions} compactions in one reply; the run goes on from a checkpoint`
+            : `context: the request is still over ${contextManager.settings.limit} tokens after compacting; the run goes on from a checkpoint`,
+        );
         continue;
       }
     }
@@ -491,14 +497,15 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
    * After `maxPerReply` compactions in one reply (STUDY-0003 P5): the reply ends, and the run goes
    * on from the handoff and a checkpoint written from the record instead of compacting again.
    */
-  async function handOffFromCheckpoint(): Promise<void> {
-    const why = `context: ${reply.compactions} compactions in one reply; the run goes on from a checkpoint`;
+  async function handOffFromCheckpoint(why: string): Promise<void> {
     await emit({ t: now(), type: "reply.end", reason: "slice_budget", errorMessage: why });
     replies.push({ index: reply.index, text: reply.text, toolCalls: reply.toolCalls, endReason: "slice_budget", startedAtMs: reply.startedAtMs, endedAtMs: now(), tokens: reply.tokens });
     const text = contextCheckpoint(view(), reply.compactions);
     await emit({ t: now(), type: "policy.decision", policy: "context", decision: "continue", reason: why });
-    // Keep the system prompt and the handoff; the checkpoint follows them.
+    // Keep the system prompt, the handoff and the latest summary of earlier turns; the checkpoint follows.
+    const summary = messages.findLast((m) => m.role === "user" && m.content.startsWith(SUMMARY_MARK));
     messages.splice(2);
+    if (summary !== undefined) messages.push(summary);
     continuations += 1;
     await say(text, "continuation");
     reply = { index: reply.index + 1, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0, compactions: 0 };

@@ -55,6 +55,14 @@ export function clearedStub(tool: string, ref: string, digest: string): string {
   return `${CLEARED_MARK} ${tool} ${ref} — ${digest}. Call the tool again to see it in full.]`;
 }
 
+const STUB = /^\[output cleared to save context: (\S+) ([\s\S]*) — ([\s\S]*)\. Call the tool again to see it in full\.\]$/;
+
+/** What a stub stands for, read back from its text; null for anything that is not a stub. */
+export function parseStub(content: string): ClearedRef | null {
+  const match = STUB.exec(content);
+  return match === null ? null : { tool: match[1]!, ref: match[2]!, digest: match[3]! };
+}
+
 /**
  * Clears every tool result but the newest `keep`, when its stub is shorter than what it replaces.
  * Results cleared before are left as they are.

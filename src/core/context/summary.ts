@@ -5,7 +5,7 @@
  * Pure: the caller sends the request and records it.
  */
 import type { Message, ModelRequest, ToolCall } from "../model.ts";
-import { type ClearedRef, digestOf, resultRef } from "./clear.ts";
+import { type ClearedRef, digestOf, parseStub, resultRef } from "./clear.ts";
 
 export const SUMMARY_MARK = "[Context summary:";
 
@@ -80,7 +80,8 @@ export function references(old: readonly Message[]): ClearedRef[] {
   const refs: ClearedRef[] = [];
   for (const message of old) {
     if (message.role !== "tool") continue;
-    const ref: ClearedRef = { tool: message.name, ref: resultRef(calls.get(message.toolCallId), message.content), digest: digestOf(message.content) };
+    // A result cleared earlier already says what it was; read that back instead of digesting the stub.
+    const ref: ClearedRef = parseStub(message.content) ?? { tool: message.name, ref: resultRef(calls.get(message.toolCallId), message.content), digest: digestOf(message.content) };
     if (!refs.some((r) => r.tool === ref.tool && r.ref === ref.ref && r.digest === ref.digest)) refs.push(ref);
   }
   return refs;

@@ -35,28 +35,51 @@ export class ContextManager {
     return this.counter.request({ messages: [...messages], tools: [...tools] });
   }
 
+  /** Step 1 (and the last resort): clears all but the newest `keep` results; the new size, or null when nothing was cleared. */
+  private async clear(options: FitOptions, keep: number, before: number): Promise<number | null> {
+    const cleared = clearOldToolResults(options.messages, keep);
+    if (cleared.cleared.length === 0) return null;
+    options.messages.splice(0, options.messages.length, ...cleared.messages);
+    const after = this.size(options.messages, options.tools);
+    await options.emit({ t: options.now(), type: "compaction", tokensBefore: before, tokensAfter: after, kind: "clear_tool_results", cleared: cleared.cleared });
+    return after;
+  }
+
   /**
-   * Compacts `messages` in place until the request fits, as far as the two steps can. Returns how
-   * many compactions it made (0, 1 or 2).
+   * Compacts `messages` in place until the request fits: clear, then summarise, then — still over —
+   * clear every result but the newest. `made` counts the compactions; `fits` is false when the
+   * request is still over the threshold, and the caller hands off from a checkpoint.
    */
-  async fit(options: FitOptions): Promise<number> {
-    const { messages, tools, emit, now } = options;
+  async fit(options: FitOptions): Promise<{ made: number; fits: boolean }> {
+    const { messages, tools } = options;
     let before = this.size(messages, tools);
-    if (before <= this.settings.limit) return 0;
+    if (before <= this.settings.limit) return { made: 0, fits: true };
     let made = 0;
-
-    const cleared = clearOldToolResults(messages, this.settings.keepToolResults);
-    if (cleared.cleared.length > 0) {
-      messages.splice(0, messages.length, ...cleared.messages);
-      const after = this.size(messages, tools);
-      await emit({ t: now(), type: "compaction", tokensBefore: before, tokensAfter: after, kind: "clear_tool_results", cleared: cleared.cleared });
+    const cleared = await this.clear(options, this.settings.keepToolResults, before);
+    if (cleared !== null) {
       made += 1;
-      before = after;
-      if (after <= this.settings.limit) return made;
+      before = cleared;
+      if (cleared <= this.settings.limit) return { made, fits: true };
     }
+    const summarised = await this.summarise(options, before);
+    if (summarised !== null) {
+      made += 1;
+      before = summarised;
+      if (summarised <= this.settings.limit) return { made, fits: true };
+    }
+    const last = await this.clear(options, 1, before);
+    if (last !== null) {
+      made += 1;
+      before = last;
+    }
+    return { made, fits: before <= this.settings.limit };
+  }
 
+  /** Step 2: the oldest turns summarised through the model; the new size, or null when nothing could be. */
+  private async summarise(options: FitOptions, before: number): Promise<number | null> {
+    const { messages, tools, emit, now } = options;
     const cut = summaryCut(messages, this.settings.keepMessages);
-    if (cut === null) return made;
+    if (cut === null) return null;
     const old = messages.slice(cut.from, cut.to);
     const request = summaryRequest(old, options.meta);
     const started = now();
@@ -86,7 +109,7 @@ export class ContextManager {
     });
     const fault = harnessFault(reply);
     if (fault !== undefined) throw new HarnessFaultError(fault, reply.errorMessage ?? fault);
-    if (reply.stop === "aborted" || options.signal.aborted) return made;
+    if (reply.stop === "aborted" || options.signal.aborted) return null;
     // A failed summary still replaces the turns: the references alone restore them.
     const summary = reply.stop === "error" || reply.stop === "usage_limit" ? "" : reply.text;
     const refs = references(old);
@@ -101,6 +124,6 @@ export class ContextManager {
       cleared: refs,
       summarised: old.length,
     });
-    return made + 1;
+    return after;
   }
 }

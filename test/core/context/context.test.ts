@@ -58,6 +58,8 @@ describe("clearing old tool results", () => {
     expect(messages[3]).toEqual({ role: "tool", toolCallId: "a", name: "read_file", content: `${CLEARED_MARK} read_file src/money.js (lines 1-40) — "line 1 of the file". Call the tool again to see it in full.]` });
     expect(messages[7]).toBe(conversation[7]);
     expect(messages.slice(0, 3)).toEqual(conversation.slice(0, 3));
+    // A summary of cleared turns reads each stub back, not a digest of the stub.
+    expect(references(messages.slice(2, 6))).toEqual(cleared);
     // Clearing again changes nothing: a stub is never cleared twice.
     expect(clearOldToolResults(messages, 1).cleared).toEqual([]);
   });
