@@ -13,6 +13,7 @@ import { StudyInputError, describeZodIssues } from "./errors.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
 import { checkPolicySpecs, type PolicySpec } from "../core/policies/index.ts";
 import type { StudyLimits } from "./limits.ts";
+import { DecisionSchema, PrimarySchema, SecondarySchema, type StudyQuestion, buildQuestion } from "./question.ts";
 import { MAX_TIME_LIMIT_HOURS, MAX_TIME_LIMIT_MS } from "../core/limits.ts";
 import { DEFAULT_REQUEST_TIMEOUTS, DEFAULT_RETRY } from "../run/models/openai-compatible.ts";
 
@@ -89,6 +90,11 @@ export const StudyFileSchema = z
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "must be letters, digits, '.', '_' or '-' (it names a folder under reports/)")
       .optional(),
     description: z.string().optional(),
+    /** The question the study answers, stated before any run (src/study/question.ts). */
+    decision: DecisionSchema.optional(),
+    hypothesis: z.string().optional(),
+    primary: PrimarySchema.optional(),
+    secondary: z.array(SecondarySchema).optional(),
     repo: RepoSchema,
     handoff: nonEmpty,
     checks: nonEmpty,
@@ -133,6 +139,8 @@ export interface StudyArmEntry {
 export interface StudySpec {
   name: string;
   description: string;
+  /** The pre-stated question, or null when the study file states none. */
+  question: StudyQuestion | null;
   /** The study file itself (absolute). */
   file: string;
   repo: { kind: "fixture"; dir: string } | { kind: "git"; path: string; ref: string };
@@ -179,6 +187,7 @@ export function parseStudyFile(value: unknown, file: string): StudySpec {
   return {
     name: data.name ?? fallbackName,
     description: data.description ?? "",
+    question: buildQuestion(data, data.arms.map((arm) => arm.name), file),
     file: resolve(file),
     repo: "fixture" in data.repo ? { kind: "fixture", dir: resolve(dir, data.repo.fixture) } : { kind: "git", path: resolve(dir, data.repo.path), ref: data.repo.ref },
     handoffPath: resolve(dir, data.handoff),
