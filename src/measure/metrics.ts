@@ -78,6 +78,8 @@ export interface RunMetrics {
   toolCallsPerVisibleText: number | null;
   longestReply: { ms: number; toolCalls: number };
   wallMs: number;
+  /** A plan run (`plan.outcome` events): the first reply's outcome, the final one, and whether the repair turn ran; null otherwise. */
+  plan: { firstOutcome: string; outcome: string; repaired: boolean } | null;
   modelMs: number;
   toolMs: number;
   interrupts: number;
@@ -106,7 +108,7 @@ export interface RunMetrics {
   edits: { count: number; files: number; perFile: number | null; maxOfOneFile: number; mostEditedFile: string | null };
   /** Requests with no cache read and over 20,000 input tokens (the whole context sent cold). */
   coldResends: { count: number; uncachedTokens: number };
-  /** The longest time between two consecutive events. */
+  /** The longest time between two consecutive events of the record (a heartbeat breaks a silence). */
   longestSilenceMs: number;
   /** Successful edit/write calls (or reported changed files): count, per hour of wall time, longest gap between two. */
   fileChanges: { count: number; perHour: number | null; longestGapMs: number | null };
@@ -231,6 +233,7 @@ export class MetricsAccumulator {
   /** Open calls of the families whose results the metrics read (bounded). */
   private readonly openCalls = new Map<string, ToolFamily>();
   private warnings = 0;
+  private plan: { firstOutcome: string; outcome: string; repaired: boolean } | null = null;
 
   constructor(private readonly prices: PriceTable = DEFAULT_PRICES) {}
 
@@ -294,6 +297,11 @@ export class MetricsAccumulator {
       case "compaction":
         this.compactions += 1;
         this.replyCompactions += 1;
+        return;
+      case "heartbeat":
+        return;
+      case "plan.outcome":
+        this.plan = { firstOutcome: this.plan?.firstOutcome ?? event.outcome, outcome: event.outcome, repaired: (this.plan?.repaired ?? false) || event.repair };
         return;
       case "subagent":
         this.subagent(event);
@@ -571,6 +579,7 @@ export class MetricsAccumulator {
       toolCallsPerVisibleText: this.visibleTexts === 0 ? null : this.toolCalls / this.visibleTexts,
       longestReply: this.longest,
       wallMs,
+      plan: this.plan,
       modelMs: this.modelMs,
       toolMs: this.toolMs,
       interrupts: this.interrupts,

@@ -8,6 +8,7 @@
 import type { CountSummary, RateSummary } from "../measure/stats.ts";
 import type { ChartFile } from "./charts.ts";
 import { suiteGlance, suiteSections } from "./suite-report.ts";
+import { planReportLines } from "./plan-summary.ts";
 import { verdictLines } from "./verdict.ts";
 import { changeParagraph, perCheckTable, signalsTable, whatEachArmDid } from "./arm-details.ts";
 import type { ArmSummary, Comparison, CountMetric, RateMetric, RunRow, StudySummary } from "./summary.ts";
@@ -301,6 +302,8 @@ export function renderReportMarkdown(summary: StudySummary, charts: readonly Pic
     "",
     ...perArmTable(summary),
   );
+  const plans = planReportLines(summary.arms);
+  if (plans.length > 0) lines.push("", ...plans.slice(0, -1));
   if (summary.comparisons.length > 0) {
     lines.push("", "## Differences between arms", "", `Each difference is the second arm minus the first (rates in percentage points); intervals are percentile bootstraps (each arm resampled on its own); p is Fisher's exact two-sided test on the 2×2 table of runs. An interval that spans 0 is no evidence of a difference.${multipleComparisonsNote(summary.comparisons.length)}${summary.suite === undefined ? "" : " In a suite these pool every task's runs as one sample and ignore the pairing by task and run: read [Paired by task and run](#paired-by-task-and-run) first."}`, "");
     for (const comparison of summary.comparisons) lines.push(...comparisonTable(comparison), "");

@@ -55,6 +55,8 @@ export interface ArmMeta {
   testDouble: boolean;
   policies: Array<{ name: string; options?: Record<string, unknown> }>;
   goal: { rounds?: number; hours?: number } | null;
+  /** This arm's hard caps when they differ from the study's (`limits.goalCapsFirst` raised them). */
+  limits?: { maxRounds?: number; maxWallMs?: number; maxTokens?: number; maxCostUsd?: number };
   /** The compiled stable prefix; null for a real client that uses its own prompt. */
   prefix: { hash: string; tokens: number; chars: number; sections: SectionSize[] | null } | null;
 }
@@ -122,7 +124,9 @@ export interface StudyMeta {
   /** The model the study file names, when `--model` replaced it (the file's description speaks of its own model). */
   studyFileModel?: string;
   arms: ArmMeta[];
-  limits: { maxRounds?: number; maxWallMs?: number };
+  limits: { maxRounds?: number; maxWallMs?: number; maxTokens?: number; maxCostUsd?: number; goalCapsFirst?: boolean };
+  /** Context windows the study declared (ADR 0103). */
+  contextWindows?: Record<string, number>;
   /** Model request timeouts and retries (ADR 0082). Absent in folders written before it. */
   requests?: { connectTimeoutMs: number; idleTimeoutMs: number; maxRetries: number; retryDelayMs: number };
   /** Null for an unsharded study (or a merge of shards). */
@@ -244,6 +248,10 @@ export interface MetricsView {
   modelRequests?: number;
   longestReply?: { ms: number; toolCalls: number };
   compactionsPerReply?: number[];
+  /** Plan runs only (ADR 0104); absent or null otherwise. */
+  plan?: { firstOutcome: string; outcome: string; repaired: boolean } | null;
+  /** The longest gap between two record events (ADR 0101); absent in older results. */
+  longestSilenceMs?: number;
 }
 
 export interface RunResult {

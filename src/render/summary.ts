@@ -20,6 +20,7 @@ import {
 } from "../measure/stats.ts";
 import { type SuiteSummary, summarizeSuite } from "./suite-summary.ts";
 import { taskNameOf, tasksOf } from "./results.ts";
+import { type ArmPlanSummary, planSummary } from "./plan-summary.ts";
 import { type StudyVerdict, studyVerdict } from "./verdict.ts";
 import { type SignalName, armSignals } from "./arm-details.ts";
 import { type ArmMeta, type LoadedResults, PATCH_FILE, RECORD_FILE, RESULT_FILE, type RunResult, type StudySandbox, runFolder } from "./results.ts";
@@ -100,6 +101,8 @@ export interface ArmSummary extends ArmMeta {
   /** STUDY-0003's long-run signals (src/render/arm-details.ts). */
   signals: Record<SignalName, CountSummary>;
   rates: Record<RateMetric, RateSummary>;
+  /** Plan runs only (ADR 0104): outcome rates, repair rate, requests per plan run. */
+  plan?: ArmPlanSummary;
   /** The scored runs (no `error` run: a fault is not a result, ADR 0081). */
   runs: RunRow[];
   /** Runs that ended as `error`, left out of every number above. */
@@ -232,12 +235,14 @@ export function summarize(loaded: LoadedResults): StudySummary {
     const rates = Object.fromEntries(Object.entries(RATE_METRICS).map(([metric, read]) => [metric, summarizeRate(runs.map(read))])) as Record<RateMetric, RateSummary>;
     const signals = armSignals(runs, (signal) => seededRng(deriveSeed(seed, `${arm.name}/signal/${signal}`)));
     const failed = errorsByArm.get(arm.name) ?? [];
+    const plan = planSummary(runs, seed, arm.name);
     return {
       ...arm,
       n: runs.length,
       counts,
       rates,
       signals,
+      ...(plan === undefined ? {} : { plan }),
       runs: runs.map((run) => runRow(run, taskLevel(run))),
       errors: { count: failed.length, causes: countCauses(failed), runs: failed.map((run) => runRow(run, taskLevel(run))) },
     };

@@ -74,7 +74,7 @@ export const ModelRequestEvent = z.object({
   stop: z.string().optional(),
   /** Cost the log itself recorded for this request (pi, claude -p), in USD. */
   costUsd: z.number().nonnegative().optional(),
-  purpose: z.enum(["agent", "claim_check"]).default("agent"),
+  purpose: z.enum(["agent", "claim_check", "compaction"]).default("agent"),
 });
 
 export const AssistantTextEvent = z.object({
@@ -160,6 +160,33 @@ export const CompactionEvent = z.object({
   type: z.literal("compaction"),
   tokensBefore: z.number().nonnegative().nullable(),
   tokensAfter: z.number().nonnegative().nullable(),
+  /** Our loop's compactions (ADR 0103): tool results cleared, or the oldest turns summarised. */
+  kind: z.enum(["clear_tool_results", "summary"]).optional(),
+  /** What was cleared or summarised, each with what it takes to get it back. */
+  cleared: z.array(z.object({ tool: z.string(), ref: z.string(), digest: z.string() })).optional(),
+  /** Messages the summary replaced. */
+  summarised: z.number().int().nonnegative().optional(),
+});
+
+/** A plan run's reply classified with ADR-0077's table (ADR 0104); attempt 1 is the repair turn's. */
+export const PlanOutcomeEvent = z.object({
+  ...base,
+  type: z.literal("plan.outcome"),
+  outcome: z.enum(["plan_ready", "blocked", "no_plan", "invalid"]),
+  /** Why it is `invalid` (a rule of the classifier), or why `no_plan` was sent back. */
+  reason: z.string().optional(),
+  attempt: z.number().int().nonnegative(),
+  repair: z.boolean(),
+});
+
+/** A beat while a tool runs long (ADR-0078): a busy run is told apart from a wedged one. */
+export const HeartbeatEvent = z.object({
+  ...base,
+  type: z.literal("heartbeat"),
+  /** Names of the tools running now. */
+  activeTools: z.array(z.string()),
+  /** How long the oldest running tool has run, in ms. */
+  oldestToolMs: z.number().nonnegative(),
 });
 
 export const SubagentEvent = z.object({
@@ -253,6 +280,8 @@ export const RunEvent = z.discriminatedUnion("type", [
   GoalUpdateEvent,
   ClaimCheckEvent,
   CompactionEvent,
+  HeartbeatEvent,
+  PlanOutcomeEvent,
   SubagentEvent,
   RunEndEvent,
   NoteEvent,

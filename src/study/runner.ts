@@ -47,6 +47,9 @@ import { writeFileAtomic, writeJsonAtomic } from "../run/fs/atomic-write.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
 import { type StudyArmEntry, type StudySpec, selectArms } from "./study-file.ts";
 import { HarnessFaultError } from "../run/models/fault.ts";
+import { policiesOf } from "../run/agent.ts";
+import type { RunLimits } from "../run/agent-contract.ts";
+import { priceRequest, runLimitsFor } from "./limits.ts";
 import { unsandboxedRefusal } from "../run/sandbox/policy.ts";
 import { probeSandbox } from "../run/sandbox/probe.ts";
 import type { RunSandbox, Sandbox } from "../run/sandbox/types.ts";
@@ -212,7 +215,7 @@ interface PreparedTask {
 
 interface PreparedStudy {
   meta: StudyMeta;
-  arms: Map<string, { arm: StudyArm; model: string; origin: SpecOrigin }>;
+  arms: Map<string, { arm: StudyArm; model: string; origin: SpecOrigin; limits: RunLimits }>;
   tasks: Map<string, PreparedTask>;
   plan: PlannedRun[];
 }
@@ -264,7 +267,7 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
   // Tasks first: a missing repository or an empty handoff is named before any model is made.
   const preparedTasks: Array<Omit<PreparedTask, "models">> = [];
   for (const task of spec.tasks) preparedTasks.push(await prepareTask(task, spec, options, sandbox));
-  const arms = new Map<string, { arm: StudyArm; model: string; origin: SpecOrigin }>();
+  const arms = new Map<string, { arm: StudyArm; model: string; origin: SpecOrigin; limits: RunLimits }>();
   const armMetas: ArmMeta[] = [];
   for (const base of loaded) {
     const entry = armEntryFor(entries, base.name);
@@ -285,7 +288,8 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
     if (probe === null) throw new StudyInputError("STUDY_FILE", `${displayPath(spec.file, cwd)}: the study has no tasks.`, spec.file);
     const refusal = unsandboxedRefusal(sandbox, { arm: arm.name, agent: arm.agent, modelSpec: model, testDouble: probe.isTestDouble });
     if (refusal !== null) throw new StudyInputError("STUDY_SANDBOX", refusal);
-    arms.set(arm.name, { arm, model, origin });
+    const limits = runLimitsFor(spec.limits, policiesOf(arm));
+    arms.set(arm.name, { arm, model, origin, limits });
     const sections = arm.prompt?.sections?.filter((section) => section.stable !== false).map(({ id, chars, tokens }) => ({ id, chars, tokens })) ?? null;
     armMetas.push({
       name: arm.name,
@@ -295,6 +299,7 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
       testDouble: probe.isTestDouble,
       policies: arm.policies,
       goal: arm.goal ?? null,
+      ...(limits.maxRounds === spec.limits.maxRounds && limits.maxWallMs === spec.limits.maxWallMs ? {} : { limits }),
       prefix: arm.prompt
         ? { hash: arm.prompt.prefixHash, tokens: arm.prompt.prefixTokens, chars: arm.prompt.prefixChars ?? arm.prompt.stablePrefix.length, sections }
         : null,
@@ -327,6 +332,7 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
     ...(options.model !== undefined && options.model !== spec.model ? { studyFileModel: spec.model } : {}),
     arms: armMetas,
     limits: spec.limits,
+    ...(spec.contextWindows === undefined ? {} : { contextWindows: spec.contextWindows }),
     requests: spec.requests,
     shard: options.shard ?? null,
     planned: plan.map(({ task, arm, runIndex }) => (task === undefined ? { arm, runIndex } : { task, arm, runIndex })),
@@ -506,7 +512,7 @@ async function pickResumable(candidates: readonly string[], meta: StudyMeta, cwd
 
 /** One run from worktree to result. Returns null when it was interrupted (nothing written but the partial record). */
 async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: StudyRunOptions, worktreeRoot: string): Promise<RunResult | null> {
-  const { arm, model: modelSpec, origin } = prepared.arms.get(planned.arm) as { arm: StudyArm; model: string; origin: SpecOrigin };
+  const { arm, model: modelSpec, origin, limits } = prepared.arms.get(planned.arm) as { arm: StudyArm; model: string; origin: SpecOrigin; limits: RunLimits };
   const redact = options.redact ?? NO_REDACTION;
   const task = (planned.task === undefined ? [...prepared.tasks.values()][0] : prepared.tasks.get(planned.task)) as PreparedTask;
   const folder = join(options.outDir, runFolder(planned.arm, planned.runIndex, planned.task));
@@ -565,7 +571,10 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
           await recordWriter.write(event);
         },
         clock,
-        limits: task.meta.limits,
+        // The task's caps (its own, or the study's) as this arm's hard caps (ADR 0101).
+        limits: runLimitsFor(task.meta.limits, policiesOf(arm)),
+        pricer: priceRequest,
+        ...(prepared.meta.contextWindows === undefined ? {} : { contextWindows: prepared.meta.contextWindows }),
         artifactsDir: folder,
         sandbox: task.sandbox,
         ...(signal ? { signal } : {}),

@@ -14,6 +14,8 @@ import { StudyInputError, describeZodIssues } from "./errors.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
 import { TASK_FILE, type TaskSpec, loadTask, loadTasks } from "./task.ts";
 import { existsSync } from "node:fs";
+import { checkPolicySpecs, type PolicySpec } from "../core/policies/index.ts";
+import type { StudyLimits } from "./limits.ts";
 import { DecisionSchema, PrimarySchema, SecondarySchema, type StudyQuestion, buildQuestion } from "./question.ts";
 import { MAX_TIME_LIMIT_HOURS, MAX_TIME_LIMIT_MS } from "../core/limits.ts";
 import { DEFAULT_REQUEST_TIMEOUTS, DEFAULT_RETRY } from "../run/models/openai-compatible.ts";
@@ -111,9 +113,17 @@ export const StudyFileSchema = z
       .object({
         maxRounds: z.number().int().positive().optional(),
         maxWallMs: timeMs.optional(),
+        /** Tokens over all of a run's requests (the provider's figures when reported, else ours). */
+        maxTokens: z.number().int().positive().optional(),
+        /** USD per run, from the dated price table (src/measure/prices.ts). */
+        maxCostUsd: z.number().positive().optional(),
+        /** Goal arms get request and wall caps above the goal's own rounds and hours. */
+        goalCapsFirst: z.boolean().optional(),
       })
       .strict()
       .default({ maxRounds: 80, maxWallMs: 300_000 }),
+    /** Context windows by model id, in tokens, over the built-in table (ADR 0103); a test double needs one to compact. */
+    contextWindows: z.record(z.string().min(1), z.number().int().positive()).optional(),
     /** Default timeout for one acceptance check, when the checks file gives none. */
     checkTimeoutMs: timeMs.default(120_000),
     /** Model request timeouts and retries. */
@@ -157,7 +167,8 @@ export interface StudySpec {
   runs: number;
   model: string;
   seed: number;
-  limits: { maxRounds?: number; maxWallMs?: number };
+  limits: StudyLimits;
+  contextWindows?: Record<string, number>;
   checkTimeoutMs: number;
   /** Model request timeouts and retries, defaults filled in. */
   requests: RequestSettings;
@@ -179,6 +190,14 @@ export function parseStudyFile(value: unknown, file: string): StudySpec {
       throw new StudyInputError("STUDY_FILE", `${file}: field arms.${index}: arm "${arm.name}" is listed twice; list each arm once.`, file);
     }
     seen.add(arm.name);
+    // Policies that replace an arm's own are checked here, as the arm loader checks arm.yaml.
+    if ("policies" in arm && arm.policies !== undefined) {
+      const problem = checkPolicySpecs(arm.policies as PolicySpec[]);
+      if (problem !== null) {
+        const field = problem.index === null ? `arms.${index}.policies` : `arms.${index}.policies.${problem.index}.options`;
+        throw new StudyInputError("STUDY_FILE", `${file}: field ${field}: ${problem.message}. Fix the option name or value.`, file);
+      }
+    }
   }
   const fallbackName = basename(file).endsWith(STUDY_FILE_SUFFIX) ? basename(file).slice(0, -STUDY_FILE_SUFFIX.length) : basename(file).replace(/\.ya?ml$/, "");
   return {
@@ -194,6 +213,7 @@ export function parseStudyFile(value: unknown, file: string): StudySpec {
     model: data.model,
     seed: data.seed,
     limits: data.limits,
+    ...(data.contextWindows === undefined ? {} : { contextWindows: data.contextWindows }),
     checkTimeoutMs: data.checkTimeoutMs,
     requests: { ...DEFAULT_REQUESTS, ...data.requests },
   };

@@ -77,6 +77,7 @@ const EXPECTED: RunMetrics = {
   toolCallsPerVisibleText: 3,
   longestReply: { ms: 6990, toolCalls: 5 },
   wallMs: 8100,
+  plan: null,
   modelMs: 2920,
   toolMs: 4410,
   interrupts: 0,
@@ -189,6 +190,14 @@ describe("runMetrics over a run record", () => {
       repeated: 1,
       longest: { ms: 495, toolCalls: 2 },
     });
+  });
+
+  it("longest silence: the largest gap between consecutive events; heartbeats break it", () => {
+    const long = [start, call(1000, "c1", "shell", { command: "sleep 30" }), result(31_000, "c1", 30_000), { t: 31_100, type: "run.end", status: "x", wallMs: 31_100 }] as RunEvent[];
+    expect(runMetrics(long).longestSilenceMs).toBe(30_000);
+    const beats: RunEvent[] = Array.from({ length: 3 }, (_, i) => ({ t: 11_000 + i * 10_000, type: "heartbeat", activeTools: ["shell"], oldestToolMs: 10_000 * (i + 1) }));
+    const beaten = [...long.slice(0, 2), ...beats, ...long.slice(2)];
+    expect(runMetrics(beaten).longestSilenceMs).toBe(10_000);
   });
 
   it("cost: the log's own cost wins; an unpriced model gives null, never a guess", () => {

@@ -55,7 +55,7 @@ describe("armstudy run", () => {
     }
   });
 
-  const USAGE = "usage: armstudy run --arm NAME --model SPEC --dir DIR --handoff FILE [--out FILE] [--seed N] [--run-index N] [--arms-dir DIR] [--max-rounds N] [--max-minutes N] [--no-sandbox]";
+  const USAGE = "usage: armstudy run --arm NAME --model SPEC --dir DIR --handoff FILE [--out FILE] [--seed N] [--run-index N] [--arms-dir DIR] [--max-rounds N] [--max-minutes N] [--max-tokens N] [--max-cost-usd X] [--heartbeat-seconds N] [--no-sandbox]";
   it.each([
     [["run"], `armstudy run: missing --arm, --model, --dir, --handoff\n${USAGE}\n`],
     [["run", "--bogus"], `armstudy run: Unknown option '--bogus'\n${USAGE}\n`],

@@ -70,6 +70,7 @@ describe("armstudy analyze", () => {
       toolCallsPerVisibleText: 1,
       longestReply: { ms: 0, toolCalls: 1 },
       wallMs: 0,
+      plan: null,
       modelMs: 0,
       toolMs: 0,
       interrupts: 0,

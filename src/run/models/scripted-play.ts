@@ -8,6 +8,10 @@
 import type { Message, ModelRequest, ToolCall, ToolSpec } from "../../core/model.ts";
 import { unescapeXml } from "../../core/goal/template.ts";
 import type { Persona, PersonaStep } from "./scripted-persona.ts";
+import { SUMMARY_MARK } from "../../core/context/summary.ts";
+
+/** A command reference in a context summary (ADR 0103): `- shell \`CMD\` — exit code: N`. */
+const SUMMARY_COMMAND = /^- shell `(.+)` — (exit code: -?\d+)/;
 
 /** A check that failed this many times is given up, and the persona moves on. */
 export const MAX_CHECK_ATTEMPTS = 2;
@@ -46,6 +50,17 @@ function observe(messages: readonly Message[]): Observation {
     switch (message.role) {
       case "user":
         lastUserIndex = index;
+        // A context summary replaced earlier turns: the persona reads its checks back from the
+        // summary's references, as a model would, so compaction does not make it start over.
+        if (message.content.startsWith(SUMMARY_MARK)) {
+          message.content.split("\n").forEach((line, n) => {
+            const match = SUMMARY_COMMAND.exec(line);
+            if (match === null) return;
+            const id = `summary-${index}-${n}`;
+            turns.push({ index, calls: [{ id, name: "shell", arguments: { command: match[1] } }] });
+            results.set(id, match[2]!);
+          });
+        }
         break;
       case "assistant":
         assistantCount += 1;
