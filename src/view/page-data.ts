@@ -1,0 +1,168 @@
+/**
+ * A study's viewer data, read from its results folder through the results reader and the record
+ * reader (never written): the page index (arms, the at-a-glance rows, one entry per run with its
+ * filter flags) and each run's payload (record events, acceptance checks, patch). Fields other
+ * engineers add to result.json (`tampered`, caps, `task`) are read when present and are false or
+ * null when absent.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { type LoadedResults, type RunResult, loadResults, runFolder } from "../render/results.ts";
+import { type ArmSummary, type StudySummary, summarize } from "../render/summary.ts";
+import { readRecord } from "../run/record-reader.ts";
+import type { RunEvent } from "../run/record.ts";
+import type { ArmEntry, GlanceRow, PageIndex, RunEntry, RunFlags, RunPayload } from "./page/data.ts";
+
+/** Statuses and reasons that mean a limit stopped the run rather than the model or a control. */
+const CAP_STATUS = /budget_limited|usage_limited|max_rounds|rounds_exhausted|time_limit|token_cap|cost_cap|wall/i;
+const CAP_REASON = /\b(cap|limit|max(imum)? rounds|budget)\b/i;
+
+function loose(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+}
+
+/** The filter flags of one result, tolerating fields that older results do not carry. */
+export function runFlags(result: RunResult): RunFlags {
+  const raw = loose(result);
+  const metrics = loose(raw.metrics);
+  const acceptance = loose(raw.acceptance);
+  const tampered = raw.tampered ?? acceptance.tampered ?? metrics.tampered;
+  const cap = raw.cap ?? raw.hitCap ?? metrics.hitCap ?? metrics.cap;
+  return {
+    falseCompletion: result.metrics.falseCompletion === true,
+    permissionStop: result.metrics.permissionStop === true,
+    error: result.error !== null && result.error !== undefined ? true : result.status === "error",
+    tampered: Array.isArray(tampered) ? tampered.length > 0 : tampered === true || (typeof tampered === "object" && tampered !== null && Object.keys(tampered).length > 0),
+    hitCap: cap === true || (typeof cap === "string" && cap.length > 0) || CAP_STATUS.test(result.status) || (result.reason !== null && CAP_REASON.test(result.reason ?? "")),
+  };
+}
+
+export function controlOf(arm: Pick<ArmSummary, "policies" | "goal">): string {
+  const policies = arm.policies.map((p) => p.name).join(", ") || "none";
+  const caps = arm.goal ? [arm.goal.rounds !== undefined ? `${arm.goal.rounds} rounds` : null, arm.goal.hours !== undefined ? `${arm.goal.hours} h` : null].filter(Boolean) : [];
+  return caps.length > 0 ? `${policies} (at most ${caps.join(" or ")})` : policies;
+}
+
+function runEntry(result: RunResult, events: number): RunEntry {
+  const task = loose(result).task;
+  return {
+    key: `${result.arm}/${result.runIndex}`,
+    arm: result.arm,
+    runIndex: result.runIndex,
+    task: typeof task === "string" ? task : typeof loose(task).id === "string" ? (loose(task).id as string) : null,
+    status: result.status,
+    reason: result.reason ?? null,
+    flags: runFlags(result),
+    checks: { passed: result.acceptance.passed, failed: result.acceptance.failed },
+    toolCalls: result.metrics.toolCalls,
+    tokens: result.metrics.tokens.total,
+    wallMs: result.metrics.wallMs,
+    firstReportLine: result.metrics.firstReportLine ?? null,
+    events,
+  };
+}
+
+function glanceRows(summary: StudySummary): GlanceRow[] {
+  return summary.arms.map((arm) => ({
+    arm: arm.name,
+    control: arm.agent === "armstudy" ? controlOf(arm) : `${controlOf(arm)} (${arm.agent}'s own loop)`,
+    n: arm.n,
+    allChecksPassed: arm.rates.allChecksPassed.count,
+    falseCompletion: arm.rates.falseCompletion.count,
+    permissionStop: arm.rates.permissionStop.count,
+    checksPassedMean: arm.counts.checksPassed.mean,
+    toolCallsMean: arm.counts.toolCalls.mean,
+    tokensMean: arm.counts.tokensTotal.mean,
+  }));
+}
+
+/** Reads a record through the record reader; bad lines become warnings, never a failure. */
+export async function readEvents(path: string): Promise<{ events: RunEvent[]; warnings: string[] }> {
+  const events: RunEvent[] = [];
+  const warnings: string[] = [];
+  try {
+    for await (const event of readRecord(path, { onWarning: (warning) => warnings.push(warning.message) })) events.push(event);
+  } catch (error) {
+    warnings.push(`${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the timeline shows what was read`);
+  }
+  return { events, warnings };
+}
+
+async function readOptional(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+export async function runPayload(dir: string, result: RunResult): Promise<RunPayload> {
+  const folder = join(dir, runFolder(result.arm, result.runIndex));
+  const { events, warnings } = await readEvents(join(folder, result.files.record));
+  return {
+    events,
+    warnings,
+    acceptance: result.acceptance.checks.map((check) => ({
+      id: check.id,
+      command: check.command,
+      passed: check.passed,
+      exitCode: check.exitCode ?? null,
+      timedOut: check.timedOut === true,
+      durationMs: check.durationMs ?? 0,
+      output: check.output ?? "",
+    })),
+    patch: await readOptional(join(folder, result.files.patch)),
+    subagents: [],
+  };
+}
+
+export interface StudyPage {
+  index: PageIndex;
+  /** Each run's payload, produced one at a time so a large study is never held whole. */
+  payloads: () => AsyncGenerator<{ key: string; payload: RunPayload }>;
+}
+
+/** The viewer data of a results folder. */
+export async function studyPage(dir: string): Promise<StudyPage> {
+  const loaded: LoadedResults = await loadResults(dir);
+  const summary = summarize(loaded);
+  const arms: ArmEntry[] = loaded.meta.arms.map((arm) => ({
+    name: arm.name,
+    description: arm.description ?? "",
+    agent: arm.agent,
+    model: arm.model,
+    testDouble: arm.testDouble,
+    control: controlOf(arm),
+    prefix: arm.prefix ?? null,
+  }));
+  // The run list needs each record's length; counting lines is cheap and reads no JSON.
+  const runs: RunEntry[] = [];
+  for (const result of loaded.results) {
+    const record = await readOptional(join(dir, runFolder(result.arm, result.runIndex), result.files.record));
+    runs.push(runEntry(result, record === null ? 0 : countLines(record)));
+  }
+  const index: PageIndex = {
+    schema: "armstudy.view/1",
+    kind: "study",
+    title: `Study ${summary.study}`,
+    description: summary.description,
+    testDouble: summary.testDouble || summary.testDoubleArms.length > 0,
+    checks: summary.checks,
+    arms,
+    glance: glanceRows(summary),
+    runs,
+    warnings: summary.warnings,
+  };
+  return {
+    index,
+    payloads: async function* () {
+      for (const result of loaded.results) yield { key: `${result.arm}/${result.runIndex}`, payload: await runPayload(dir, result) };
+    },
+  };
+}
+
+function countLines(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count += 1;
+  return text.length > 0 && !text.endsWith("\n") ? count + 1 : count;
+}

@@ -1,0 +1,10 @@
+/// <reference lib="dom" />
+/** What every view of the page gives the router: its element, its keys, its clean-up. */
+export interface View {
+  element: HTMLElement;
+  /** Handles a key the page's keyboard did not; true when it was used. */
+  onKey: (event: KeyboardEvent) => boolean;
+  dispose: () => void;
+  /** Called once the element is in the document (scroll to a step, focus). */
+  mounted?: () => void;
+}
