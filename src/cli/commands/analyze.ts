@@ -16,7 +16,8 @@ const USAGE = `armstudy analyze FILE... [--format auto|${SESSION_FORMATS.join("|
 
 Reads each session file (streamed) and prints its metrics: a table, or with --json one JSON object
 (an array for several files). --format auto (the default) detects the format from the first lines
-and says which it chose. --record writes the normalised run record (one FILE only).
+and says which it chose. --record writes the normalised run record (one FILE only); --html writes
+the session's viewer page, its trajectory as a timeline with sub-agents nested (one FILE only).
 Exit 0; 2 when a file is missing, empty or not a session format armstudy reads (the others are
 still analysed).`;
 
@@ -28,7 +29,7 @@ const command: Command = {
   usage: USAGE,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(
-      { args, allowPositionals: true, strict: true, options: { format: { type: "string", default: "auto" }, json: { type: "boolean", default: false }, record: { type: "string" } } },
+      { args, allowPositionals: true, strict: true, options: { format: { type: "string", default: "auto" }, json: { type: "boolean", default: false }, record: { type: "string" }, html: { type: "string" } } },
       USAGE,
     );
     const format = values.format ?? "auto";
@@ -40,6 +41,8 @@ const command: Command = {
       throw new UsageError(`--record writes one run record: give exactly one FILE (got ${positionals.length})`);
     }
 
+    if (values.html !== undefined && positionals.length !== 1) throw new UsageError(`--html writes one session's page: give exactly one FILE (got ${positionals.length})`);
+    if (values.html !== undefined) await prepareOutputFile("--html", resolve(io.cwd, values.html));
     // Checked first, so a bad --record is not reported as a problem with the session file.
     if (values.record !== undefined) await prepareOutputFile("--record", resolve(io.cwd, values.record));
     const counter = new TokenCounter();
@@ -71,6 +74,11 @@ const command: Command = {
       else io.stdout(renderAnalysisTable(results));
     }
     if (values.record !== undefined && results.length === 1) io.stderr(`run record written to ${values.record}\n`);
+    if (values.html !== undefined && results.length === 1) {
+      // Loaded on demand: the page build (esbuild, chart.js) is paid only when a page is asked for.
+      await (await import("../../view/write-session.ts")).writeSessionView(resolve(io.cwd, positionals[0] as string), resolve(io.cwd, values.html), format as SessionFormat | "auto");
+      io.stderr(`session page written to ${values.html}\n`);
+    }
     return failed > 0 ? 2 : 0;
   },
 };

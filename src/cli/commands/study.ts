@@ -17,6 +17,7 @@ import { progressPrinter } from "../../study/progress.ts";
 import { runStudy } from "../../study/runner.ts";
 import { onInterrupt } from "../../study/signals.ts";
 import { loadStudyFile } from "../../study/study-file.ts";
+import { writeStudyView } from "../../view/write.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 import { InputError, UsageError } from "../errors.ts";
@@ -121,12 +122,14 @@ async function run(args: string[], io: CliIO): Promise<number> {
     });
     printer.close();
     const rendered = await renderStudyReport(outcome.outDir);
+    const view = await writeStudyView(outcome.outDir);
     const resumeHint = `armstudy study ${positionals[0] ?? ""}${values.arm?.map((arm) => ` --arm ${arm}`).join("") ?? ""} --resume --out ${shown(outcome.outDir)}`.replace(/ {2,}/g, " ");
     if (json) {
       io.stdout(
         `${JSON.stringify({
           outDir: outcome.outDir,
           report: rendered.reportPath,
+          view,
           summary: rendered.summaryPath,
           charts: rendered.chartPaths,
           ran: outcome.ran,
@@ -142,6 +145,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       io.stdout(`${outcome.ran} run(s) finished, ${outcome.skipped} already done${outcome.errors > 0 ? `, ${outcome.errors} with a harness error` : ""}\n`);
       if (outcome.interrupted) io.stdout(`interrupted; finish with: ${resumeHint}\n`);
       io.stdout(`report: ${shown(rendered.reportPath)}\n`);
+      io.stdout(`view: ${shown(view)}\n`);
     }
     return outcome.interrupted ? 130 : 0;
   } catch (error) {
@@ -154,7 +158,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   }
 }
 
-const REPORT_USAGE = "armstudy report DIR [--json]   (re-render report.md, summary.json and charts/ from a study's saved results)";
+const REPORT_USAGE = "armstudy report DIR [--json]   (re-render report.md, report.html, summary.json and charts/ from a study's saved results)";
 
 /** `armstudy report DIR`: re-renders a results folder (report.ts routes here for any form but `analyze`). */
 export async function rerenderStudyReport(args: string[], io: CliIO): Promise<number> {
@@ -163,12 +167,15 @@ export async function rerenderStudyReport(args: string[], io: CliIO): Promise<nu
   const dir = resolve(io.cwd, positionals[0] as string);
   try {
     const rendered = await renderStudyReport(dir);
+    const view = await writeStudyView(dir);
     if (values.json === true) {
-      io.stdout(`${JSON.stringify({ report: rendered.reportPath, summary: rendered.summaryPath, charts: rendered.chartPaths, runs: rendered.summary.runs })}\n`);
+      io.stdout(`${JSON.stringify({ report: rendered.reportPath, view, summary: rendered.summaryPath, charts: rendered.chartPaths, runs: rendered.summary.runs })}\n`);
     } else {
       for (const warning of rendered.summary.warnings) io.stdout(`warning: ${warning}\n`);
       const rel = relative(io.cwd, rendered.reportPath);
       io.stdout(`report: ${rel.startsWith("..") ? rendered.reportPath : rel}\n`);
+      const viewRel = relative(io.cwd, view);
+      io.stdout(`view: ${viewRel.startsWith("..") ? view : viewRel}\n`);
     }
     return 0;
   } catch (error) {

@@ -60,8 +60,9 @@ export function formatMs(ms: number | null): string {
   if (ms === null) return "";
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  const minutes = Math.floor(ms / 60_000);
-  return `${minutes}:${String(Math.floor((ms % 60_000) / 1000)).padStart(2, "0")} min`;
+  const seconds = Math.floor(ms / 1000);
+  const clock = `${String(Math.floor((seconds % 3600) / 60)).padStart(seconds >= 3600 ? 2 : 1, "0")}:${String(seconds % 60).padStart(2, "0")}`;
+  return seconds >= 3600 ? `${Math.floor(seconds / 3600)}:${clock}` : clock;
 }
 
 export function formatTokens(tokens: number | null): string {

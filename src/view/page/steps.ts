@@ -111,7 +111,14 @@ function draft(event: RunEvent): Draft {
   const base = { t: event.t, tokens: null, event };
   switch (event.type) {
     case "run.start":
-      return { ...base, kind: "system", label: "system prompt", summary: `${event.model}${event.testDouble ? " (test double)" : ""} · prefix ${event.prefixTokens} tokens · ${event.prefixHash.slice(0, 12)}`, key: "system", decisive: false };
+      return {
+        ...base,
+        kind: "system",
+        label: "system prompt",
+        summary: `${event.model}${event.testDouble ? " (test double)" : ""} · ${event.prefixHash.length > 0 ? `prefix ${event.prefixTokens} tokens · ${event.prefixHash.slice(0, 12)}` : `${event.source}'s own prompt (not measured)`}`,
+        key: "system",
+        decisive: false,
+      };
     case "user.message":
       return { ...base, kind: "user", label: event.kind, summary: oneLine(event.text), key: `user:${event.kind}:${event.text}`, decisive: true };
     case "model.request": {
