@@ -198,6 +198,12 @@ export function compareView(index: PageIndex, runs: [RunEntry, RunEntry], payloa
         toggle(row, true);
       }
     },
+    navigate(route) {
+      if (route.view !== "compare" || route.row === null || route.a.arm !== a.arm || route.a.runIndex !== a.runIndex || route.b.arm !== b.arm || route.b.runIndex !== b.runIndex) return false;
+      toggle(route.row, true);
+      select(route.row);
+      return true;
+    },
     onKey(event) {
       if (event.key === "j" || event.key === "ArrowDown") select(Math.min(rows.length, selected + 1));
       else if (event.key === "k" || event.key === "ArrowUp") select(Math.max(1, selected - 1));

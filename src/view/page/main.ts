@@ -26,8 +26,14 @@ function start(): void {
   let shownKey = "";
   let generation = 0;
 
+  const keyOf = (route: Route): string =>
+    route.view === "study" ? "study:" : route.view === "run" ? `run:${route.arm}/${route.runIndex}:${route.step ?? ""}` : `compare:${route.a.arm}/${route.a.runIndex}:${route.b.arm}/${route.b.runIndex}:${route.row ?? ""}`;
+
   const go = (hash: string, replace = false) => {
-    if (replace) history.replaceState(null, "", hash);
+    if (replace) {
+      history.replaceState(null, "", hash);
+      shownKey = keyOf(parseRoute(hash));
+    }
     else if (location.hash === hash) void render();
     else location.hash = hash;
   };
@@ -53,9 +59,15 @@ function start(): void {
     const mine = ++generation;
     let route: Route = parseRoute(location.hash);
     if (route.view === "study" && index.kind === "session" && index.runs[0]) route = { view: "run", arm: index.runs[0].arm, runIndex: index.runs[0].runIndex, step: null };
+    const key = keyOf(route);
+    if (key === shownKey) return;
+    if (current?.navigate?.(route)) {
+      shownKey = key;
+      return;
+    }
     try {
       if (route.view === "study") {
-        if (shownKey !== "study:") show(studyView(index, go), "study:");
+        show(studyView(index, go), key);
         return;
       }
       if (route.view === "run") {
@@ -63,8 +75,7 @@ function start(): void {
         if (run === undefined) return missing(`There is no run ${route.runIndex} of arm ${route.arm} in this page.`);
         const payload = await store.get(run.key);
         if (mine !== generation) return;
-        const key = `run:${run.key}:${route.step ?? ""}`;
-        if (key !== shownKey) show(runView(index, run, payload, route.step, go), key);
+        show(runView(index, run, payload, route.step, go), key);
         return;
       }
       const a = find(route.a.arm, route.a.runIndex);
@@ -72,8 +83,7 @@ function start(): void {
       if (a === undefined || b === undefined) return missing("One of the two runs to compare is not in this page.");
       const payloads = await Promise.all([store.get(a.key), store.get(b.key)]);
       if (mine !== generation) return;
-      const key = `compare:${a.key}:${b.key}:${route.row ?? ""}`;
-      if (key !== shownKey) show(compareView(index, [a, b], payloads, route.row, go), key);
+      show(compareView(index, [a, b], payloads, route.row, go), key);
     } catch (error) {
       missing(`This view could not be shown: ${(error as Error).message}`);
     }

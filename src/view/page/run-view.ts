@@ -65,6 +65,12 @@ export function runView(index: PageIndex, run: RunEntry, payload: RunPayload, st
         timeline.select(step, true, "start");
       }
     },
+    navigate(route) {
+      if (route.view !== "run" || route.arm !== run.arm || route.runIndex !== run.runIndex || route.step === null) return false;
+      timeline.toggle(route.step, true);
+      timeline.select(route.step, true, "start");
+      return true;
+    },
     onKey(event) {
       if (event.key === "j" || event.key === "ArrowDown") timeline.move(1);
       else if (event.key === "k" || event.key === "ArrowUp") timeline.move(-1);

@@ -149,6 +149,39 @@ export function stepBody(step: Step, context: BodyContext): HTMLElement {
       }
       break;
     }
+    case "model.request":
+      body.appendChild(
+        kv([
+          ["purpose", event.purpose],
+          ["input", `${event.input} (${event.cachedInput} cached${event.cacheWrite ? `, ${event.cacheWrite} written to cache` : ""})`],
+          ["output", `${event.output}${event.reasoning > 0 ? ` (${event.reasoning} reasoning)` : ""}`],
+          ["counted by armstudy", event.counted ? `${event.counted.input} in · ${event.counted.output} out` : "–"],
+          ["usage source", event.usageSource],
+          ["duration", `${Math.round(event.durationMs)} ms`],
+          ["stop", event.stop ?? "–"],
+          ["model", event.model ?? "–"],
+          ["cost", event.costUsd !== undefined ? `$${event.costUsd.toFixed(4)}` : "–"],
+        ]),
+      );
+      break;
+    case "policy.decision":
+      body.appendChild(kv([["policy", event.policy], ["decision", event.decision], ["reason", event.reason], ["status", event.status ?? "–"]]));
+      break;
+    case "goal.update":
+      body.appendChild(kv([["from", event.from ?? "none"], ["to", event.to ?? "none"], ["by", event.by], ["reason", event.reason]]));
+      break;
+    case "reply.end":
+      body.appendChild(kv([["reason", event.reason], ["error", event.errorMessage ?? "–"]]));
+      break;
+    case "compaction":
+      body.appendChild(kv([["tokens before", String(event.tokensBefore ?? "unknown")], ["tokens after", String(event.tokensAfter ?? "unknown")]]));
+      break;
+    case "run.end":
+      body.appendChild(kv([["status", event.status], ["reason", event.reason ?? "–"], ["wall time", `${Math.round(event.wallMs)} ms`], ["usage", event.usage ? `${event.usage.input} in · ${event.usage.output} out (${event.usage.source}${event.usage.lowerBound ? ", a lower bound" : ""})` : "–"]]));
+      break;
+    case "note":
+      body.appendChild(folded(event.text));
+      break;
     case "subagent": {
       const nested = context.subagent(event.ref);
       body.appendChild(nested ?? h("p", { class: "muted" }, `The sub-agent's record (${event.ref}) is not in this page.`));
