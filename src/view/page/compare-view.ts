@@ -11,6 +11,7 @@ import { compareHref, runHref } from "./routes.ts";
 import { stepBody } from "./step-body.ts";
 import { type StepCounts, buildSteps, countSteps, type Step } from "./steps.ts";
 import { bodyContext } from "./run-view.ts";
+import { CHUNK, chunkElement } from "./timeline.ts";
 import type { View } from "./view.ts";
 
 const COUNTED: Array<[keyof StepCounts, string]> = [
@@ -126,14 +127,18 @@ export function compareView(index: PageIndex, runs: [RunEntry, RunEntry], payloa
     });
     return element;
   };
+  let chunk: HTMLElement | null = null;
   const renderUpTo = (count: number) => {
-    const fragment = document.createDocumentFragment();
     for (let r = rowElements.length; r < count; r += 1) {
+      if (r % CHUNK === 0) {
+        chunk = chunkElement(Math.min(CHUNK, rows.length - r));
+        grid.appendChild(chunk);
+      }
       const element = buildRow(r);
       rowElements.push(element);
-      fragment.appendChild(element);
+      (chunk as HTMLElement).appendChild(element);
     }
-    grid.appendChild(fragment);
+    if (rowElements.length === rows.length) grid.dataset.complete = "";
   };
   renderUpTo(Math.min(FIRST_BATCH, rows.length));
   let cancelled = false;

@@ -2,8 +2,10 @@
 /**
  * A run's steps as rows: time and tokens in a gutter, one folded line each, the body built only
  * when a row is opened. Rows are added in batches after the first screen (a 5,000-step run shows
- * at once and fills in while the person reads), and CSS `content-visibility` keeps off-screen
- * rows from being laid out.
+ * at once and fills in while the person reads), in chunks of CHUNK rows whose CSS
+ * `content-visibility: auto` keeps off-screen chunks from being laid out or painted. Per chunk,
+ * not per row: on 5,000 rows the per-element bookkeeping made scrolling slower than none at all
+ * (docs/performance.md).
  */
 import { formatMs, formatTokens, h } from "./dom.ts";
 import { type BodyContext, stepBody } from "./step-body.ts";
@@ -11,6 +13,16 @@ import type { Step } from "./steps.ts";
 
 const FIRST_BATCH = 200;
 const BATCH = 1000;
+export const CHUNK = 100;
+/** A folded row's height in px, for a chunk's size before it is first laid out. */
+export const ROW_PX = 31;
+
+/** A container for the next CHUNK rows, sized in advance so the scrollbar is right before layout. */
+export function chunkElement(rows: number): HTMLElement {
+  const chunk = h("div", { class: "chunk" });
+  chunk.style.containIntrinsicSize = `auto ${rows * ROW_PX}px`;
+  return chunk;
+}
 
 export interface TimelineOptions {
   /** Prefix for row ids, so two timelines can share a page. */
@@ -22,6 +34,7 @@ export interface TimelineOptions {
 export class Timeline {
   readonly element: HTMLElement;
   private readonly rows: HTMLElement[] = [];
+  private chunk: HTMLElement | null = null;
   private selected = 0;
   private cancelled = false;
 
@@ -45,13 +58,17 @@ export class Timeline {
   }
 
   private renderUpTo(count: number): void {
-    const fragment = document.createDocumentFragment();
     for (let i = this.rows.length; i < count; i += 1) {
+      if (i % CHUNK === 0) {
+        this.chunk = chunkElement(Math.min(CHUNK, this.steps.length - i));
+        this.element.appendChild(this.chunk);
+      }
       const row = this.row(this.steps[i] as Step);
       this.rows.push(row);
-      fragment.appendChild(row);
+      (this.chunk as HTMLElement).appendChild(row);
     }
-    this.element.appendChild(fragment);
+    // Marks the list whole, for tests and benchmarks that wait for the last batch.
+    if (this.rows.length === this.steps.length) this.element.dataset.complete = "";
   }
 
   private row(step: Step): HTMLElement {
