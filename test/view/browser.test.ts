@@ -134,6 +134,14 @@ describe.skipIf(!HAVE_CHROMIUM)("report.html in headless Chromium", () => {
     const found = page.locator(`#step-${n} .evidence.found`);
     expect(await found.count()).toEqual(5);
     expect(await page.locator(`#step-${n} .evidence mark`).first().textContent()).toEqual("ok - B1: a leading minus sign makes the amount negative");
+    // Each found quote is shown in its place in the tool output, marked.
+    expect(await page.locator(`#step-${n} .evidence pre.excerpt mark`).allTextContents()).toEqual([
+      "ok - B1: a leading minus sign makes the amount negative",
+      "ok - B2: an outgoing entry larger than the stock is refused with the numbers",
+      "ok - B3: a quoted field may contain commas",
+      "ok - B4: parts at or below their re-order level are listed, sorted by sku",
+      "ok - B5: goods in move the average cost; goods out do not",
+    ]);
     await page.screenshot({ path: screenshotPath("run-claim.png") });
     const link = found.first().locator("a");
     const target = Number((await link.textContent())!.replace("found in step ", ""));

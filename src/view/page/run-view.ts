@@ -24,7 +24,8 @@ function subagentTimeline(payload: RunPayload, ref: string, prefix: string): Nod
 
 export function bodyContext(payload: RunPayload, arm: PageIndex["arms"][number] | null, steps: readonly Step[], stepHref: (n: number) => string, prefix: string): BodyContext {
   const quotes = steps.flatMap((step) => step.evidence.filter((match) => match.step !== null).map((match) => match.quote));
-  return { payload, arm, stepHref, quotes, subagent: (ref) => subagentTimeline(payload, ref, `${prefix}${ref.replace(/[^\w-]/g, "_")}-`) };
+  const outputOf = (n: number): string | null => steps[n - 1]?.result?.output ?? null;
+  return { payload, arm, stepHref, quotes, outputOf, subagent: (ref) => subagentTimeline(payload, ref, `${prefix}${ref.replace(/[^\w-]/g, "_")}-`) };
 }
 
 export function runView(index: PageIndex, run: RunEntry, payload: RunPayload, step: number | null, go: (hash: string, replace?: boolean) => void): View {

@@ -21,6 +21,22 @@ export interface BodyContext {
   subagent: (ref: string) => Node | null;
   /** Evidence quoted by claim checks, highlighted wherever it appears in tool output. */
   quotes: readonly string[];
+  /** The tool output of step n (for evidence excerpts), or null. */
+  outputOf: (n: number) => string | null;
+}
+
+/** The lines of `output` around `offset`, as an excerpt with the quote marked. */
+export function excerpt(output: string, offset: number, quote: string, around = 2): HTMLElement {
+  const before = output.slice(0, offset).split("\n");
+  const after = output.slice(offset + quote.length).split("\n");
+  const head = before.slice(-1 - around);
+  const tail = after.slice(0, around + 1);
+  const text = `${head.join("\n")}${quote}${tail.join("\n")}`;
+  const pre = h("pre", { class: "out excerpt" });
+  if (before.length > head.length) pre.appendChild(document.createTextNode("…\n"));
+  pre.appendChild(marked(text, [quote]));
+  if (after.length > tail.length) pre.appendChild(document.createTextNode("\n…"));
+  return pre;
 }
 
 export function folded(text: string, needles: readonly string[] = []): HTMLElement {
@@ -144,6 +160,7 @@ export function stepBody(step: Step, context: BodyContext): HTMLElement {
             { class: `evidence ${match.step === null ? "missing" : "found"}` },
             h("blockquote", null, h("mark", null, match.quote)),
             match.step === null ? h("span", { class: "bad" }, "not found in any tool output") : h("a", { href: context.stepHref(match.step) }, `found in step ${match.step}`),
+            match.step === null ? null : excerpt(context.outputOf(match.step) ?? "", match.offset, match.quote.trim()),
           ),
         );
       }

@@ -47,6 +47,24 @@ function glanceTable(index: PageIndex): HTMLElement {
   );
 }
 
+/** Suites: per task and arm, the runs that passed every check (shown once results name a task). */
+function taskTable(index: PageIndex): HTMLElement | null {
+  const tasks = [...new Set(index.runs.map((run) => run.task).filter((task): task is string => task !== null))].sort();
+  if (tasks.length === 0) return null;
+  const arms = index.arms.map((arm) => arm.name);
+  const cellOf = (task: string, arm: string): string => {
+    const runs = index.runs.filter((run) => run.task === task && run.arm === arm);
+    return runs.length === 0 ? "–" : `${runs.filter((run) => run.checks.failed === 0 && run.checks.passed > 0).length}/${runs.length}`;
+  };
+  return h(
+    "div",
+    null,
+    h("h2", null, "Tasks × arms"),
+    h("p", { class: "muted" }, "Runs that passed every check / runs, per task and arm."),
+    h("table", { class: "grid tasks" }, h("thead", null, h("tr", null, h("th", null, "task"), ...arms.map((arm) => h("th", null, arm)))), h("tbody", null, ...tasks.map((task) => h("tr", null, h("td", null, task), ...arms.map((arm) => h("td", { class: "num" }, cellOf(task, arm))))))),
+  );
+}
+
 function flagsText(run: RunEntry): string {
   return FILTERS.filter((filter) => run.flags[filter.flag]).map((filter) => filter.label).join(", ");
 }
@@ -143,6 +161,7 @@ export function studyView(index: PageIndex, go: (hash: string) => void): View {
     glanceTable(index),
     h("p", { class: "muted" }, "Rates are runs where it happened / runs; checks, tool calls and tokens are means per run. Intervals and tests between arms are in report.md."),
     charts?.element ?? null,
+    taskTable(index),
     h("h2", null, "Runs"),
     filterBar,
     picker,
