@@ -43,7 +43,7 @@ export function controlOf(arm: Pick<ArmSummary, "policies" | "goal">): string {
   return caps.length > 0 ? `${policies} (at most ${caps.join(" or ")})` : policies;
 }
 
-function runEntry(result: RunResult, events: number): RunEntry {
+function runEntry(result: RunResult): RunEntry {
   const task = loose(result).task;
   return {
     key: `${result.arm}/${result.runIndex}`,
@@ -58,7 +58,6 @@ function runEntry(result: RunResult, events: number): RunEntry {
     tokens: result.metrics.tokens.total,
     wallMs: result.metrics.wallMs,
     firstReportLine: result.metrics.firstReportLine ?? null,
-    events,
   };
 }
 
@@ -135,12 +134,7 @@ export async function studyPage(dir: string): Promise<StudyPage> {
     control: controlOf(arm),
     prefix: arm.prefix ?? null,
   }));
-  // The run list needs each record's length; counting lines is cheap and reads no JSON.
-  const runs: RunEntry[] = [];
-  for (const result of loaded.results) {
-    const record = await readOptional(join(dir, runFolder(result.arm, result.runIndex), result.files.record));
-    runs.push(runEntry(result, record === null ? 0 : countLines(record)));
-  }
+  const runs: RunEntry[] = loaded.results.map(runEntry);
   const index: PageIndex = {
     schema: "armstudy.view/1",
     kind: "study",
@@ -159,10 +153,4 @@ export async function studyPage(dir: string): Promise<StudyPage> {
       for (const result of loaded.results) yield { key: `${result.arm}/${result.runIndex}`, payload: await runPayload(dir, result) };
     },
   };
-}
-
-function countLines(text: string): number {
-  let count = 0;
-  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count += 1;
-  return text.length > 0 && !text.endsWith("\n") ? count + 1 : count;
 }

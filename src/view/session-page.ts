@@ -42,7 +42,6 @@ function sessionEntry(events: readonly RunEvent[]): RunEntry {
     tokens,
     wallMs,
     firstReportLine: lastText === null ? null : (lastText.split("\n").find((line) => line.trim().length > 0)?.trim() ?? null),
-    events: events.length,
   };
 }
 

@@ -211,7 +211,17 @@ describe.skipIf(!HAVE_CHROMIUM)("report.html in headless Chromium", () => {
     const copy = join(temp, "hostile");
     cpSync(out, copy, { recursive: true });
     const hostile = '</script><script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"><!--';
-    appendFileSync(join(copy, "runs/ordinary/run-1/record.jsonl"), `${JSON.stringify({ t: 999, type: "assistant.text", text: hostile, final: false })}\n${JSON.stringify({ t: 1000, type: "tool.call", id: "x", name: "shell", arguments: { command: hostile } })}\n`);
+    const long = Array.from({ length: 60 }, (_, i) => `line ${i + 1} ${hostile}`).join("\n");
+    appendFileSync(
+      join(copy, "runs/ordinary/run-1/record.jsonl"),
+      [
+        { t: 999, type: "assistant.text", text: hostile, final: false },
+        { t: 1000, type: "tool.call", id: "x", name: "shell", arguments: { command: hostile } },
+        { t: 1001, type: "tool.result", id: "x", name: "shell", ok: false, exitCode: 1, output: long },
+      ]
+        .map((event) => `${JSON.stringify(event)}\n`)
+        .join(""),
+    );
     writeFileSync(join(copy, "runs/ordinary/run-1/diff.patch"), `diff --git a/x b/x\n+${hostile}\n`);
     const path = await writeStudyView(copy);
     expect(readFileSync(path, "utf8").includes("<script>window.__pwned")).toEqual(false);
@@ -221,6 +231,13 @@ describe.skipIf(!HAVE_CHROMIUM)("report.html in headless Chromium", () => {
     const texts = await hostilePage.locator(".step.k-text .sum, .step.k-tool .sum").allTextContents();
     expect(texts.slice(-2)).toEqual([hostile, hostile]);
     await hostilePage.locator(".step.k-diff .head").click();
+    // The long output is folded to its first lines until the person asks for the rest.
+    const call = hostilePage.locator(".step.k-tool").last();
+    await call.locator(".head").click();
+    const output = call.locator(".fold pre.out");
+    expect((await output.textContent())?.split("\n").length).toEqual(24);
+    await call.locator("button.more").click();
+    expect(await output.textContent()).toEqual(long);
     expect(await hostilePage.locator("img").count()).toEqual(0);
     expect(await hostilePage.evaluate(() => (window as unknown as { __pwned?: number }).__pwned ?? null)).toEqual(null);
     await hostilePage.close();

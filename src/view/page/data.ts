@@ -38,8 +38,6 @@ export interface RunEntry {
   tokens: number;
   wallMs: number;
   firstReportLine: string | null;
-  /** Events in the run record (the timeline's length before grouping). */
-  events: number;
 }
 
 export interface ArmEntry {
