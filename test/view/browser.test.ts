@@ -220,7 +220,7 @@ describe.skipIf(!HAVE_CHROMIUM)("report.html in headless Chromium", () => {
         { t: 1001, type: "tool.result", id: "x", name: "shell", ok: false, exitCode: 1, output: long },
       ]
         .map((event) => `${JSON.stringify(event)}\n`)
-        .join(""),
+        .join("") + "{not json\n",
     );
     writeFileSync(join(copy, "runs/ordinary/run-1/diff.patch"), `diff --git a/x b/x\n+${hostile}\n`);
     const path = await writeStudyView(copy);
@@ -228,6 +228,11 @@ describe.skipIf(!HAVE_CHROMIUM)("report.html in headless Chromium", () => {
     const hostilePage = await context.newPage();
     await hostilePage.goto(`${pathToFileURL(path).href}#run/ordinary/1`);
     await hostilePage.waitForSelector(".step.k-diff");
+    // A bad line in the record is named above the timeline, and the rest is still shown.
+    const lines = readFileSync(join(copy, "runs/ordinary/run-1/record.jsonl"), "utf8").trimEnd().split("\n").length;
+    expect((await hostilePage.locator("p.warn").allTextContents()).map((text) => text.replace(/\(.*\)/, "(…)"))).toEqual([
+      `record warning: ${join(copy, "runs/ordinary/run-1/record.jsonl")}:${lines}: not valid JSON (…); skipped`,
+    ]);
     const texts = await hostilePage.locator(".step.k-text .sum, .step.k-tool .sum").allTextContents();
     expect(texts.slice(-2)).toEqual([hostile, hostile]);
     await hostilePage.locator(".step.k-diff .head").click();

@@ -57,6 +57,24 @@ describe("buildSteps", () => {
     expect(countSteps(steps)).toEqual({ rounds: 2, toolCalls: 1, nudges: 1, continuations: 0, claimChecks: 0, claimsSentBack: 0, policyDecisions: 0, compactions: 0, retries: 0, tokens: 220 });
   });
 
+  it("numbers every step once and folds every result whatever the order of events (fuzz)", () => {
+    const event = fc.oneof(
+      fc.record({ t: fc.nat(), type: fc.constant("tool.call"), id: fc.constantFrom("a", "b", "c"), name: fc.string(), arguments: fc.dictionary(fc.string(), fc.jsonValue()) }),
+      fc.record({ t: fc.nat(), type: fc.constant("tool.result"), id: fc.constantFrom("a", "b", "c", "d"), ok: fc.boolean(), output: fc.string() }),
+      fc.record({ t: fc.nat(), type: fc.constant("assistant.text"), text: fc.string(), final: fc.boolean() }),
+      fc.record({ t: fc.nat(), type: fc.constant("claim.check"), verdict: fc.constantFrom("done", "continue"), reason: fc.string(), evidence: fc.array(fc.string(), { maxLength: 3 }), shield: fc.constant("passed") }),
+      fc.record({ t: fc.nat(), type: fc.string(), extra: fc.jsonValue() }),
+    );
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 40 }), (events) => {
+        const steps = buildSteps({ events: events as unknown as RunEvent[], acceptance: [], patch: null });
+        expect(steps.map((step) => step.n)).toEqual(steps.map((_, i) => i + 1));
+        const folded = steps.filter((step) => step.result !== null && step.kind === "tool" && step.event?.type === "tool.call").length;
+        expect(steps.length + folded).toEqual(events.length);
+      }),
+    );
+  });
+
   it("keys equal arguments equally whatever their order", () => {
     expect(stableJson({ b: 1, a: [{ d: 2, c: 3 }] })).toEqual(stableJson({ a: [{ c: 3, d: 2 }], b: 1 }));
   });
