@@ -76,12 +76,12 @@ export function studyView(index: PageIndex, go: (hash: string) => void): View {
   let rows: Array<{ run: RunEntry; tr: HTMLElement }> = [];
   let cursor = -1;
 
-  const otherArm = (arm: string): string | null => arms.find((name) => name !== arm) ?? null;
+  const keys = new Set(index.runs.map((run) => run.key));
   const tbody = h("tbody");
   const shown = h("span", { class: "shown" });
   const runRow = (run: RunEntry): HTMLElement => {
-    const other = otherArm(run.arm);
-    const pair = other !== null && index.runs.some((r) => r.arm === other && r.runIndex === run.runIndex);
+    // The same run index under every other arm: the paired comparison (one seed per run index).
+    const others = arms.filter((arm) => arm !== run.arm && keys.has(`${arm}/${run.runIndex}`));
     return h(
       "tr",
       { "data-key": run.key, class: run.flags.error ? "err" : "" },
@@ -94,7 +94,7 @@ export function studyView(index: PageIndex, go: (hash: string) => void): View {
       h("td", { class: "num" }, formatMs(run.wallMs)),
       h("td", { class: "flags" }, flagsText(run)),
       h("td", { class: "first" }, run.firstReportLine ?? ""),
-      h("td", null, pair && other !== null ? h("a", { href: compareHref({ arm: run.arm, runIndex: run.runIndex }, { arm: other, runIndex: run.runIndex }), class: "cmp" }, `vs ${other}`) : ""),
+      h("td", null, ...others.flatMap((other, i) => [i > 0 ? " · " : null, h("a", { href: compareHref(run, { arm: other, runIndex: run.runIndex }), class: "cmp", "data-other": other }, `vs ${other}`)])),
     );
   };
 
