@@ -70,6 +70,33 @@ describe.skipIf(!HAVE_CHROMIUM)("report.html in headless Chromium", () => {
     expect({ width: stats.width, height: stats.height, blank: stats.inked < 0.02, colourful: stats.colours > 30 }).toEqual({ width: 1400, height: 1000, blank: false, colourful: true });
   });
 
+  it("opens a run by clicking its bar in the per-run chart", async () => {
+    const canvas = page.locator(".charts canvas").nth(1);
+    const box = (await canvas.boundingBox())!;
+    const { createCanvas, loadImage } = await import("@napi-rs/canvas");
+    const image = await loadImage(await canvas.screenshot());
+    const drawn = createCanvas(image.width, image.height).getContext("2d");
+    drawn.drawImage(image, 0, 0);
+    const { data } = drawn.getImageData(0, 0, image.width, image.height);
+    // The first column of goal's colour (#E69F00, the second arm) from the left is goal run 1's bar; skip the legend on top.
+    let hit: { x: number; y: number } | null = null;
+    for (let x = 0; x < image.width && hit === null; x += 1) {
+      for (let y = Math.floor(image.height * 0.3); y < image.height * 0.9; y += 1) {
+        const i = (y * image.width + x) * 4;
+        if (Math.abs((data[i] as number) - 0xe6) < 12 && Math.abs((data[i + 1] as number) - 0x9f) < 12 && (data[i + 2] as number) < 30) {
+          hit = { x: x + 4, y: y + 10 };
+          break;
+        }
+      }
+    }
+    expect(hit).not.toEqual(null);
+    await page.mouse.click(box.x + (hit!.x * box.width) / image.width, box.y + (hit!.y * box.height) / image.height);
+    await page.waitForSelector(".timeline .step");
+    expect(new URL(page.url()).hash).toEqual("#run/goal/1");
+    await page.goto(url);
+    await page.waitForSelector("table.runs tbody tr");
+  });
+
   it("filters runs by outcome and arm", async () => {
     const keys = () => page.locator("table.runs tbody tr").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-key")));
     await page.check("#f-falseCompletion");

@@ -49,6 +49,8 @@ function start(): void {
     window.scrollTo(0, 0);
     view.mounted?.();
     document.body.dataset.view = key.split(":")[0] ?? "";
+    const heading = view.element.querySelector("h1")?.textContent ?? "";
+    document.title = heading === index.title || heading === "" ? index.title : `${heading} · ${index.title}`;
   };
 
   const missing = (text: string) => {
