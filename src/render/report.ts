@@ -89,6 +89,19 @@ function modelLines(summary: StudySummary): string[] {
   return [`> Model: ${named}.`];
 }
 
+/** The first screen says where the agent's code ran: confined, unconfined by choice, or (no sandbox here) the test double only. */
+function sandboxLines(summary: StudySummary): string[] {
+  const sandbox = summary.sandbox;
+  if (sandbox === undefined) return [];
+  if (sandbox.kind === "bwrap") {
+    return [`> Sandbox: bubblewrap ${sandbox.version ?? ""} — the agent's commands, the acceptance checks and any real client ran confined (only the run's folder writable, no network, an allow-listed environment).`.replace("  ", " ")];
+  }
+  if (sandbox.disabled) {
+    return ["> **No sandbox (`--no-sandbox`).** The agent's commands, the acceptance checks and any real client ran unconfined, with this machine's files, network and processes in reach."];
+  }
+  return [`> **No sandbox on this machine** (${sandbox.reason ?? "none found"}). Only the bundled scripted test double may run here; install bubblewrap to run a real model or client.`];
+}
+
 /** The arms table's prefix cell for a real client: its prompt is its own, and armstudy does not see it. */
 export const CLIENT_PREFIX = "client's own prompt (not measured)";
 
@@ -230,7 +243,7 @@ function runLine(arm: ArmSummary, run: RunRow): string[] {
 export function renderReportMarkdown(summary: StudySummary, charts: readonly Pick<ChartFile, "name" | "title" | "alt">[]): string {
   const modelNames = [...new Set(summary.arms.map((arm) => arm.model))];
   const heading = `# armstudy report: ${summary.study} — model ${modelNames.map((m) => `\`${m}\``).join(", ") || `\`${summary.model}\``}${summary.testDouble ? " (scripted test double)" : ""}`;
-  const lines: string[] = [heading, "", ...modelLines(summary), ""];
+  const lines: string[] = [heading, "", ...modelLines(summary), ...sandboxLines(summary), ""];
   const checks = summary.checks.length > 0 ? `${summary.checks.length} acceptance checks (${summary.checks.join(", ")})` : "no acceptance checks";
   lines.push(
     `Study file \`${summary.studyFile}\`. Repository ${summary.repo.source} at \`${summary.repo.commit.slice(0, 12)}\`. Handoff \`${summary.handoff.file}\` with ${checks}. ${summary.runsPerArm} run(s) per arm, seed ${summary.seed}; ${summary.runs.finished} of ${summary.runs.planned} planned runs finished.`,

@@ -73,6 +73,18 @@ export interface StudyMeta {
   shard: { index: number; count: number } | null;
   /** The (arm, run) pairs this folder is meant to hold. */
   planned: Array<{ arm: string; runIndex: number }>;
+  /** The sandbox the study's runs had (src/run/sandbox/); absent in folders written before it existed. */
+  sandbox?: StudySandbox;
+}
+
+/** What study.json says about the sandbox: the report's first screen shows it. */
+export interface StudySandbox {
+  kind: "bwrap" | "none";
+  version?: string;
+  /** For `none`: why (bubblewrap missing or failing its self-test, or `--no-sandbox`). */
+  reason?: string;
+  /** True when `--no-sandbox` was given. */
+  disabled: boolean;
 }
 
 /** One acceptance check as it ran in the worktree (src/study/checks.ts runs them). */
@@ -158,6 +170,10 @@ export interface RunResult {
   files: { record: string; patch: string; envelope?: string };
   /** Harness overhead of this run, by phase, in milliseconds. */
   timing: { worktreeMs: number; agentMs: number; checksMs: number; diffMs: number; cleanupMs: number };
+  /** The sandbox the agent's commands and the checks ran in, as run.start records it. */
+  sandbox?: { kind: "bwrap" | "none"; version?: string; network: string; reason?: string; disabled: boolean };
+  /** What the agent did to the `.git` armstudy made in its folder (null: left a folder); never trusted either way. */
+  gitTampered?: string | null;
 }
 
 export interface LoadedResults {

@@ -17,7 +17,7 @@ import {
   summarizeCounts,
   summarizeRate,
 } from "../measure/stats.ts";
-import { type ArmMeta, type LoadedResults, PATCH_FILE, RECORD_FILE, RESULT_FILE, type RunResult, runFolder } from "./results.ts";
+import { type ArmMeta, type LoadedResults, PATCH_FILE, RECORD_FILE, RESULT_FILE, type RunResult, type StudySandbox, runFolder } from "./results.ts";
 
 export const SUMMARY_SCHEMA = "armstudy.summary/1";
 
@@ -115,6 +115,8 @@ export interface StudySummary {
   warnings: string[];
   arms: ArmSummary[];
   comparisons: Comparison[];
+  /** The sandbox the runs had (study.json); absent for folders written before it existed. */
+  sandbox?: StudySandbox;
 }
 
 function runRow(result: RunResult): RunRow {
@@ -226,5 +228,6 @@ export function summarize(loaded: LoadedResults): StudySummary {
     warnings,
     arms,
     comparisons,
+    ...(meta.sandbox !== undefined ? { sandbox: meta.sandbox } : {}),
   };
 }

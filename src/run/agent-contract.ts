@@ -5,6 +5,7 @@
 import type { ModelClient } from "../core/model.ts";
 import type { RunEvent } from "./record.ts";
 import type { LoadedArm } from "./arms/types.ts";
+import type { RunSandbox } from "./sandbox/types.ts";
 
 export interface AgentRunOptions {
   arm: LoadedArm;
@@ -24,6 +25,8 @@ export interface AgentRunOptions {
   signal?: AbortSignal;
   /** A folder for the run's extra files beside its record (a driver's request log); none: keep none. */
   artifactsDir?: string;
+  /** Where the agent's commands run (the shell tool, a real client); default the machine's sandbox, no network. */
+  sandbox?: RunSandbox;
 }
 
 export interface AgentRunOutcome {

@@ -30,7 +30,9 @@ import type { AgentRunOptions, AgentRunOutcome } from "./agent-contract.ts";
 import { RequestTokenCounter } from "./agent-tokens.ts";
 import type { LoadedArm, PolicySpec } from "./arms/types.ts";
 import type { RunEvent } from "./record.ts";
-import { createToolbox, runCommand, shellEnvironment, type ToolContext, type Toolbox, type ToolOutcome } from "./tools/index.ts";
+import { describeSandbox } from "./sandbox/types.ts";
+import { defaultRunSandbox } from "./sandbox/default.ts";
+import { createToolbox, runCommand, type ToolContext, type Toolbox, type ToolOutcome } from "./tools/index.ts";
 import { DEFAULT_OUTPUT_LIMIT, DEFAULT_SHELL_TIMEOUT_MS } from "./tools/types.ts";
 import { HarnessFaultError, harnessFault } from "./models/fault.ts";
 
@@ -125,9 +127,11 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
   const checkMode = options.completionCheck ?? completionCheckMode(process.env.ARMSTUDY_COMPLETION_CHECK);
   const counter = options.counter ?? new RequestTokenCounter();
   const env = options.env ?? process.env;
+  const sandbox = options.sandbox ?? defaultRunSandbox(env);
   const toolContext: ToolContext = {
     dir,
     env,
+    sandbox,
     signal: runAbort.signal,
     shellTimeoutMs: options.shellTimeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS,
     outputLimit: options.outputLimit ?? DEFAULT_OUTPUT_LIMIT,
@@ -145,7 +149,8 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     const atMs = now();
     const result = await runCommand(command, {
       cwd: dir,
-      env: shellEnvironment(env),
+      env,
+      sandbox,
       timeoutMs: toolContext.shellTimeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS,
       outputLimit: toolContext.outputLimit ?? DEFAULT_OUTPUT_LIMIT,
       signal: runAbort.signal,
@@ -173,6 +178,7 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     prefixHash: arm.prompt.prefixHash,
     prefixTokens: arm.prompt.prefixTokens,
     source: "armstudy",
+    sandbox: describeSandbox(sandbox),
   });
 
   let state = control.initialState();

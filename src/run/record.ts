@@ -28,6 +28,16 @@ export const RunStartEvent = z.object({
   /** Wall-clock start as ISO text, when known (importers, the CLI); never read inside core. */
   startedAt: z.string().optional(),
   cwd: z.string().optional(),
+  /** Which sandbox the agent's commands ran in (src/run/sandbox/): kind, version, network, limits; or none and why. */
+  sandbox: z
+    .object({
+      kind: z.enum(["bwrap", "none"]),
+      version: z.string().optional(),
+      network: z.enum(["none", "host", "unconfined"]),
+      limits: z.object({ cpuSeconds: z.number(), memoryBytes: z.number(), processes: z.number(), fileBytes: z.number() }).optional(),
+      reason: z.string().optional(),
+    })
+    .optional(),
 });
 
 export const UserMessageEvent = z.object({

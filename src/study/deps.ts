@@ -3,11 +3,12 @@
  * a real client's driver, and the per-run metrics. The CLI builds these; tests may pass their own
  * at the same boundary (runner.ts `StudyDeps`).
  */
+import { join } from "node:path";
 import { runMetrics } from "../measure/metrics.ts";
 import { runAgent } from "../run/agent.ts";
 import type { AgentRunner } from "../run/agent-contract.ts";
 import { loadArms } from "../run/arms/load.ts";
-import { type ClientName, clientBinary } from "../run/drivers/clients.ts";
+import { type ClientName, agentsDir, clientBinary } from "../run/drivers/clients.ts";
 import { createDriver } from "../run/drivers/driver.ts";
 import { PERSONA_USAGE_SOURCE, createDriverModel, driverEndpoint, personaServed } from "../run/drivers/endpoints.ts";
 import { type NetworkMode, probeNetwork } from "../run/drivers/netns.ts";
@@ -37,6 +38,8 @@ function driverFor(client: ClientName, options: DefaultDepsOptions, network: () 
       return (await importSessionFile(path, { format })).events;
     },
     baseEnv: { PATH: env.PATH },
+    // Inside the sandbox the client reads its own install folder and nothing else of the project.
+    readable: [join(agentsDir(env, options.cwd ?? process.cwd()), client)],
   });
 }
 

@@ -33,12 +33,15 @@ import { RecordWriter } from "../run/record-writer.ts";
 import { type AcceptanceResult, type CheckSpec, loadChecks, runAcceptance } from "./checks.ts";
 import { StudyInputError } from "./errors.ts";
 import { ENVELOPE_FILE, writeRunEnvelope } from "./envelope/run.ts";
-import { addWorktree, collectDiff, defaultWorktreeRoot, materialiseFixture, pruneStaleWorktrees, removeWorktree, resolveCommit } from "./git.ts";
+import { addWorktree, checkRunGit, collectDiff, defaultWorktreeRoot, materialiseFixture, objectStore, pruneStaleWorktrees, removeWorktree, resolveCommit } from "./git.ts";
 import { type PlannedRun, type Shard, planRuns, shardOf } from "./plan.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../run/fs/atomic-write.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
 import { type StudyArmEntry, type StudySpec, selectArms } from "./study-file.ts";
 import { HarnessFaultError } from "../run/models/fault.ts";
+import { unsandboxedRefusal } from "../run/sandbox/policy.ts";
+import { probeSandbox } from "../run/sandbox/probe.ts";
+import type { RunSandbox, Sandbox } from "../run/sandbox/types.ts";
 
 /** The arm as the runner uses it: a loaded arm, perhaps with section sizes from the compiler. */
 export type StudyArm = LoadedArm & {
@@ -92,6 +95,8 @@ export interface StudyRunOptions {
   onProgress?: (event: ProgressEvent) => void;
   /** A fresh clock per run, in milliseconds from its start. Default: performance.now(). */
   clockFactory?: () => () => number;
+  /** The sandbox every run gets (the CLI probes it, `--no-sandbox` turns it off); default probed here. */
+  sandbox?: Sandbox;
 }
 
 export interface StudyRunOutcome {
@@ -143,10 +148,13 @@ interface PreparedStudy {
   handoff: string;
   checks: CheckSpec[];
   plan: PlannedRun[];
+  /** The sandbox of every run: no network, the source's objects readable (the clone borrows them). */
+  sandbox: RunSandbox;
 }
 
 async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
   const { spec, deps, cwd } = options;
+  const sandbox = options.sandbox ?? probeSandbox({ env: process.env });
   const entries = selectArms(spec, options.arms ?? []);
   const loaded = await deps.loadArms(spec.armsDir, entries.map((entry) => entry.name), cwd);
   const runsPerArm = options.runs ?? spec.runs;
@@ -162,6 +170,8 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
     const model = options.model ?? entry.model ?? spec.model;
     // Creating a client validates the spec before any run starts, and tells whether it is the test double.
     const probe = await deps.createModel(model, { cwd, seed: spec.seed, runIndex: 0, agent: arm.agent });
+    const refusal = unsandboxedRefusal(sandbox, { arm: arm.name, agent: arm.agent, modelSpec: model, testDouble: probe.isTestDouble });
+    if (refusal !== null) throw new StudyInputError("STUDY_SANDBOX", refusal);
     arms.set(arm.name, { arm, model });
     const sections = arm.prompt?.sections?.filter((section) => section.stable !== false).map(({ id, chars, tokens }) => ({ id, chars, tokens })) ?? null;
     armMetas.push({
@@ -209,8 +219,13 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
     limits: spec.limits,
     shard: options.shard ?? null,
     planned: plan.map(({ arm, runIndex }) => ({ arm, runIndex })),
+    sandbox:
+      sandbox.kind === "bwrap"
+        ? { kind: "bwrap", version: sandbox.version, disabled: false }
+        : { kind: "none", reason: sandbox.reason, disabled: sandbox.chosen },
   };
-  return { meta, arms, repoPath, commit, handoff, checks, plan };
+  const runSandbox: RunSandbox = { sandbox, network: "none", readable: [await objectStore(repoPath)] };
+  return { meta, arms, repoPath, commit, handoff, checks, plan, sandbox: runSandbox };
 }
 
 /** Runs (or resumes) a study and writes its results folder. Does not render the report. */
@@ -367,6 +382,7 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
         clock,
         limits: prepared.meta.limits,
         artifactsDir: folder,
+        sandbox: prepared.sandbox,
         ...(signal ? { signal } : {}),
       });
     } catch (error) {
@@ -384,13 +400,15 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
       cwd: worktree,
       timeoutMs: 120_000,
       now: clock,
+      sandbox: prepared.sandbox,
       ...(signal ? { signal } : {}),
     });
     timing.checksMs = Math.round(clock() - t);
     if (signal?.aborted) return null;
 
     t = clock();
-    const diff = await collectDiff(worktree, prepared.commit);
+    const gitTampered = await checkRunGit(worktree);
+    const diff = await collectDiff(worktree, prepared.commit, prepared.repoPath);
     await writeFileAtomic(join(folder, PATCH_FILE), diff.patch);
     timing.diffMs = Math.round(clock() - t);
     if (options.envelope === true) {
@@ -422,6 +440,8 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
       metrics,
       files: { record: RECORD_FILE, patch: PATCH_FILE, ...(options.envelope === true ? { envelope: ENVELOPE_FILE } : {}) },
       timing,
+      sandbox: sandboxOfResult(prepared.sandbox),
+      gitTampered,
     };
     t = clock();
     await removeWorktree(prepared.repoPath, worktree);
@@ -434,4 +454,10 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
     await writer?.close().catch(() => undefined);
     if (!removed) await removeWorktree(prepared.repoPath, worktree);
   }
+}
+
+function sandboxOfResult(run: RunSandbox): NonNullable<RunResult["sandbox"]> {
+  return run.sandbox.kind === "bwrap"
+    ? { kind: "bwrap", version: run.sandbox.version, network: run.network, disabled: false }
+    : { kind: "none", network: "unconfined", reason: run.sandbox.reason, disabled: run.sandbox.chosen };
 }

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { checkEnvironment, loadChecks, parseChecks, runAcceptance, runCheck } from "../../src/study/checks.ts";
+import { loadChecks, parseChecks, runAcceptance, runCheck } from "../../src/study/checks.ts";
 
 const temps: string[] = [];
 function temp(): string {
@@ -69,11 +69,10 @@ describe("runCheck", () => {
     expect(existsSync(join(dir, "late"))).toEqual(false);
   });
 
-  it("keeps credentials out of the check's environment", async () => {
+  it("gives the check only the allow-listed environment (no key, no custom name)", async () => {
     const dir = temp();
-    const env = { PATH: process.env.PATH, OPENAI_API_KEY: "sk-x", GH_TOKEN: "t", VISIBLE: "1" };
-    expect(checkEnvironment(env)).toEqual({ PATH: process.env.PATH, VISIBLE: "1" });
-    const result = await runCheck({ id: "env", command: 'test -z "$OPENAI_API_KEY" && test "$VISIBLE" = 1' }, { cwd: dir, timeoutMs: 10_000, env });
+    const env = { PATH: process.env.PATH, OPENAI_API_KEY: "sk-x", GH_PAT: "t", VISIBLE: "1", LANG: "C" };
+    const result = await runCheck({ id: "env", command: 'test -z "$OPENAI_API_KEY$GH_PAT$VISIBLE" && test "$LANG" = C' }, { cwd: dir, timeoutMs: 10_000, env });
     expect(result.passed).toEqual(true);
   });
 

@@ -14,13 +14,15 @@ import { ModelSpecError } from "../../run/models/spec.ts";
 import type { RunEvent } from "../../run/record.ts";
 import { RecordWriter, serializeEvent } from "../../run/record-writer.ts";
 import { defaultStudyDeps } from "../../study/deps.ts";
+import { probeSandbox } from "../../run/sandbox/probe.ts";
+import { unsandboxedRefusal } from "../../run/sandbox/policy.ts";
 import { parseCommandArgs, prepareOutputFile } from "../args.ts";
 import type { Command } from "../command.ts";
 import { InputError, UsageError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
 
 const USAGE =
-  "armstudy run --arm NAME --model SPEC --dir DIR --handoff FILE [--out FILE] [--seed N] [--run-index N] [--arms-dir DIR] [--max-rounds N] [--max-minutes N]";
+  "armstudy run --arm NAME --model SPEC --dir DIR --handoff FILE [--out FILE] [--seed N] [--run-index N] [--arms-dir DIR] [--max-rounds N] [--max-minutes N] [--no-sandbox]";
 
 function integer(flag: string, value: string | undefined, fallback: number, min?: number): number {
   if (value === undefined) return fallback;
@@ -78,6 +80,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
         "arms-dir": { type: "string" },
         "max-rounds": { type: "string" },
         "max-minutes": { type: "string" },
+        "no-sandbox": { type: "boolean" },
       },
       allowPositionals: false,
       strict: true,
@@ -100,6 +103,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const deps = defaultStudyDeps({ env: io.env, cwd: io.cwd });
   const model = await Promise.resolve(deps.createModel(values.model as string, { cwd: io.cwd, seed, runIndex, agent: arm.agent })).catch(asInputError);
   const runAgentOrClient = deps.agentFor(arm);
+  const sandbox = probeSandbox({ env: io.env as NodeJS.ProcessEnv, disabled: values["no-sandbox"] === true });
+  const refusal = unsandboxedRefusal(sandbox, { arm: arm.name, agent: arm.agent, modelSpec: values.model as string, testDouble: model.isTestDouble });
+  if (refusal !== null) throw new InputError(refusal);
 
   // The record goes to FILE.partial while the run is going, and is renamed once it is closed.
   const out = values.out === undefined ? null : resolve(io.cwd, values.out);
@@ -127,6 +133,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       seed,
       onEvent,
       signal: abort.signal,
+      sandbox: { sandbox, network: "none", readable: [] },
       ...(out === null ? {} : { artifactsDir: dirname(out) }),
       limits: {
         ...(maxRounds === undefined ? {} : { maxRounds }),

@@ -22,10 +22,11 @@ import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 import { InputError, UsageError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
+import { probeSandbox } from "../../run/sandbox/probe.ts";
 
 export const DEFAULT_STUDY_FILE = "arms/default.study.yaml";
 
-const USAGE_LINE = "armstudy study [FILE] [--arm NAME]... [--runs N] [--model SPEC] [-j N] [--resume] [--shard i/n] [--out DIR] [--envelope] [--json]";
+const USAGE_LINE = "armstudy study [FILE] [--arm NAME]... [--runs N] [--model SPEC] [-j N] [--resume] [--shard i/n] [--out DIR] [--envelope] [--no-sandbox] [--json]";
 const USAGE = [
   USAGE_LINE,
   "",
@@ -39,6 +40,9 @@ const USAGE = [
   "--shard    run slice i of n of the (arm, run) pairs; combine folders with `armstudy merge`",
   "--out      results folder (default reports/<study>/<UTC stamp>)",
   "--envelope also write each run as an implementer envelope (envelope.yaml beside result.json)",
+  "--no-sandbox run the agent's commands, the checks and real clients unconfined (recorded in every",
+  "           result and on the report's first screen); without it, a machine with no bubblewrap",
+  "           runs only the bundled scripted test double",
   "--json     print one JSON object at the end instead of text",
 ].join("\n");
 
@@ -51,6 +55,7 @@ const OPTIONS = {
   shard: { type: "string" },
   out: { type: "string" },
   envelope: { type: "boolean" },
+  "no-sandbox": { type: "boolean" },
   json: { type: "boolean" },
 } as const;
 
@@ -119,6 +124,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       shard,
       signal: interrupt.signal,
       onProgress: (event) => printer.onProgress(event),
+      sandbox: probeSandbox({ env: io.env as NodeJS.ProcessEnv, disabled: values["no-sandbox"] === true }),
     });
     printer.close();
     const rendered = await renderStudyReport(outcome.outDir);

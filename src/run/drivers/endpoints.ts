@@ -93,8 +93,13 @@ export function personaEndpoint(client: ClientName, toolsOrOptions: ToolSpec[] |
       },
     ];
     let bridge: Awaited<ReturnType<typeof openLoopbackBridge>> | null = null;
+    const boxed = run.sandbox?.sandbox.kind === "bwrap";
     try {
-      if (options.network?.kind === "namespace") {
+      if (boxed) {
+        // The sandbox has a private network with its own loopback: the bridge runs inside it.
+        bridge = await openLoopbackBridge(Number(new URL(server.url).port), options.tempRoot);
+        notes.push({ level: "info", text: "network: the client ran in the bubblewrap sandbox with a private network (loopback only); it reached the persona server through a Unix-socket bridge" });
+      } else if (options.network?.kind === "namespace") {
         bridge = await openLoopbackBridge(Number(new URL(server.url).port), options.tempRoot);
         notes.push({ level: "info", text: "network: the client ran in a private network namespace with loopback only (unshare -n); it reached the persona server through a Unix-socket bridge" });
       } else if (options.network?.kind === "host") {
@@ -111,7 +116,8 @@ export function personaEndpoint(client: ClientName, toolsOrOptions: ToolSpec[] |
       // The key is a placeholder the persona server never checks; real keys never reach a client here.
       apiKey: "armstudy-persona",
       notes,
-      ...(opened !== null ? { wrap: opened.wrap } : {}),
+      ...(opened !== null && !boxed ? { wrap: opened.wrap } : {}),
+      ...(opened !== null && boxed ? { sandboxed: { network: "none" as const, wrap: opened.inside, readable: [opened.bridgeDir], writable: [opened.socketDir] } } : {}),
       close: async () => {
         await opened?.close();
         await server.close();
@@ -272,6 +278,8 @@ export function providerEndpoint(client: ClientName, provider: ProviderTarget, e
     model: provider.model,
     apiKey: provider.keyEnv === null ? "none" : (env[provider.keyEnv] ?? ""),
     notes: [{ level: "info", text: `model endpoint: ${client} talked to ${new URL(provider.baseUrl).host} directly as ${provider.id}; the usage in this record is what the provider reported to the client` }],
+    // A provider is reached over the network: a sandboxed client keeps the host's network.
+    sandboxed: { network: "host", readable: [], writable: [] },
     close: async () => undefined,
   };
 }
