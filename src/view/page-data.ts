@@ -27,12 +27,14 @@ export function runFlags(result: RunResult): RunFlags {
   const metrics = loose(raw.metrics);
   const acceptance = loose(raw.acceptance);
   const tampered = raw.tampered ?? acceptance.tampered ?? metrics.tampered;
+  // What the agent did to the .git armstudy made (src/study/git.ts checkRunGit): null when untouched.
+  const gitTampered = typeof raw.gitTampered === "string" && raw.gitTampered.length > 0;
   const cap = raw.cap ?? raw.hitCap ?? metrics.hitCap ?? metrics.cap;
   return {
     falseCompletion: result.metrics.falseCompletion === true,
     permissionStop: result.metrics.permissionStop === true,
     error: result.error !== null && result.error !== undefined ? true : result.status === "error",
-    tampered: Array.isArray(tampered) ? tampered.length > 0 : tampered === true || (typeof tampered === "object" && tampered !== null && Object.keys(tampered).length > 0),
+    tampered: gitTampered || (Array.isArray(tampered) ? tampered.length > 0 : tampered === true || (typeof tampered === "object" && tampered !== null && Object.keys(tampered).length > 0)),
     hitCap: cap === true || (typeof cap === "string" && cap.length > 0) || CAP_STATUS.test(result.status) || (result.reason !== null && CAP_REASON.test(result.reason ?? "")),
   };
 }
@@ -135,9 +137,11 @@ export async function studyPage(dir: string): Promise<StudyPage> {
     prefix: arm.prefix ?? null,
   }));
   const runs: RunEntry[] = loaded.results.map(runEntry);
+  const sandbox = loaded.meta.sandbox;
   const index: PageIndex = {
     schema: "armstudy.view/1",
     kind: "study",
+    sandbox: sandbox === undefined ? null : sandbox.kind === "none" ? `none${sandbox.disabled ? " (--no-sandbox)" : ""}${sandbox.reason ? `: ${sandbox.reason}` : ""}` : `${sandbox.kind}${sandbox.version ? ` ${sandbox.version}` : ""}`,
     title: `Study ${summary.study}`,
     description: summary.description,
     testDouble: summary.testDouble || summary.testDoubleArms.length > 0,

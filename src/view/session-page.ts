@@ -49,7 +49,7 @@ export function sessionPage(title: string, description: string, events: RunEvent
   const start = events.find((event) => event.type === "run.start");
   const testDouble = start?.type === "run.start" && start.testDouble;
   return {
-    index: { schema: "armstudy.view/1", kind: "session", title, description, testDouble, checks: [], arms: [], glance: [], runs: [sessionEntry(events)], warnings: [] },
+    index: { schema: "armstudy.view/1", kind: "session", sandbox: null, title, description, testDouble, checks: [], arms: [], glance: [], runs: [sessionEntry(events)], warnings: [] },
     payload: { events, warnings, acceptance: [], patch: null, subagents },
   };
 }

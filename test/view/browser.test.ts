@@ -59,6 +59,8 @@ describe.skipIf(!HAVE_CHROMIUM)("report.html in headless Chromium", () => {
     await page.goto(url);
     await page.waitForSelector("table.runs tbody tr");
     expect(await page.locator("h1").textContent()).toEqual("Study default");
+    const meta = JSON.parse(readFileSync(join(out, "study.json"), "utf8"));
+    expect(await page.locator("main > p", { hasText: "Sandbox:" }).textContent()).toEqual(meta.sandbox.kind === "bwrap" ? `Sandbox: bwrap${meta.sandbox.version ? ` ${meta.sandbox.version}` : ""}.` : expect.stringMatching(/^Sandbox: none/));
     expect(await page.locator("table.glance tbody tr td:first-child").allTextContents()).toEqual(["ordinary", "goal"]);
     expect(await page.locator("table.glance tbody tr").first().locator("td").allTextContents()).toEqual(["ordinary", "none", "0/2", "2/2", "0/2", "2 of 6", "9", "45445"]);
     expect(await page.locator("table.runs tbody tr").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-key")))).toEqual(["ordinary/1", "goal/1", "ordinary/2", "goal/2"]);

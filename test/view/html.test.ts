@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { encodePayload, escapeHtml, pageHtml, payloadId, scriptJson } from "../../src/view/html.ts";
 import type { PageIndex, RunPayload } from "../../src/view/page/data.ts";
 
-const INDEX: PageIndex = { schema: "armstudy.view/1", kind: "session", title: "</title><script>x</script>", description: "", testDouble: false, checks: [], arms: [], glance: [], runs: [], warnings: [] };
+const INDEX: PageIndex = { schema: "armstudy.view/1", kind: "session", sandbox: null, title: "</title><script>x</script>", description: "", testDouble: false, checks: [], arms: [], glance: [], runs: [], warnings: [] };
 const PAYLOAD: RunPayload = { events: [{ t: 0, type: "assistant.text", text: "</script><!-- \u2028", final: true }], warnings: [], acceptance: [], patch: null, subagents: [] };
 
 async function page(): Promise<string> {

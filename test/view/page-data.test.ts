@@ -21,6 +21,9 @@ describe("runFlags", () => {
     for (const tampered of [true, ["checks/b1.check.js"], { files: ["checks/b1.check.js"] }]) expect(runFlags({ ...base, tampered } as unknown as RunResult).tampered).toEqual(true);
     for (const tampered of [false, [], {}, null]) expect(runFlags({ ...base, tampered } as unknown as RunResult).tampered).toEqual(false);
     expect(runFlags({ ...base, acceptance: { tampered: ["x"] } } as unknown as RunResult).tampered).toEqual(true);
+    // What the agent did to armstudy's .git (null when it is still a plain folder).
+    expect(runFlags({ ...base, gitTampered: ".git was deleted" }).tampered).toEqual(true);
+    expect(runFlags({ ...base, gitTampered: null }).tampered).toEqual(false);
   });
 
   it("sees a cap in the status, the reason, or a cap field", () => {

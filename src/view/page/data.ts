@@ -68,6 +68,8 @@ export interface PageIndex {
   kind: "study" | "session";
   title: string;
   description: string;
+  /** The sandbox the study's runs had, as study.json states it; null when it does not say. */
+  sandbox: string | null;
   /** True when any run used the scripted test double: the page says so on top. */
   testDouble: boolean;
   checks: string[];

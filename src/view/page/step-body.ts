@@ -114,6 +114,7 @@ export function stepBody(step: Step, context: BodyContext): HTMLElement {
           ["prefix hash", h("code", null, event.prefixHash)],
           ["prefix tokens", String(event.prefixTokens)],
           ["seed", String(event.seed)],
+          ["sandbox", event.sandbox ? `${event.sandbox.kind}${event.sandbox.version ? ` ${event.sandbox.version}` : ""} · network ${event.sandbox.network}${event.sandbox.reason ? ` · ${event.sandbox.reason}` : ""}` : "not recorded"],
         ]),
       );
       if (prefix?.sections) {

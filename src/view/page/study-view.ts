@@ -156,6 +156,7 @@ export function studyView(index: PageIndex, go: (hash: string) => void): View {
     h("h1", null, index.title),
     h("p", { class: "desc" }, index.description),
     index.testDouble ? h("p", { class: "banner" }, "Model: the scripted test double — these numbers show the harness's mechanics, not a real model's behaviour.") : null,
+    index.sandbox !== null ? h("p", { class: index.sandbox.startsWith("none") ? "warn" : "muted" }, `Sandbox: ${index.sandbox}.`) : null,
     ...index.warnings.map((warning) => h("p", { class: "warn" }, `warning: ${warning}`)),
     h("h2", null, "At a glance"),
     glanceTable(index),
