@@ -102,6 +102,22 @@ describe("alignSteps", () => {
     expect({ divergence: alignment.divergence, model: alignment.modelDivergence, truncated: alignment.truncated }).toEqual({ divergence: 7, model: 9, truncated: false });
   });
 
+  it("puts one run's nudge beside the other's settle: the same slot, decided differently", () => {
+    const replyEnd: RunEvent = { t: 6, type: "reply.end", reason: "no_tool_call" };
+    const nudge: RunEvent = { t: 7, type: "policy.decision", policy: "todoGate", decision: "nudge", reason: "open items" };
+    const nudged = buildSteps({ events: [start, handoff, final("Done.", 5), replyEnd, nudge, { t: 8, type: "user.message", kind: "nudge", text: "go on" }, final("Done now.", 9), replyEnd, { ...settle, policy: "todoGate" }], acceptance: [], patch: null });
+    const settled = buildSteps({ events: [start, handoff, final("Done.", 5), replyEnd, settle], acceptance: [], patch: null });
+    const alignment = alignSteps(nudged, settled);
+    expect(alignment.rows.map((row) => [row.kind, row.a?.summary ?? null, row.b?.summary ?? null]).slice(4)).toEqual([
+      ["changed", "nudge: open items", "settle: reply ended"],
+      ["a", "go on", null],
+      ["a", "Done now.", null],
+      ["a", "no_tool_call", null],
+      ["a", "settle: reply ended", null],
+    ]);
+    expect(alignment.divergence).toEqual(4);
+  });
+
   it("finds no divergence in a run beside itself", () => {
     expect(alignSteps(goal, goal).divergence).toEqual(null);
   });

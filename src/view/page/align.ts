@@ -1,6 +1,7 @@
 /**
- * Two runs side by side: their steps aligned by key (Myers' shortest edit script), the first row
- * where a decisive step differs marked as the divergence. Bookkeeping steps (model requests,
+ * Two runs side by side: their steps aligned by slot (Myers' shortest edit script; a step's slot is
+ * its key, or for a harness decision its kind), the first row where a decisive step differs marked
+ * as the divergence. Bookkeeping steps (model requests,
  * plan and goal updates) that one run has and the other lacks are shown but do not count as
  * diverging. Pure: tested in node.
  */
@@ -84,8 +85,8 @@ function backtrack(trace: Int32Array[], n: number, m: number): Op[] {
 /** Aligns two timelines. Runs of one-sided steps are paired into `changed` rows where both sides have one. */
 export function alignSteps(a: readonly Step[], b: readonly Step[], maxD = 2000): Alignment {
   const script = editScript(
-    a.map((step) => step.key),
-    b.map((step) => step.key),
+    a.map((step) => step.slot),
+    b.map((step) => step.slot),
     maxD,
   );
   const rows: AlignedRow[] = [];
@@ -93,8 +94,8 @@ export function alignSteps(a: readonly Step[], b: readonly Step[], maxD = 2000):
   if (script === null) {
     truncated = true;
     let same = 0;
-    while (same < a.length && same < b.length && (a[same] as Step).key === (b[same] as Step).key) {
-      rows.push({ a: a[same] as Step, b: b[same] as Step, kind: "same" });
+    while (same < a.length && same < b.length && (a[same] as Step).slot === (b[same] as Step).slot) {
+      rows.push(pairRow(a[same] as Step, b[same] as Step));
       same += 1;
     }
     for (let i = same; i < Math.max(a.length, b.length); i += 1) rows.push(pairRow(a[i] ?? null, b[i] ?? null));
@@ -103,7 +104,7 @@ export function alignSteps(a: readonly Step[], b: readonly Step[], maxD = 2000):
     while (i < script.length) {
       const op = script[i] as Op;
       if (op.kind === "same") {
-        rows.push({ a: a[op.ai] as Step, b: b[op.bi] as Step, kind: "same" });
+        rows.push(pairRow(a[op.ai] as Step, b[op.bi] as Step));
         i += 1;
         continue;
       }

@@ -56,6 +56,12 @@ export interface Step {
   evidence: EvidenceMatch[];
   /** What the alignment compares: equal keys are "the same step" in two runs. */
   key: string;
+  /**
+   * The slot a step fills, for aligning: a harness decision (policy, claim check, reply end, run
+   * end) faces the other run's decision at the same point even when the two decided differently,
+   * so "nudge" beside "settle" is one changed row rather than two one-sided ones.
+   */
+  slot: string;
   /** Whether a difference in this step counts as the runs diverging (bookkeeping steps do not). */
   decisive: boolean;
 }
@@ -105,7 +111,10 @@ export function findEvidence(quotes: readonly string[], steps: readonly Step[]):
   });
 }
 
-type Draft = Omit<Step, "n" | "totalTokens" | "evidence" | "result"> & { result?: Ev<"tool.result"> | null; quotes?: string[] };
+type Draft = Omit<Step, "n" | "totalTokens" | "evidence" | "result" | "slot"> & { result?: Ev<"tool.result"> | null; quotes?: string[] };
+
+/** Kinds whose slot is the kind alone (their content differs between arms by design). */
+const SLOT_BY_KIND: ReadonlySet<StepKind> = new Set(["policy", "claim", "reply", "end", "checks", "diff"]);
 
 function draft(event: RunEvent): Draft {
   const base = { t: event.t, tokens: null, event };
@@ -178,18 +187,18 @@ export function buildSteps(payload: Pick<RunPayload, "events" | "acceptance" | "
     }
     const { quotes, result, ...rest } = draft(event);
     total += rest.tokens ?? 0;
-    const step: Step = { ...rest, n: steps.length + 1, totalTokens: total, result: result ?? null, evidence: [] };
+    const step: Step = { ...rest, slot: SLOT_BY_KIND.has(rest.kind) ? rest.kind : rest.key, n: steps.length + 1, totalTokens: total, result: result ?? null, evidence: [] };
     if (quotes !== undefined) step.evidence = findEvidence(quotes, steps);
     if (event.type === "tool.call") openCalls.set(event.id, step);
     steps.push(step);
   }
   if (payload.acceptance.length > 0) {
     const passed = payload.acceptance.filter((check) => check.passed).length;
-    steps.push({ n: steps.length + 1, kind: "checks", t: null, label: "acceptance checks", summary: `${passed} of ${payload.acceptance.length} passed${passed < payload.acceptance.length ? ` · failed: ${payload.acceptance.filter((c) => !c.passed).map((c) => c.id).join(", ")}` : ""}`, tokens: null, totalTokens: total, event: null, result: null, evidence: [], key: `checks:${passed}`, decisive: false });
+    steps.push({ n: steps.length + 1, kind: "checks", t: null, label: "acceptance checks", summary: `${passed} of ${payload.acceptance.length} passed${passed < payload.acceptance.length ? ` · failed: ${payload.acceptance.filter((c) => !c.passed).map((c) => c.id).join(", ")}` : ""}`, tokens: null, totalTokens: total, event: null, result: null, evidence: [], key: `checks:${passed}`, slot: "checks", decisive: false });
   }
   if (payload.patch !== null) {
     const files = (payload.patch.match(/^diff --git /gm) ?? []).length;
-    steps.push({ n: steps.length + 1, kind: "diff", t: null, label: "diff", summary: files === 0 ? "no changes" : `${files} file${files === 1 ? "" : "s"} changed`, tokens: null, totalTokens: total, event: null, result: null, evidence: [], key: "diff", decisive: false });
+    steps.push({ n: steps.length + 1, kind: "diff", t: null, label: "diff", summary: files === 0 ? "no changes" : `${files} file${files === 1 ? "" : "s"} changed`, tokens: null, totalTokens: total, event: null, result: null, evidence: [], key: "diff", slot: "diff", decisive: false });
   }
   return steps;
 }
