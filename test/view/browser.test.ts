@@ -152,6 +152,15 @@ describe.skipIf(!HAVE_CHROMIUM)("report.html in headless Chromium", () => {
     await page.keyboard.press("Enter");
     await page.keyboard.press("Enter");
     expect(await page.locator("#step-4.open").count()).toEqual(0);
+    // n jumps to the next place the harness acted: here the first reply end, then its policy decision.
+    const steps = await page.locator(".timeline .step .badge").allTextContents();
+    const firstReply = steps.indexOf("reply") + 1;
+    await page.keyboard.press("n");
+    expect(await page.locator(".step.sel").getAttribute("data-n")).toEqual(String(firstReply));
+    await page.keyboard.press("n");
+    expect(await page.locator(".step.sel .badge").textContent()).toEqual("policy");
+    await page.keyboard.press("p");
+    expect(await page.locator(".step.sel").getAttribute("data-n")).toEqual(String(firstReply));
   });
 
   it("shows a claim check's quoted evidence and where it was found in the tool output", async () => {
@@ -217,6 +226,9 @@ describe.skipIf(!HAVE_CHROMIUM)("report.html in headless Chromium", () => {
     await page.keyboard.press("Enter");
     expect(await page.locator('.crow.sel.open').getAttribute("data-row")).toEqual("1");
     expect(await page.locator('.crow.sel.open .body').count()).toEqual(2);
+    await page.keyboard.press("d");
+    expect(await page.locator(".crow.sel").getAttribute("data-row")).toEqual(String((alignment.divergence ?? -2) + 1));
+    await page.keyboard.press("j");
     await page.click("#jump-divergence");
     await page.waitForSelector(".crow.diverge.sel.open");
   });

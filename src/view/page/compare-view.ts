@@ -191,7 +191,7 @@ export function compareView(index: PageIndex, runs: [RunEntry, RunEntry], payloa
     headline,
     alignment.truncated ? h("p", { class: "warn" }, "The runs differ too much to align completely: after their common start the steps are paired by position.") : null,
     summaryTable(a, b, all, after),
-    h("p", { class: "keys muted" }, "Rows pair the same step in both runs; a dash is a step only one run took. j/k or ↑/↓ move · Enter opens both sides · Esc goes back"),
+    h("p", { class: "keys muted" }, "Rows pair the same step in both runs; a dash is a step only one run took. j/k or ↑/↓ move · d goes to the first divergence · Enter opens both sides · Esc goes back"),
     h("div", { class: "cgrid-head" }, h("div", { class: "rnum" }, "#"), h("div", null, h("a", { href: runHref(a.arm, a.runIndex) }, `${a.arm} run ${a.runIndex}`)), h("div", null, h("a", { href: runHref(b.arm, b.runIndex) }, `${b.arm} run ${b.runIndex}`))),
     grid,
   );
@@ -212,6 +212,7 @@ export function compareView(index: PageIndex, runs: [RunEntry, RunEntry], payloa
     onKey(event) {
       if (event.key === "j" || event.key === "ArrowDown") select(Math.min(rows.length, selected + 1));
       else if (event.key === "k" || event.key === "ArrowUp") select(Math.max(1, selected - 1));
+      else if (event.key === "d" && divergence !== null) select(divergence + 1);
       else if (event.key === "Enter" && selected > 0) toggle(selected);
       else if (event.key === "Escape") go("#study");
       else return false;

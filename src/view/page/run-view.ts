@@ -12,6 +12,9 @@ import { buildSteps, type Step } from "./steps.ts";
 import { Timeline } from "./timeline.ts";
 import type { View } from "./view.ts";
 
+/** Where the harness acted: the steps `n` / `p` jump between. */
+const DECISIONS: ReadonlySet<string> = new Set(["user", "policy", "claim", "goal", "compaction", "retry", "reply"]);
+
 /** A sub-agent's own timeline inside its parent's step (sessions): built when the step opens. */
 function subagentTimeline(payload: RunPayload, ref: string, prefix: string): Node | null {
   const sub = payload.subagents.find((candidate) => candidate.ref === ref);
@@ -55,7 +58,7 @@ export function runView(index: PageIndex, run: RunEntry, payload: RunPayload, st
     ),
     others.length > 0 ? h("p", { class: "compare-links" }, "Side by side with ", ...others.flatMap((other, i) => [i > 0 ? ", " : "", h("a", { href: compareHref(run, other) }, `${other.arm} run ${other.runIndex}`)])) : null,
     ...payload.warnings.map((warning) => h("p", { class: "warn" }, `record warning: ${warning}`)),
-    h("p", { class: "keys muted" }, "j/k or ↑/↓ move between steps · Enter opens or folds a step · Esc goes back"),
+    h("p", { class: "keys muted" }, "j/k or ↑/↓ move between steps · n/p jump to the next or previous message, reply end, policy decision or claim check · Enter opens or folds a step · Esc goes back"),
     timeline.element,
   );
   return {
@@ -75,6 +78,8 @@ export function runView(index: PageIndex, run: RunEntry, payload: RunPayload, st
     onKey(event) {
       if (event.key === "j" || event.key === "ArrowDown") timeline.move(1);
       else if (event.key === "k" || event.key === "ArrowUp") timeline.move(-1);
+      else if (event.key === "n") timeline.seek(DECISIONS, 1);
+      else if (event.key === "p") timeline.seek(DECISIONS, -1);
       else if (event.key === "Enter" && timeline.current > 0) timeline.toggle(timeline.current);
       else if (event.key === "Escape" && index.kind === "study") go("#study");
       else return false;

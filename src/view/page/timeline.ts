@@ -134,6 +134,16 @@ export class Timeline {
     }
   }
 
+  /** Selects the next (or previous) step whose kind is in `kinds`; stays put when there is none. */
+  seek(kinds: ReadonlySet<string>, direction: 1 | -1): void {
+    for (let n = this.selected + direction; n >= 1 && n <= this.steps.length; n += direction) {
+      if (kinds.has((this.steps[n - 1] as Step).kind)) {
+        this.select(n, true, "center");
+        return;
+      }
+    }
+  }
+
   move(delta: number): void {
     const target = Math.max(1, Math.min(this.steps.length, (this.selected || (delta > 0 ? 0 : 1)) + delta));
     this.select(target);
