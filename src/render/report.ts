@@ -28,7 +28,6 @@ const RATE_LABELS: Record<RateMetric, string> = {
   falseCompletion: "false completion (claimed complete, a check failed)",
   permissionStop: "stopped on a permission question, checks failing",
   allChecksPassed: "every acceptance check passed",
-  harnessError: "harness error",
 };
 
 /** Escapes text for a markdown table cell or inline prose. */
@@ -188,7 +187,6 @@ function perArmTable(summary: StudySummary): string[] {
   const arms = summary.arms;
   const lines = [`| metric | ${arms.map((arm) => `${cell(arm.name)} (n=${arm.n})`).join(" | ")} |`, `|---|${arms.map(() => "---|").join("")}`];
   for (const metric of Object.keys(RATE_LABELS) as RateMetric[]) {
-    if (metric === "harnessError" && arms.every((arm) => arm.rates.harnessError.count === 0)) continue;
     lines.push(`| ${RATE_LABELS[metric]} | ${arms.map((arm) => rateCell(arm.rates[metric])).join(" | ")} |`);
   }
   for (const metric of Object.keys(COUNT_LABELS) as CountMetric[]) {
@@ -240,10 +238,27 @@ function runLine(arm: ArmSummary, run: RunRow): string[] {
   ];
 }
 
+/** The first-screen line on runs that ended as `error`: how many, by cause; they are in no number below. */
+function errorLines(summary: StudySummary): string[] {
+  const { errors, errorCauses, finished } = summary.runs;
+  if (errors === 0) return [];
+  const causes = Object.entries(errorCauses)
+    .map(([cause, count]) => `\`${cause}\` ×${count}`)
+    .join(", ");
+  return [
+    `> **${errors} of ${finished} finished run(s) ended as error** (${causes}): a fault, not a result. They are left out of every rate, mean, interval, comparison and chart below; rerun them with \`armstudy study --retry-errors\`.`,
+    "",
+  ];
+}
+
+function errorRunLine(arm: ArmSummary, run: RunRow): string {
+  return `- **${cell(arm.name)} run ${run.runIndex}** — error \`${run.cause ?? "harness.exception"}\`: ${cell(run.error ?? run.reason ?? "no message")}. [record](${run.record}) · [result](${run.result})`;
+}
+
 export function renderReportMarkdown(summary: StudySummary, charts: readonly Pick<ChartFile, "name" | "title" | "alt">[]): string {
   const modelNames = [...new Set(summary.arms.map((arm) => arm.model))];
   const heading = `# armstudy report: ${summary.study} — model ${modelNames.map((m) => `\`${m}\``).join(", ") || `\`${summary.model}\``}${summary.testDouble ? " (scripted test double)" : ""}`;
-  const lines: string[] = [heading, "", ...modelLines(summary), ...sandboxLines(summary), ""];
+  const lines: string[] = [heading, "", ...modelLines(summary), ...sandboxLines(summary), "", ...errorLines(summary)];
   const checks = summary.checks.length > 0 ? `${summary.checks.length} acceptance checks (${summary.checks.join(", ")})` : "no acceptance checks";
   lines.push(
     `Study file \`${summary.studyFile}\`. Repository ${summary.repo.source} at \`${summary.repo.commit.slice(0, 12)}\`. Handoff \`${summary.handoff.file}\` with ${checks}. ${summary.runsPerArm} run(s) per arm, seed ${summary.seed}; ${summary.runs.finished} of ${summary.runs.planned} planned runs finished.`,
@@ -272,11 +287,12 @@ export function renderReportMarkdown(summary: StudySummary, charts: readonly Pic
   }
   lines.push("", "## Runs", "", "Every run's first report line is quoted verbatim.", "");
   for (const arm of summary.arms) {
-    if (arm.runs.length === 0) {
+    if (arm.runs.length === 0 && arm.errors.count === 0) {
       lines.push(`- **${cell(arm.name)}**: no finished runs.`);
       continue;
     }
     for (const run of arm.runs) lines.push(...runLine(arm, run));
+    for (const run of arm.errors.runs) lines.push(errorRunLine(arm, run));
   }
   lines.push("", "Definitions of every metric: docs/metrics.md. The numbers in machine-readable form: [summary.json](summary.json).", "");
   return lines.join("\n");

@@ -69,6 +69,8 @@ export interface StudyMeta {
   model: string;
   arms: ArmMeta[];
   limits: { maxRounds?: number; maxWallMs?: number };
+  /** Model request timeouts and retries (ADR 0082). Absent in folders written before it. */
+  requests?: { connectTimeoutMs: number; idleTimeoutMs: number; maxRetries: number; retryDelayMs: number };
   /** Null for an unsharded study (or a merge of shards). */
   shard: { index: number; count: number } | null;
   /** The (arm, run) pairs this folder is meant to hold. */
@@ -161,8 +163,10 @@ export interface RunResult {
   /** The settled status of the run (`completed`, `unfinished`, `blocked`, …), or `error`. */
   status: string;
   reason: string | null;
-  /** A harness failure (the agent loop threw, a driver could not start); null normally. */
+  /** With status `error`: what went wrong, in words (a harness failure, a model fault); null otherwise. */
   error: string | null;
+  /** With status `error`: the named fault (`model.timeout`, `harness.exception`, …; ADR 0081). Absent in older results. */
+  cause?: string | null;
   acceptance: AcceptanceResult;
   diff: { stat: string; files: number; insertions: number; deletions: number };
   metrics: MetricsView;

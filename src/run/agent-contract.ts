@@ -33,6 +33,8 @@ export interface AgentRunOutcome {
   /** The settled status recorded in `run.end`. */
   status: string;
   reason?: string;
+  /** With status `error`: the named fault (`model.timeout`, …; ADR 0081). */
+  cause?: string;
   wallMs: number;
 }
 

@@ -13,6 +13,7 @@ import { killGroup } from "../run/process-group.ts";
 import { StudyInputError, describeZodIssues } from "./errors.ts";
 import { defaultRunSandbox, type RunSandbox, sandboxCommand } from "../run/sandbox/index.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
+import { MAX_TIME_LIMIT_MS } from "../core/limits.ts";
 
 /** The check types are defined beside the study.json and result.json they are stored in. */
 export type { AcceptanceResult, CheckSpec };
@@ -24,8 +25,8 @@ const CheckSchema = z
     run: z.string().trim().min(1).optional(),
     description: z.string().optional(),
     title: z.string().optional(),
-    timeoutMs: z.number().int().positive().optional(),
-    timeout: z.number().positive().optional(),
+    timeoutMs: z.number().int().positive().max(MAX_TIME_LIMIT_MS, `must be at most 24 hours (${MAX_TIME_LIMIT_MS} ms)`).optional(),
+    timeout: z.number().positive().max(MAX_TIME_LIMIT_MS / 1000, "must be at most 24 hours (86400 s)").optional(),
   })
   .passthrough()
   .refine((check) => check.command !== undefined || check.run !== undefined, { message: "give the check a `command` to run" });

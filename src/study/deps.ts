@@ -65,8 +65,18 @@ export function defaultStudyDeps(options: DefaultDepsOptions): StudyDeps {
   return {
     loadArms: async (armsDir, names, cwd) => loadArms(armsDir, names, { cwd }),
     createModel: (spec, context) => {
-      const settings = { env: options.env, cwd: context.cwd, seed: context.seed, runIndex: context.runIndex };
-      return context.agent === undefined || context.agent === "armstudy" ? createModelClient(spec, settings) : createDriverModel(context.agent, spec, settings);
+      const settings = { env: options.env, cwd: context.cwd, seed: context.seed, runIndex: context.runIndex, ...(context.origin ? { origin: context.origin } : {}) };
+      const requests = context.requests;
+      const http = requests
+        ? {
+            connectTimeoutMs: requests.connectTimeoutMs,
+            idleTimeoutMs: requests.idleTimeoutMs,
+            retry: { maxRetries: requests.maxRetries, baseDelayMs: requests.retryDelayMs },
+          }
+        : {};
+      return context.agent === undefined || context.agent === "armstudy"
+        ? createModelClient(spec, { ...settings, ...http })
+        : createDriverModel(context.agent, spec, settings);
     },
     agentFor: (arm) => agentFor(arm, options, networkMode),
     measure: (events, acceptance, context) => {

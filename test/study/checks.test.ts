@@ -30,6 +30,9 @@ describe("parseChecks", () => {
     expect(() => parseChecks({ checks: [{ id: "B1", command: "a" }, { id: "B1", command: "b" }] }, "c.yaml")).toThrow(
       'c.yaml: field checks.1.id: "B1" is used twice; ids must be unique.',
     );
+    // A timeout past 24 h is refused by field, not handed to a timer that would fire at once (ADR 0084).
+    expect(() => parseChecks({ checks: [{ id: "B1", command: "a", timeoutMs: 3e9 }] }, "c.yaml")).toThrow("c.yaml: field checks.0.timeoutMs: must be at most 24 hours (86400000 ms)");
+    expect(() => parseChecks({ checks: [{ id: "B1", command: "a", timeout: 100000 }] }, "c.yaml")).toThrow("c.yaml: field checks.0.timeout: must be at most 24 hours (86400 s)");
   });
 
   it("names an unreadable file", async () => {

@@ -98,7 +98,9 @@ describe("kill halfway, then --resume", () => {
       });
     }
     const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8"));
-    expect(summary.runs).toEqual({ planned: RUNS, finished: RUNS, missing: [] });
+    expect(summary.runs).toEqual({ planned: RUNS, finished: RUNS, scored: RUNS, errors: 0, errorCauses: {}, missing: [] });
+    // The SIGKILLed study left its lock behind; the resume took it over (its pid was dead) and released it.
+    expect(existsSync(join(out, "study.lock"))).toEqual(false);
     expect(await ours()).toEqual([]);
   });
 });
