@@ -53,7 +53,7 @@ function runEntry(result: RunResult): RunEntry {
     runIndex: result.runIndex,
     task: typeof task === "string" ? task : typeof loose(task).id === "string" ? (loose(task).id as string) : null,
     status: result.status,
-    reason: result.reason ?? null,
+    reason: typeof result.cause === "string" && result.cause.length > 0 ? `${result.cause}: ${result.reason ?? result.error ?? ""}` : (result.reason ?? null),
     flags: runFlags(result),
     checks: { passed: result.acceptance.passed, failed: result.acceptance.failed },
     toolCalls: result.metrics.toolCalls,

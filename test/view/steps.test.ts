@@ -42,13 +42,16 @@ describe("buildSteps", () => {
     expect(findEvidence(["  "], steps)).toEqual([{ quote: "  ", step: null, offset: -1 }]);
   });
 
-  it("shows an event kind it does not know as an `other` step instead of failing", () => {
-    const odd = { t: 3, type: "model.retry", attempt: 2 } as unknown as RunEvent;
-    const steps = buildSteps({ events: [start, odd], acceptance: [], patch: null });
+  it("shows an event kind it does not know as an `other` step instead of failing, and a retry as a retry", () => {
+    const odd = { t: 3, type: "model.rerouted", attempt: 2 } as unknown as RunEvent;
+    const retry: RunEvent = { t: 4, type: "model.retry", round: 0, attempt: 1, cause: "model.http_5xx", message: "HTTP 503", waitMs: 500 };
+    const steps = buildSteps({ events: [start, odd, retry], acceptance: [], patch: null });
     expect(steps.map((step) => [step.kind, step.label, step.summary])).toEqual([
       ["system", "system prompt", "m (test double) · prefix 10 tokens · abcdef012345"],
-      ["retry", "model.retry", '{"attempt":2,"t":3,"type":"model.retry"}'],
+      ["other", "model.rerouted", '{"attempt":2,"t":3,"type":"model.rerouted"}'],
+      ["retry", "retry of request 0", "attempt 1 failed: model.http_5xx — HTTP 503 · next in 500 ms"],
     ]);
+    expect(countSteps(steps).retries).toEqual(1);
   });
 
   it("counts what a run did", () => {

@@ -194,8 +194,12 @@ export function stepBody(step: Step, context: BodyContext): HTMLElement {
     case "compaction":
       body.appendChild(kv([["tokens before", String(event.tokensBefore ?? "unknown")], ["tokens after", String(event.tokensAfter ?? "unknown")]]));
       break;
+    case "model.retry":
+      body.appendChild(kv([["round", String(event.round)], ["attempt", String(event.attempt)], ["cause", event.cause], ["wait before the next", `${Math.round(event.waitMs)} ms`]]));
+      body.appendChild(folded(event.message));
+      break;
     case "run.end":
-      body.appendChild(kv([["status", event.status], ["reason", event.reason ?? "–"], ["wall time", `${Math.round(event.wallMs)} ms`], ["usage", event.usage ? `${event.usage.input} in · ${event.usage.output} out (${event.usage.source}${event.usage.lowerBound ? ", a lower bound" : ""})` : "–"]]));
+      body.appendChild(kv([["status", event.status], ["cause", event.cause ?? "–"], ["reason", event.reason ?? "–"], ["wall time", `${Math.round(event.wallMs)} ms`], ["usage", event.usage ? `${event.usage.input} in · ${event.usage.output} out (${event.usage.source}${event.usage.lowerBound ? ", a lower bound" : ""})` : "–"]]));
       break;
     case "note":
       body.appendChild(folded(event.text));

@@ -157,8 +157,10 @@ function draft(event: RunEvent): Draft {
       return { ...base, kind: "compaction", label: "compaction", summary: `${event.tokensBefore ?? "?"} → ${event.tokensAfter ?? "?"} tokens`, key: "compaction", decisive: true };
     case "subagent":
       return { ...base, kind: "subagent", label: "sub-agent", summary: `${event.ref} · ${event.toolCalls} tool calls`, key: `subagent:${event.ref}`, decisive: true };
+    case "model.retry":
+      return { ...base, kind: "retry", label: `retry of request ${event.round}`, summary: `attempt ${event.attempt} failed: ${event.cause} — ${oneLine(event.message, 90)} · next in ${Math.round(event.waitMs)} ms`, key: "retry", decisive: false };
     case "run.end":
-      return { ...base, kind: "end", label: "run ended", summary: `${event.status}${event.reason ? `: ${oneLine(event.reason, 110)}` : ""} · ${Math.round(event.wallMs)} ms`, key: `end:${event.status}`, decisive: false };
+      return { ...base, kind: "end", label: "run ended", summary: `${event.status}${event.cause ? ` (${event.cause})` : ""}${event.reason ? `: ${oneLine(event.reason, 110)}` : ""} · ${Math.round(event.wallMs)} ms`, key: `end:${event.status}`, decisive: false };
     case "note":
       if (RETRY.test(event.text)) return { ...base, kind: "retry", label: "retry", summary: oneLine(event.text), key: "retry", decisive: false };
       return { ...base, kind: "note", label: event.level, summary: oneLine(event.text), key: "note", decisive: false };
