@@ -1,10 +1,11 @@
 /**
  * `armstudy view --serve`: a loopback-only HTTP server over a folder. `/` lists every study
- * results folder and every run record under it; each is rendered into its viewer page when asked
- * for (so the page is always current). Only paths the listing found are served; nothing else on
- * disk is reachable, and nothing is written.
+ * results folder, every run record and every session page (`analyze --html`) under it; studies
+ * and records are rendered into their viewer page when asked for (so the page is always current),
+ * session pages are sent as written. Only paths the listing found are served; nothing else on disk
+ * is reachable, and nothing is written.
  */
-import { open, readdir, stat } from "node:fs/promises";
+import { open, readFile, readdir, stat } from "node:fs/promises";
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, relative, resolve, sep } from "node:path";
@@ -17,27 +18,35 @@ import { studyHtml } from "./write.ts";
 export interface Listing {
   studies: string[];
   records: string[];
+  /** Viewer pages written outside a study folder (`armstudy analyze FILE --html OUT`). */
+  pages: string[];
 }
+
+const GENERATOR = '<meta name="generator" content="armstudy view">';
 
 const SKIP = new Set(["node_modules", ".git", ".armstudy"]);
 const MAX_DEPTH = 8;
 
-/** A `.jsonl` file is a run record when its first line is a `run.start` event. */
-async function isRunRecord(path: string): Promise<boolean> {
+async function head(path: string, bytes: number): Promise<string> {
   const handle = await open(path, "r").catch(() => null);
-  if (handle === null) return false;
+  if (handle === null) return "";
   try {
-    const buffer = Buffer.alloc(512);
+    const buffer = Buffer.alloc(bytes);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return /^\s*\{[^\n]*"type"\s*:\s*"run\.start"/.test(buffer.subarray(0, bytesRead).toString("utf8"));
+    return buffer.subarray(0, bytesRead).toString("utf8");
   } finally {
     await handle.close();
   }
 }
 
+/** A `.jsonl` file is a run record when its first line is a `run.start` event. */
+async function isRunRecord(path: string): Promise<boolean> {
+  return /^\s*\{[^\n]*"type"\s*:\s*"run\.start"/.test(await head(path, 512));
+}
+
 /** Studies (folders with study.json; their own runs are not listed again) and run records under root. */
 export async function listViews(root: string): Promise<Listing> {
-  const listing: Listing = { studies: [], records: [] };
+  const listing: Listing = { studies: [], records: [], pages: [] };
   const walk = async (dir: string, depth: number): Promise<void> => {
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
     if (entries.some((entry) => entry.isFile() && entry.name === STUDY_META_FILE)) {
@@ -48,6 +57,7 @@ export async function listViews(root: string): Promise<Listing> {
       const path = join(dir, entry.name);
       if (entry.isDirectory() && depth < MAX_DEPTH && !SKIP.has(entry.name) && !entry.name.startsWith(".")) await walk(path, depth + 1);
       else if (entry.isFile() && entry.name.endsWith(".jsonl") && (await isRunRecord(path))) listing.records.push(relative(root, path).split(sep).join("/"));
+      else if (entry.isFile() && entry.name.endsWith(".html") && (await head(path, 1024)).includes(GENERATOR)) listing.pages.push(relative(root, path).split(sep).join("/"));
     }
   };
   await walk(root, 0);
@@ -60,7 +70,8 @@ function listingHtml(root: string, listing: Listing, style: string): string {
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>armstudy: ${escapeHtml(root)}</title><style>${style}</style></head><body><main>`,
     `<h1>armstudy view: ${escapeHtml(root)}</h1>`,
     `<h2>Studies (${listing.studies.length})</h2><ul class="listing">${listing.studies.map((study) => item(`/study/${encodeURIComponent(study)}`, study)).join("") || "<li>none</li>"}</ul>`,
-    `<h2>Sessions and run records (${listing.records.length})</h2><ul class="listing">${listing.records.map((record) => item(`/record/${encodeURIComponent(record)}`, record)).join("") || "<li>none</li>"}</ul>`,
+    `<h2>Run records (${listing.records.length})</h2><ul class="listing">${listing.records.map((record) => item(`/record/${encodeURIComponent(record)}`, record)).join("") || "<li>none</li>"}</ul>`,
+    `<h2>Session pages (${listing.pages.length})</h2><ul class="listing">${listing.pages.map((page) => item(`/page/${encodeURIComponent(page)}`, page)).join("") || "<li>none</li>"}</ul>`,
     `</main></body></html>`,
   ].join("\n");
 }
@@ -104,6 +115,7 @@ export async function serveViews(options: { root: string; port: number; assets: 
       for await (const chunk of pageHtml(index, one(), options.assets)) parts.push(chunk);
       return send(response, 200, parts.join(""));
     }
+    if (kind === "page" && listing.pages.includes(rel)) return send(response, 200, await readFile(resolve(root, rel), "utf8"));
     send(response, 404, `not found: ${escapeHtml(url.pathname)} — <a href="/">the listing</a>`);
   };
 

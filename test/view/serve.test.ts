@@ -25,6 +25,8 @@ describe("armstudy view", () => {
     mkdirSync(join(root, "sessions"));
     copyFileSync(join(study, "runs/ordinary/run-1/record.jsonl"), join(root, "sessions", "run.jsonl"));
     writeFileSync(join(root, "sessions", "notes.jsonl"), '{"hello":1}\n');
+    writeFileSync(join(root, "sessions", "other.html"), "<!doctype html><p>not ours</p>\n");
+    expect(await main(["analyze", join(ROOT, "fixtures/sessions/pi-mono/before-compaction.jsonl"), "--html", join(root, "sessions", "pi.html")], memoryIO({ cwd: ROOT }))).toEqual(0);
   }, 120_000);
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -59,14 +61,15 @@ describe("armstudy view", () => {
         child.once("exit", (code) => fail(new Error(`view --serve exited ${code}: ${text}`)));
       });
       const listing = await (await fetch(url)).text();
-      expect([...listing.matchAll(/href="([^"]+)"/g)].map((match) => match[1])).toEqual(["/study/studies%2Fdefault%2Fone", "/record/sessions%2Frun.jsonl"]);
+      expect([...listing.matchAll(/href="([^"]+)"/g)].map((match) => match[1])).toEqual(["/study/studies%2Fdefault%2Fone", "/record/sessions%2Frun.jsonl", "/page/sessions%2Fpi.html"]);
+      expect(await (await fetch(`${url}page/sessions%2Fpi.html`)).text()).toEqual(readFileSync(join(root, "sessions", "pi.html"), "utf8"));
       const studyPage = await fetch(`${url}study/studies%2Fdefault%2Fone`);
       expect(studyPage.status).toEqual(200);
       expect(await studyPage.text()).toEqual(readFileSync(join(study, "report.html"), "utf8"));
       const record = await (await fetch(`${url}record/sessions%2Frun.jsonl`)).text();
       expect(record.includes('"title":"Run record run.jsonl"')).toEqual(true);
-      const refused = await Promise.all(["record/sessions%2Fnotes.jsonl", "study/..%2F..", "record/..%2F..%2Fetc%2Fpasswd", "study/studies"].map(async (path) => (await fetch(url + path)).status));
-      expect(refused).toEqual([404, 404, 404, 404]);
+      const refused = await Promise.all(["record/sessions%2Fnotes.jsonl", "study/..%2F..", "record/..%2F..%2Fetc%2Fpasswd", "study/studies", "page/sessions%2Fother.html"].map(async (path) => (await fetch(url + path)).status));
+      expect(refused).toEqual([404, 404, 404, 404, 404]);
       expect((await fetch(url, { method: "POST" })).status).toEqual(405);
     } finally {
       child.kill("SIGTERM");
