@@ -15,7 +15,7 @@ import { InputError, UsageError } from "../errors.ts";
 const USAGE = `armstudy view DIR | armstudy view --serve [ROOT] [--port N]
 
 DIR       a study's results folder: writes DIR/report.html (open it from disk; no server needed)
---serve   serve every study folder and session record under ROOT (default .) on 127.0.0.1,
+--serve   serve every study folder, run record and session page under ROOT (default .) on 127.0.0.1,
           with a listing page; --port 0 (the default) picks a free port. Stop with Ctrl-C.`;
 
 const command: Command = {

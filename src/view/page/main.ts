@@ -31,10 +31,10 @@ function start(): void {
 
   const go = (hash: string, replace = false) => {
     if (replace) {
+      // The view already shows this step or row: only the address changes.
       history.replaceState(null, "", hash);
       shownKey = keyOf(parseRoute(hash));
-    }
-    else if (location.hash === hash) void render();
+    } else if (location.hash === hash) void render();
     else location.hash = hash;
   };
 
