@@ -7,11 +7,11 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type LoadedResults, type RunResult, loadResults, runFolder } from "../render/results.ts";
+import { type LoadedResults, type RunResult, loadResults, runFolder, tasksOf } from "../render/results.ts";
 import { type ArmSummary, type StudySummary, summarize } from "../render/summary.ts";
 import { readRecord } from "../run/record-reader.ts";
 import type { RunEvent } from "../run/record.ts";
-import type { ArmEntry, GlanceRow, PageIndex, RunEntry, RunFlags, RunPayload } from "./page/data.ts";
+import { type ArmEntry, type GlanceRow, type PageIndex, type RunEntry, type RunFlags, type RunPayload, runKey } from "./page/data.ts";
 
 /** Statuses and reasons that mean a limit stopped the run rather than the model or a control. */
 const CAP_STATUS = /budget_limited|usage_limited|max_rounds|rounds_exhausted|time_limit|token_cap|cost_cap|wall/i;
@@ -45,13 +45,23 @@ export function controlOf(arm: Pick<ArmSummary, "policies" | "goal">): string {
   return caps.length > 0 ? `${policies} (at most ${caps.join(" or ")})` : policies;
 }
 
-function runEntry(result: RunResult): RunEntry {
+/**
+ * The task level of a run: its task in a suite of several tasks, null otherwise (a study of one
+ * task keeps its runs at runs/<arm>/run-<i>, as summary.ts reads them).
+ */
+function taskOf(result: RunResult, suite: boolean): string | null {
+  if (!suite) return null;
   const task = loose(result).task;
+  return typeof task === "string" ? task : typeof loose(task).id === "string" ? (loose(task).id as string) : null;
+}
+
+function runEntry(result: RunResult, suite: boolean): RunEntry {
+  const task = taskOf(result, suite);
   return {
-    key: `${result.arm}/${result.runIndex}`,
+    key: runKey({ ...result, task }),
     arm: result.arm,
     runIndex: result.runIndex,
-    task: typeof task === "string" ? task : typeof loose(task).id === "string" ? (loose(task).id as string) : null,
+    task,
     status: result.status,
     reason: typeof result.cause === "string" && result.cause.length > 0 ? `${result.cause}: ${result.reason ?? result.error ?? ""}` : (result.reason ?? null),
     flags: runFlags(result),
@@ -97,8 +107,8 @@ async function readOptional(path: string): Promise<string | null> {
   }
 }
 
-export async function runPayload(dir: string, result: RunResult): Promise<RunPayload> {
-  const folder = join(dir, runFolder(result.arm, result.runIndex));
+export async function runPayload(dir: string, result: RunResult, suite = false): Promise<RunPayload> {
+  const folder = join(dir, runFolder(result.arm, result.runIndex, taskOf(result, suite) ?? undefined));
   const { events, warnings } = await readEvents(join(folder, result.files.record));
   return {
     events,
@@ -136,7 +146,8 @@ export async function studyPage(dir: string): Promise<StudyPage> {
     control: controlOf(arm),
     prefix: arm.prefix ?? null,
   }));
-  const runs: RunEntry[] = loaded.results.map(runEntry);
+  const suite = tasksOf(loaded.meta).length > 1;
+  const runs: RunEntry[] = loaded.results.map((result) => runEntry(result, suite));
   const sandbox = loaded.meta.sandbox;
   const index: PageIndex = {
     schema: "armstudy.view/1",
@@ -154,7 +165,7 @@ export async function studyPage(dir: string): Promise<StudyPage> {
   return {
     index,
     payloads: async function* () {
-      for (const result of loaded.results) yield { key: `${result.arm}/${result.runIndex}`, payload: await runPayload(dir, result) };
+      for (const result of loaded.results) yield { key: runKey({ ...result, task: taskOf(result, suite) }), payload: await runPayload(dir, result, suite) };
     },
   };
 }

@@ -31,8 +31,9 @@ describe("highlightCode", () => {
 
 describe("routes", () => {
   it("round-trips run and compare links, with odd arm names", () => {
-    expect(parseRoute(runHref("a/b c#", 3, 17))).toEqual({ view: "run", arm: "a/b c#", runIndex: 3, step: 17 });
-    expect(parseRoute(compareHref({ arm: "ordinary", runIndex: 1 }, { arm: "goal", runIndex: 1 }, 4))).toEqual({ view: "compare", a: { arm: "ordinary", runIndex: 1 }, b: { arm: "goal", runIndex: 1 }, row: 4 });
+    expect(parseRoute(runHref({ arm: "a/b c#", runIndex: 3 }, 17))).toEqual({ view: "run", arm: "a/b c#", runIndex: 3, task: null, step: 17 });
+    expect(parseRoute(runHref({ arm: "goal", runIndex: 2, task: "csv:quotes" }))).toEqual({ view: "run", arm: "goal", runIndex: 2, task: "csv:quotes", step: null });
+    expect(parseRoute(compareHref({ arm: "ordinary", runIndex: 1 }, { arm: "goal", runIndex: 1 }, 4))).toEqual({ view: "compare", a: { arm: "ordinary", runIndex: 1, task: null }, b: { arm: "goal", runIndex: 1, task: null }, row: 4 });
     expect(parseRoute("#run/x/notanumber")).toEqual({ view: "study" });
     expect(parseRoute("#run/%E0%A4%A/1")).toEqual({ view: "study" });
     expect(parseRoute("")).toEqual({ view: "study" });

@@ -77,8 +77,8 @@ export function compareView(index: PageIndex, runs: [RunEntry, RunEntry], payloa
   const steps: [Step[], Step[]] = [buildSteps(payloads[0]), buildSteps(payloads[1])];
   const alignment = alignSteps(steps[0], steps[1]);
   const { rows, divergence, modelDivergence } = alignment;
-  const hrefA = (n: number) => runHref(a.arm, a.runIndex, n);
-  const hrefB = (n: number) => runHref(b.arm, b.runIndex, n);
+  const hrefA = (n: number) => runHref(a, n);
+  const hrefB = (n: number) => runHref(b, n);
   const armOf = (name: string) => index.arms.find((arm) => arm.name === name) ?? null;
   const contexts = [bodyContext(payloads[0], armOf(a.arm), steps[0], hrefA, "a"), bodyContext(payloads[1], armOf(b.arm), steps[1], hrefB, "b")] as const;
   const here = (r?: number) => compareHref(a, b, r);
@@ -192,7 +192,7 @@ export function compareView(index: PageIndex, runs: [RunEntry, RunEntry], payloa
     alignment.truncated ? h("p", { class: "warn" }, "The runs differ too much to align completely: after their common start the steps are paired by position.") : null,
     summaryTable(a, b, all, after),
     h("p", { class: "keys muted" }, "Rows pair the same step in both runs; a dash is a step only one run took. j/k or ↑/↓ move · d goes to the first divergence · Enter opens both sides · Esc goes back"),
-    h("div", { class: "cgrid-head" }, h("div", { class: "rnum" }, "#"), h("div", null, h("a", { href: runHref(a.arm, a.runIndex) }, `${a.arm} run ${a.runIndex}`)), h("div", null, h("a", { href: runHref(b.arm, b.runIndex) }, `${b.arm} run ${b.runIndex}`))),
+    h("div", { class: "cgrid-head" }, h("div", { class: "rnum" }, "#"), h("div", null, h("a", { href: runHref(a) }, `${a.arm} run ${a.runIndex}`)), h("div", null, h("a", { href: runHref(b) }, `${b.arm} run ${b.runIndex}`))),
     grid,
   );
   return {
@@ -204,7 +204,7 @@ export function compareView(index: PageIndex, runs: [RunEntry, RunEntry], payloa
       }
     },
     navigate(route) {
-      if (route.view !== "compare" || route.row === null || route.a.arm !== a.arm || route.a.runIndex !== a.runIndex || route.b.arm !== b.arm || route.b.runIndex !== b.runIndex) return false;
+      if (route.view !== "compare" || route.row === null || route.a.arm !== a.arm || route.a.runIndex !== a.runIndex || route.a.task !== a.task || route.b.arm !== b.arm || route.b.runIndex !== b.runIndex || route.b.task !== b.task) return false;
       toggle(route.row, true);
       select(route.row);
       return true;

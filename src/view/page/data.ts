@@ -10,6 +10,11 @@ export const INDEX_ELEMENT_ID = "armstudy-index";
 /** Each run's payload is a `<script type="application/octet-stream">` with this id prefix + its key. */
 export const PAYLOAD_ELEMENT_PREFIX = "armstudy-run-";
 
+/** A run's key in the page (its payload's id): `arm/index`, or `task/arm/index` in a suite. */
+export function runKey(run: { arm: string; runIndex: number; task?: string | null }): string {
+  return run.task ? `${run.task}/${run.arm}/${run.runIndex}` : `${run.arm}/${run.runIndex}`;
+}
+
 /** Flags a person filters runs by. Each is false when the result does not carry the field. */
 export interface RunFlags {
   falseCompletion: boolean;

@@ -4,7 +4,7 @@
  * view, and sends keys to it. Payloads are decoded only when a run is opened.
  */
 import { compareView } from "./compare-view.ts";
-import type { PageIndex, RunEntry } from "./data.ts";
+import { type PageIndex, type RunEntry, runKey } from "./data.ts";
 import { clear, h } from "./dom.ts";
 import { PayloadStore, readIndex } from "./load.ts";
 import { type Route, parseRoute } from "./routes.ts";
@@ -27,7 +27,7 @@ function start(): void {
   let generation = 0;
 
   const keyOf = (route: Route): string =>
-    route.view === "study" ? "study:" : route.view === "run" ? `run:${route.arm}/${route.runIndex}:${route.step ?? ""}` : `compare:${route.a.arm}/${route.a.runIndex}:${route.b.arm}/${route.b.runIndex}:${route.row ?? ""}`;
+    route.view === "study" ? "study:" : route.view === "run" ? `run:${runKey(route)}:${route.step ?? ""}` : `compare:${runKey(route.a)}:${runKey(route.b)}:${route.row ?? ""}`;
 
   const go = (hash: string, replace = false) => {
     if (replace) {
@@ -38,7 +38,7 @@ function start(): void {
     else location.hash = hash;
   };
 
-  const find = (arm: string, runIndex: number): RunEntry | undefined => index.runs.find((run) => run.arm === arm && run.runIndex === runIndex);
+  const find = (ref: { arm: string; runIndex: number; task: string | null }): RunEntry | undefined => index.runs.find((run) => run.arm === ref.arm && run.runIndex === ref.runIndex && run.task === ref.task);
 
   const show = (view: View, key: string) => {
     current?.dispose();
@@ -60,7 +60,7 @@ function start(): void {
   async function render(): Promise<void> {
     const mine = ++generation;
     let route: Route = parseRoute(location.hash);
-    if (route.view === "study" && index.kind === "session" && index.runs[0]) route = { view: "run", arm: index.runs[0].arm, runIndex: index.runs[0].runIndex, step: null };
+    if (route.view === "study" && index.kind === "session" && index.runs[0]) route = { view: "run", arm: index.runs[0].arm, runIndex: index.runs[0].runIndex, task: index.runs[0].task, step: null };
     const key = keyOf(route);
     if (key === shownKey) return;
     if (current?.navigate?.(route)) {
@@ -73,15 +73,15 @@ function start(): void {
         return;
       }
       if (route.view === "run") {
-        const run = find(route.arm, route.runIndex);
+        const run = find(route);
         if (run === undefined) return missing(`There is no run ${route.runIndex} of arm ${route.arm} in this page.`);
         const payload = await store.get(run.key);
         if (mine !== generation) return;
         show(runView(index, run, payload, route.step, go), key);
         return;
       }
-      const a = find(route.a.arm, route.a.runIndex);
-      const b = find(route.b.arm, route.b.runIndex);
+      const a = find(route.a);
+      const b = find(route.b);
       if (a === undefined || b === undefined) return missing("One of the two runs to compare is not in this page.");
       const payloads = await Promise.all([store.get(a.key), store.get(b.key)]);
       if (mine !== generation) return;

@@ -34,18 +34,18 @@ export function bodyContext(payload: RunPayload, arm: PageIndex["arms"][number] 
 export function runView(index: PageIndex, run: RunEntry, payload: RunPayload, step: number | null, go: (hash: string, replace?: boolean) => void): View {
   const steps = buildSteps(payload);
   const arm = index.arms.find((candidate) => candidate.name === run.arm) ?? null;
-  const href = (n: number) => runHref(run.arm, run.runIndex, n);
+  const href = (n: number) => runHref(run, n);
   const timeline = new Timeline(steps, bodyContext(payload, arm, steps, href, "s"), {
     idPrefix: "step-",
     hrefOf: href,
     onSelect: (n) => go(href(n), true),
   });
-  const others = index.runs.filter((other) => other.runIndex === run.runIndex && other.arm !== run.arm);
+  const others = index.runs.filter((other) => other.runIndex === run.runIndex && other.task === run.task && other.arm !== run.arm);
   const element = h(
     "main",
     { class: "run" },
     index.kind === "study" ? h("nav", null, h("a", { href: "#study", class: "back" }, `← ${index.title}`)) : null,
-    h("h1", null, index.kind === "study" ? `${run.arm} run ${run.runIndex}` : index.title),
+    h("h1", null, index.kind === "study" ? `${run.task !== null ? `${run.task} · ` : ""}${run.arm} run ${run.runIndex}` : index.title),
     index.kind === "session" ? h("p", { class: "desc" }, index.description) : null,
     index.testDouble && arm?.testDouble !== false ? h("p", { class: "banner" }, "Model: the scripted test double — this trajectory shows the harness's mechanics, not a real model's behaviour.") : null,
     h(
@@ -70,7 +70,7 @@ export function runView(index: PageIndex, run: RunEntry, payload: RunPayload, st
       }
     },
     navigate(route) {
-      if (route.view !== "run" || route.arm !== run.arm || route.runIndex !== run.runIndex || route.step === null) return false;
+      if (route.view !== "run" || route.arm !== run.arm || route.runIndex !== run.runIndex || route.task !== run.task || route.step === null) return false;
       timeline.toggle(route.step, true);
       timeline.select(route.step, true, "start");
       return true;

@@ -7,6 +7,7 @@
 import { chartsSection } from "./charts.ts";
 import type { PageIndex, RunEntry, RunFlags } from "./data.ts";
 import { formatMs, formatTokens, h } from "./dom.ts";
+import { runKey } from "./data.ts";
 import { compareHref, runHref } from "./routes.ts";
 import type { View } from "./view.ts";
 
@@ -81,11 +82,11 @@ export function studyView(index: PageIndex, go: (hash: string) => void): View {
   const shown = h("span", { class: "shown" });
   const runRow = (run: RunEntry): HTMLElement => {
     // The same run index under every other arm: the paired comparison (one seed per run index).
-    const others = arms.filter((arm) => arm !== run.arm && keys.has(`${arm}/${run.runIndex}`));
+    const others = arms.filter((arm) => arm !== run.arm && keys.has(runKey({ ...run, arm })));
     return h(
       "tr",
       { "data-key": run.key, class: run.flags.error ? "err" : "" },
-      h("td", null, h("a", { href: runHref(run.arm, run.runIndex), class: "runlink" }, `${run.arm} run ${run.runIndex}`)),
+      h("td", null, h("a", { href: runHref(run), class: "runlink" }, `${run.arm} run ${run.runIndex}`)),
       index.runs.some((r) => r.task !== null) ? h("td", null, run.task ?? "") : null,
       h("td", null, run.status),
       h("td", { class: `num${run.checks.failed > 0 ? " bad" : ""}` }, `${run.checks.passed}/${run.checks.passed + run.checks.failed}`),
@@ -94,7 +95,7 @@ export function studyView(index: PageIndex, go: (hash: string) => void): View {
       h("td", { class: "num" }, formatMs(run.wallMs)),
       h("td", { class: "flags" }, flagsText(run)),
       h("td", { class: "first" }, run.firstReportLine ?? ""),
-      h("td", null, ...others.flatMap((other, i) => [i > 0 ? " · " : null, h("a", { href: compareHref(run, { arm: other, runIndex: run.runIndex }), class: "cmp", "data-other": other }, `vs ${other}`)])),
+      h("td", null, ...others.flatMap((other, i) => [i > 0 ? " · " : null, h("a", { href: compareHref(run, { ...run, arm: other }), class: "cmp", "data-other": other }, `vs ${other}`)])),
     );
   };
 
@@ -134,10 +135,10 @@ export function studyView(index: PageIndex, go: (hash: string) => void): View {
   );
 
   const picker = (() => {
-    const options = () => index.runs.map((run) => h("option", { value: run.key }, `${run.arm} run ${run.runIndex}`));
+    const options = () => index.runs.map((run) => h("option", { value: run.key }, `${run.task !== null ? `${run.task} · ` : ""}${run.arm} run ${run.runIndex}`));
     const left = h("select", { id: "cmp-a", "aria-label": "left run" }, ...options());
     const right = h("select", { id: "cmp-b", "aria-label": "right run" }, ...options());
-    const firstOther = index.runs.findIndex((run) => run.arm !== index.runs[0]?.arm && run.runIndex === index.runs[0]?.runIndex);
+    const firstOther = index.runs.findIndex((run) => run.arm !== index.runs[0]?.arm && run.runIndex === index.runs[0]?.runIndex && run.task === index.runs[0]?.task);
     if (firstOther !== -1) right.selectedIndex = firstOther;
     const button = h("button", { type: "button", id: "cmp-go" }, "side by side");
     button.addEventListener("click", () => {
@@ -149,7 +150,7 @@ export function studyView(index: PageIndex, go: (hash: string) => void): View {
   })();
 
   const hasTask = index.runs.some((run) => run.task !== null);
-  const charts = index.runs.length > 0 ? chartsSection(index, (run) => go(runHref(run.arm, run.runIndex))) : null;
+  const charts = index.runs.length > 0 ? chartsSection(index, (run) => go(runHref(run))) : null;
   const element = h(
     "main",
     { class: "study" },
@@ -190,7 +191,7 @@ export function studyView(index: PageIndex, go: (hash: string) => void): View {
       else if (event.key === "k" || event.key === "ArrowUp") moveCursor(-1);
       else if (event.key === "Enter" && cursor >= 0) {
         const run = rows[cursor]?.run;
-        if (run) go(runHref(run.arm, run.runIndex));
+        if (run) go(runHref(run));
       } else return false;
       return true;
     },
