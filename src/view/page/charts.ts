@@ -4,7 +4,7 @@
  * per arm, and one metric per run (chosen from a list) where clicking a bar opens that run.
  */
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from "chart.js";
-import type { PageIndex, RunEntry } from "./data.ts";
+import { type PageIndex, type RunEntry, runKey } from "./data.ts";
 import { h } from "./dom.ts";
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
@@ -44,14 +44,16 @@ function outcomes(index: PageIndex, canvas: HTMLCanvasElement): Chart {
 
 function perRun(index: PageIndex, canvas: HTMLCanvasElement, metric: string, open: (run: RunEntry) => void): Chart {
   const spec = PER_RUN[metric] ?? (PER_RUN.toolCalls as (typeof PER_RUN)[string]);
-  const indices = [...new Set(index.runs.map((run) => run.runIndex))].sort((a, b) => a - b);
+  // One bar group per (task, run index): the pairs the arms are compared on.
+  const slots = [...new Map(index.runs.map((run) => [`${run.task ?? ""}\u0000${run.runIndex}`, { task: run.task, runIndex: run.runIndex }])).values()];
   const arms = index.arms.map((arm) => arm.name);
   const byKey = new Map(index.runs.map((run) => [run.key, run]));
+  const runAt = (arm: string, slot: { task: string | null; runIndex: number }) => byKey.get(runKey({ arm, ...slot }));
   const chart = new Chart(canvas, {
     type: "bar",
     data: {
-      labels: indices.map((i) => `run ${i}`),
-      datasets: arms.map((arm, a) => ({ label: arm, data: indices.map((i) => { const run = byKey.get(`${arm}/${i}`); return run === undefined ? null : spec.value(run); }), backgroundColor: colour(a) })),
+      labels: slots.map((slot) => `${slot.task !== null ? `${slot.task} ` : ""}run ${slot.runIndex}`),
+      datasets: arms.map((arm, a) => ({ label: arm, data: slots.map((slot) => { const run = runAt(arm, slot); return run === undefined ? null : spec.value(run); }), backgroundColor: colour(a) })),
     },
     options: {
       animation: false,
@@ -61,7 +63,9 @@ function perRun(index: PageIndex, canvas: HTMLCanvasElement, metric: string, ope
       onClick: (_event, elements) => {
         const hit = elements[0];
         if (hit === undefined) return;
-        const run = byKey.get(`${arms[hit.datasetIndex]}/${indices[hit.index]}`);
+        const slot = slots[hit.index];
+        const arm = arms[hit.datasetIndex];
+        const run = slot === undefined || arm === undefined ? undefined : runAt(arm, slot);
         if (run !== undefined) open(run);
       },
       plugins: { tooltip: { callbacks: { footer: () => "click to open the run" } } },

@@ -39,7 +39,7 @@ function glanceTable(index: PageIndex): HTMLElement {
           h("td", { class: "num" }, `${row.allChecksPassed}/${row.n}`),
           h("td", { class: `num${row.falseCompletion > 0 ? " bad" : ""}` }, `${row.falseCompletion}/${row.n}`),
           h("td", { class: `num${row.permissionStop > 0 ? " bad" : ""}` }, `${row.permissionStop}/${row.n}`),
-          h("td", { class: "num" }, row.checksPassedMean === null ? "–" : `${fmt(row.checksPassedMean)} of ${total}`),
+          h("td", { class: "num" }, row.checksPassedMean === null ? "–" : total > 0 ? `${fmt(row.checksPassedMean)} of ${total}` : fmt(row.checksPassedMean)),
           h("td", { class: "num" }, fmt(row.toolCallsMean)),
           h("td", { class: "num" }, row.tokensMean === null ? "–" : String(Math.round(row.tokensMean))),
         ),
