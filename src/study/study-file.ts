@@ -243,14 +243,15 @@ function inlineTask(data: StudyFile, file: string, dir: string): TaskSpec {
 }
 
 /**
- * An inline handoff that is a task folder's handoff.md belongs to that task: it takes the task's
- * name and personas (so the task's own personas play it), but keeps the study file's repo and checks.
+ * An inline handoff kept in a task's folder (its handoff.md, or another handoff beside it, such as
+ * the plan study's plan.md) belongs to that task: it takes the task's name and personas (so the
+ * task's own personas play it), but keeps the study file's repo and checks — and the task's check
+ * files only when the checks are the task's own.
  */
 async function ownerTask(inline: TaskSpec): Promise<TaskSpec> {
   const folder = dirname(inline.handoffPath);
   if (!existsSync(join(folder, TASK_FILE))) return inline;
   const owner = await loadTask(folder);
-  if (owner.handoffPath !== inline.handoffPath) return inline;
   return { ...inline, name: owner.name, personasDir: owner.personasDir, persona: owner.persona, checkFiles: inline.checksPath === owner.checksPath ? owner.checkFiles : null };
 }
 

@@ -28,6 +28,7 @@ describe("a hard cap inside a goal, at the study's defaults", () => {
       [
         "persona: slow",
         "description: does every step, repeating each read twenty times",
+        "task: stockbook",
         `steps: ${join(ROOT, "fixtures/tasks/stockbook/personas/steps.yaml")}`,
         "traits:",
         "  repeatsCalls: 20",

@@ -146,7 +146,7 @@ async function standInProvider(client: ClientName, work: string) {
 
 describe.each(["codex", "claude", "pi"] as const)("real %s pointed at a provider by a model spec", (client) => {
   const bin = clientBinary(client, process.env, process.cwd());
-  it.skipIf(bin === null || sandbox.kind !== "bwrap")(`talks to it from inside the sandbox, which keeps the host network for it (skipped unless ${client} and bubblewrap are installed)`, async () => {
+  it.skipIf(bin === null || sandbox.kind !== "bwrap")(`talks to it from inside the sandbox, through armstudy's forwarder only (skipped unless ${client} and bubblewrap are installed)`, async () => {
     const work = mkdtempSync(join(tmpdir(), "armstudy-provider-boxed-"));
     temps.push(work);
     execFileSync("git", ["init", "-q"], { cwd: work });
@@ -169,7 +169,7 @@ describe.each(["codex", "claude", "pi"] as const)("real %s pointed at a provider
       }).toEqual({
         status: "completed",
         file: "world\nline2\n",
-        sandbox: ["bwrap", "host"],
+        sandbox: ["bwrap", "none"],
         credentials: [client === "claude" ? "sk-stand-in" : "Bearer sk-stand-in"],
       });
     } finally {
