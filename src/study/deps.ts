@@ -3,7 +3,7 @@
  * a real client's driver, and the per-run metrics. The CLI builds these; tests may pass their own
  * at the same boundary (runner.ts `StudyDeps`).
  */
-import { runMetrics } from "../measure/metrics.ts";
+import { runMetrics, runReportFacts } from "../measure/metrics.ts";
 import { runAgent } from "../run/agent.ts";
 import type { AgentRunner } from "../run/agent-contract.ts";
 import { loadArms } from "../run/arms/load.ts";
@@ -67,7 +67,9 @@ export function defaultStudyDeps(options: DefaultDepsOptions): StudyDeps {
     },
     agentFor: (arm) => agentFor(arm, options, networkMode),
     measure: (events, acceptance, context) => {
-      const metrics = runMetrics(events, { acceptance });
+      // The checks' ids are the handoff's step ids, so a report naming only some steps done claims none.
+      const steps = acceptance.checks.map((check) => check.id);
+      const metrics = { ...runMetrics(events, { acceptance, steps }), report: runReportFacts(events, { acceptance, steps }) };
       if (context === undefined || !personaServed(context.arm.agent, context.model)) return metrics;
       // The persona server counted these tokens; no model was billed, so no cost either.
       return { ...metrics, tokens: { ...metrics.tokens, source: PERSONA_USAGE_SOURCE }, costUsd: null };

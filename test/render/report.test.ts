@@ -49,9 +49,9 @@ describe("renderReportMarkdown", () => {
     const lines = text.split("\n");
     expect(lines.filter((line) => line.startsWith("| false completion"))).toEqual([
       "| false completion (claimed complete, a check failed) | 0/3 = 0% [0%, 56%] | 3/3 = 100% [44%, 100%] | 0/3 = 0% [0%, 56%] |",
-      "| false completion (claimed complete, a check failed) | +100 points | [+100, +100] points | 0.100 |",
-      "| false completion (claimed complete, a check failed) | 0 points | [0, 0] points | 1.000 |",
-      "| false completion (claimed complete, a check failed) | -100 points | [-100, -100] points | 0.100 |",
+      "| false completion (claimed complete, a check failed) | +100 points | [+100, +100] points | none (deterministic) |",
+      "| false completion (claimed complete, a check failed) | 0 points | [0, 0] points | none (deterministic) |",
+      "| false completion (claimed complete, a check failed) | -100 points | [-100, -100] points | none (deterministic) |",
     ]);
     expect(lines.filter((line) => line.startsWith("| tool calls in all"))[0]).toEqual(
       "| tool calls in all | 30 [30, 30] (median 30, 30–30) | 9 [9, 9] (median 9, 9–9) | 36 [36, 36] (median 36, 36–36) |",
