@@ -314,7 +314,7 @@ export function renderReportMarkdown(summary: StudySummary, charts: readonly Pic
   );
   if (summary.arms.length > 0) lines.push("", ...finalReportSection(summary));
   if (summary.comparisons.length > 0) {
-    lines.push("", "## Differences between arms", "", `Each difference is the second arm minus the first (rates in percentage points); intervals are percentile bootstraps (each arm resampled on its own); p is Fisher's exact two-sided test on the 2×2 table of runs. An interval that spans 0 is no evidence of a difference.${multipleComparisonsNote(summary.comparisons.length)}`, "", ...honestyNotes(summary));
+    lines.push("", "## Differences between arms", "", `Each difference is the second arm minus the first (rates in percentage points); intervals are percentile bootstraps (each arm resampled on its own); p is Fisher's exact two-sided test on the 2×2 table of runs. An interval that spans 0 is no evidence of a difference.${multipleComparisonsNote(summary.comparisons.filter((comparison) => comparison.pValueCaveat === null).length)}`, "", ...honestyNotes(summary));
     for (const comparison of summary.comparisons) lines.push(...comparisonTable(comparison), "");
     lines.pop();
   }
