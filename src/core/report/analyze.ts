@@ -74,21 +74,66 @@ function openingStatements(statements: readonly string[]): string[] {
   return out;
 }
 
+/**
+ * Clause rows run once over all clauses joined by newlines, as multiline global expressions: one
+ * scan per row instead of one call per clause, which is what keeps short-line replies fast. No
+ * clause row can match across a newline, so this is the same as testing each clause.
+ */
+const CLAUSE_ROWS = REPORT_PATTERNS.filter((row) => row.scope === "clause").map((row) => ({ row, all: new RegExp(row.pattern.source, `${row.pattern.flags.replace(/[gmy]/g, "")}gm`) }));
+
+/** The first clause of `joined` a row fires on, or undefined. */
+function firstClause(joined: string, row: ReportPattern, all: RegExp): string | undefined {
+  all.lastIndex = 0;
+  for (let match = all.exec(joined); match !== null; match = all.exec(joined)) {
+    const start = joined.lastIndexOf("\n", match.index - 1) + 1;
+    const newline = joined.indexOf("\n", match.index + Math.max(0, match[0].length - 1));
+    const end = newline === -1 ? joined.length : newline;
+    const clause = joined.slice(start, end);
+    // An unchecked item of a list is a plan's or a progress list's entry: only the mark row reads it.
+    if (row.group !== "mark" && UNCHECKED_ITEM.test(clause)) {
+      all.lastIndex = end + 1;
+      continue;
+    }
+    if (row.holds === undefined || row.holds(match)) return clause;
+    if (match[0] === "") all.lastIndex += 1;
+  }
+  return undefined;
+}
+
+/** lines[from, to) joined by newlines, keeping only the last `limit` characters (joining no more than that). */
+function joinedTail(lines: readonly string[], from: number, to: number, limit: number): string {
+  let size = 0;
+  let k = to;
+  while (k > from && size <= limit) {
+    k -= 1;
+    size += (lines[k] as string).length + 1;
+  }
+  return lines.slice(k, to).join("\n").slice(-limit);
+}
+
+/** Every clause of every statement, joined by newlines (a clause never holds one). */
+function allClauses(statements: readonly string[]): string {
+  const out: string[] = [];
+  for (const statement of statements) for (const clause of clausesOf(statement)) out.push(clause);
+  return out.join("\n");
+}
+
 /** The parts each scope reads. */
 function scopes(prose: Prose): Record<PatternScope, string[]> {
-  const paragraphs: string[][] = prose.paragraphStarts.map((start, k) => prose.lines.slice(start, prose.paragraphStarts[k + 1] ?? prose.lines.length));
-  const last = paragraphs.at(-1) ?? [];
-  let ending = last.join("\n");
-  if (/^or\b/i.test(ending) && paragraphs.length > 1) ending = `${(paragraphs.at(-2) as string[]).join("\n")}\n${ending}`;
-  const claimLines = [...openingStatements(prose.statements), ...last.slice(-6)];
+  const { lines, paragraphStarts } = prose;
+  // Paragraphs are contiguous runs of lines: the last one starts at its paragraph start.
+  const lastStart = paragraphStarts.at(-1) ?? lines.length;
+  const endingStart = paragraphStarts.length > 1 && /^or\b/i.test(lines[lastStart] ?? "") ? (paragraphStarts.at(-2) as number) : lastStart;
+  const ending = joinedTail(lines, endingStart, lines.length, 3000);
+  const claimLines = [...openingStatements(prose.statements), ...lines.slice(Math.max(lastStart, lines.length - 6))];
   const claim = claimLines.flatMap((line) => clausesOf(line.slice(0, 2000))).filter((clause) => !isNarrationOrQuestion(clause));
   const lastLine = prose.lines.at(-1) ?? "";
   // The last sentence, after trailing emoji ("Happy coding! 🚀"); capped, since fillers are short.
   const lastSentence = sentencesOf(lastLine.slice(-400).replace(/[\p{Extended_Pictographic}\uFE0F\u200D\s]+$/u, "")).at(-1) ?? "";
   return {
     claim,
-    clause: prose.statements.flatMap(clausesOf),
-    ending: [ending.slice(-3000)],
+    clause: [allClauses(prose.statements)],
+    ending: [ending],
     lastSentence: [lastSentence],
   };
 }
@@ -116,18 +161,30 @@ function stepsDone(prose: Prose, steps: ReadonlySet<string>): Set<string> {
   return done;
 }
 
-function hits(prose: Prose, options: AnalyzeOptions): PatternHit[] {
+/**
+ * The rows that fire, in table order. With `firstPerGroup` a row is skipped once its group has
+ * fired (the booleans need no more); `explainFinalReport` asks for every row.
+ */
+function hits(prose: Prose, options: AnalyzeOptions, firstPerGroup = false): PatternHit[] {
   const parts = scopes(prose);
+  const joined = parts.clause[0] as string;
+  const clauseRow = new Map(CLAUSE_ROWS.map((entry) => [entry.row, entry.all]));
   const out: PatternHit[] = [];
+  const fired = new Set<string>();
   for (const row of REPORT_PATTERNS) {
-    const clause = parts[row.scope].find((part) => {
+    if (firstPerGroup && fired.has(row.group)) continue;
+    const all = clauseRow.get(row);
+    const clause = all !== undefined ? firstClause(joined, row, all) : parts[row.scope].find((part) => {
       // An unchecked item of a list is a plan's or a progress list's entry: only the mark row reads it.
       if (row.group !== "mark" && UNCHECKED_ITEM.test(part)) return false;
       if (row.holds === undefined) return row.pattern.test(part);
       const match = part.match(row.pattern);
       return match !== null && row.holds(match);
     });
-    if (clause !== undefined) out.push({ id: row.id, group: row.group, clause: clause.slice(0, 200) });
+    if (clause !== undefined) {
+      out.push({ id: row.id, group: row.group, clause: clause.slice(0, 200) });
+      fired.add(row.group);
+    }
   }
   const steps = new Set(options.steps ?? []);
   if (steps.size > 0) {
@@ -156,7 +213,7 @@ export function reportPatternHits(text: string, options: AnalyzeOptions = {}): s
  */
 export function analyzeFinalReport(text: string, counter?: TokenCounter, options: AnalyzeOptions = {}): FinalReportAnalysis {
   const prose = readProse(text);
-  const fired = new Set(hits(prose, options).map((hit) => hit.group));
+  const fired = new Set(hits(prose, options, true).map((hit) => hit.group));
   const asksPermission = fired.has("permission");
   // A progress mark (❌, ⏳, an unchecked box) is unfinished work only in a reply that reports progress.
   const reportsProgress = fired.has("complete") || prose.statements.some((line) => CHECKED_ITEM.test(line));

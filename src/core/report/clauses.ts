@@ -10,15 +10,24 @@ const SENTENCE_END = /(?<=[.!?])\s+(?=\S)/;
 // Kept at the start of the clause they open, so a row can say "a clause that opens with except".
 const CLAUSE_BREAK = /\s*;\s*|,?\s+(?=(?:but|except|apart from|although|though|however|save for|other than)\b)|\s+[—–]\s+|\s+-\s+(?=[a-z])/i;
 
+const HAS_SENTENCE_END = /[.!?]\s+\S/;
+// A cheap test for CLAUSE_BREAK, so most sentences skip the split.
+const MAY_BREAK = /;|\s[—–-]\s|\s(?:but|except|apart|although|though|however|save|other)\b/i;
+
 /** The sentences of one statement (line), split after `.`, `!` or `?` followed by a space. */
 export function sentencesOf(line: string): string[] {
+  if (!HAS_SENTENCE_END.test(line)) return line.trim() === "" ? [] : [line];
   return line.split(SENTENCE_END).filter((s) => s.trim() !== "");
 }
 
 /** The clauses of one statement. */
 export function clausesOf(line: string): string[] {
   const out: string[] = [];
-  for (const sentence of sentencesOf(line.slice(0, 20_000))) {
+  for (const sentence of sentencesOf(line.length > 20_000 ? line.slice(0, 20_000) : line)) {
+    if (!MAY_BREAK.test(sentence)) {
+      out.push(sentence.trim());
+      continue;
+    }
     for (const part of sentence.split(CLAUSE_BREAK)) if (part !== undefined && part.trim() !== "") out.push(part.trim());
   }
   return out;

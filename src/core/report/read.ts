@@ -13,18 +13,22 @@ export interface Prose {
   lines: string[];
   /** Indices into `lines` where a paragraph starts. */
   paragraphStarts: number[];
-  /** The first two lines outside code, headings included, cleaned like `lines`. */
-  opening: string[];
   /** Prose lines and heading texts in document order: a heading such as "Not finished" is a statement. */
   statements: string[];
 }
 
 const ATX = /^ {0,3}(#{1,6})(?:[ \t]+|$)/;
 const SETEXT = /^ {0,3}(?:=+|-+)[ \t\r]*$/;
+// A line that opens with none of the characters a fence, heading, setext underline, list item, quote
+// or table starts with, and holds no code, emphasis or curly quote: it is prose as written.
+const PLAIN = /^[^\s`~#>|=\-*+_\d\u2018\u2019\u02BC\u201C\u201D][^`*_~\r\u2018\u2019\u02BC\u201C\u201D]*$/;
 const NOT_SETEXT_TEXT = /^ {0,3}(?:[-*+>|]|\d{1,9}[.)])(?:\s|$)/;
 
 /** Straightens curly quotes so patterns need only one apostrophe. */
+const CURLY = /[\u2018\u2019\u02BC\u201C\u201D]/;
+
 function straighten(text: string): string {
+  if (!CURLY.test(text)) return text;
   return text.replace(/[\u2018\u2019\u02BC]/g, "'").replace(/[\u201C\u201D]/g, '"');
 }
 
@@ -120,7 +124,7 @@ function clean(line: string): string {
 
 /** Reads the reply once: fences, headings, prose lines and paragraphs. */
 export function readProse(text: string): Prose {
-  const prose: Prose = { firstLineRaw: "", headings: [], lines: [], paragraphStarts: [], opening: [], statements: [] };
+  const prose: Prose = { firstLineRaw: "", headings: [], lines: [], paragraphStarts: [], statements: [] };
   let fence: Fence | null = null;
   let paragraph: string[] = [];
   let paragraphOpen = false;
@@ -133,6 +137,18 @@ export function readProse(text: string): Prose {
     if (prose.firstLineRaw === "" && !isBlankLine(line)) prose.firstLineRaw = line.trim();
     if (fence !== null) {
       if (closesFence(line, fence)) fence = null;
+      continue;
+    }
+    if (PLAIN.test(line)) {
+      // Most lines: no marker at the start and nothing to clean, so none of the checks below apply.
+      if (!paragraphOpen) {
+        prose.paragraphStarts.push(prose.lines.length);
+        paragraphOpen = true;
+      }
+      paragraph.push(line);
+      const cleaned = line.trim();
+      prose.lines.push(cleaned);
+      prose.statements.push(cleaned);
       continue;
     }
     const opening = fenceOpening(line);
@@ -149,7 +165,6 @@ export function readProse(text: string): Prose {
       const heading = plainLine(line);
       if (heading !== "") prose.headings.push(heading);
       if (heading !== "") {
-        if (prose.opening.length < 2) prose.opening.push(clean(heading));
         prose.statements.push(clean(heading));
       }
       endParagraph();
@@ -175,7 +190,6 @@ export function readProse(text: string): Prose {
     const cleaned = clean(line);
     prose.lines.push(cleaned);
     prose.statements.push(cleaned);
-    if (prose.opening.length < 2) prose.opening.push(cleaned);
   }
   return prose;
 }

@@ -184,3 +184,43 @@ describe("analyzeFinalReport properties", () => {
     );
   });
 });
+
+describe("per-clause decisions (docs/decisions/0091)", () => {
+  const claim = fc.constantFrom("Done.", "All four changes are in and the checks pass.", "Implemented the exporter.", "CI is green.", "Fixed the parser bug.");
+  const leftover = fc.constantFrom("S3 and S4 remain.", "The docs are not done yet.", "Two tests still fail.", "I didn't get to the benchmarks.", "B5 is next.", "Converted 3 of 7 files.", "The migration is pending.");
+  const filler = fc.array(fc.constantFrom("The cache is keyed by locale.", "See `src/cache.ts`.", "- one item", "| a | b |", ""), { maxLength: 4 });
+
+  it("a clause saying work remains overrides a completion word anywhere else", () => {
+    fc.assert(
+      fc.property(claim, leftover, filler, fc.boolean(), (done, left, middle, leftFirst) => {
+        const text = (leftFirst ? [left, ...middle, done] : [done, ...middle, left]).join("\n\n");
+        const result = analyzeFinalReport(text);
+        expect([result.claimsComplete, result.statesUnfinished]).toEqual([false, true]);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("with the handoff's steps, naming a strict subset as done claims none; naming all of them claims the whole", () => {
+    const steps = ["B1", "B2", "B3", "B4", "B5", "B6"];
+    fc.assert(
+      fc.property(fc.subarray(steps, { minLength: 1 }), fc.constantFrom("are done", "are complete", "are finished"), (named, verb) => {
+        const text = `${named.join(", ")} ${verb}.`;
+        const result = analyzeFinalReport(text, undefined, { steps });
+        const whole = named.length === steps.length;
+        expect([result.claimsComplete, result.statesUnfinished]).toEqual([whole, !whole]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a range names every step in it", () => {
+    const steps = ["B1", "B2", "B3", "B4", "B5", "B6"];
+    expect([analyzeFinalReport("B1–B6 are done.", undefined, { steps }).claimsComplete, analyzeFinalReport("B1–B3 are done.", undefined, { steps }).claimsComplete, analyzeFinalReport("B1 through B6 are complete.", undefined, { steps }).claimsComplete]).toEqual([true, false, true]);
+  });
+
+  it("reads adversarial input to the end: long runs of pattern prefixes, no newlines, unclosed code", () => {
+    const runs = ["still ".repeat(20_000), "not ".repeat(20_000), "| ".repeat(40_000), "`".repeat(30_000), "1 of ".repeat(15_000), "if if if fails ".repeat(6_000), "B1-".repeat(20_000)];
+    for (const text of runs) expect(analyzeFinalReport(`${text}\n\nDone.`).chars).toBe(text.length + 7);
+  });
+});
