@@ -242,6 +242,12 @@ function honestyNotes(summary: StudySummary): string[] {
       `> **Deterministic mechanics, not evidence.** In ${deterministic.length === summary.comparisons.length ? "every comparison below" : deterministic.map((c) => `${c.b} − ${c.a}`).join(", ")}, ${why}: a difference is what each arm's control does by construction, and more runs would only repeat it. No p-value is shown for these; Fisher's test assumes runs that vary.`,
     );
   }
+  const repeated = summary.arms.filter((arm) => arm.identicalRuns && !arm.testDouble);
+  if (repeated.length > 0) {
+    notes.push(
+      `> **Identical runs.** Every run of ${repeated.map((arm) => cell(arm.name)).join(", ")} took the same steps to the same outcome: ${repeated.length === 1 ? "its" : "their"} rates and counts are single points, so a difference against ${repeated.length === 1 ? "it" : "them"} shows what the other arm varies, not how often this one would differ.`,
+    );
+  }
   for (const comparison of summary.comparisons.filter((c) => c.promptOnlyUnderDouble)) {
     notes.push(
       `> **This comparison cannot show a difference under this model.** ${cell(comparison.a)} and ${cell(comparison.b)} differ only in their prompt sections, and the scripted test double does not read the prompt: their runs are the same by construction. Run them on a real model to compare the prompts.`,
