@@ -29,7 +29,6 @@ const RATE_LABELS: Record<RateMetric, string> = {
   falseCompletion: "false completion (claimed complete, a check failed)",
   permissionStop: "stopped on a permission question, checks failing",
   allChecksPassed: "every acceptance check passed",
-  harnessError: "harness error",
 };
 
 /** ADR-0072's final-report measures, and the analyzer field each rests on (null: not the analyzer's). */
@@ -103,6 +102,19 @@ function modelLines(summary: StudySummary): string[] {
     ];
   }
   return [`> Model: ${named}.`];
+}
+
+/** The first screen says where the agent's code ran: confined, unconfined by choice, or (no sandbox here) the test double only. */
+function sandboxLines(summary: StudySummary): string[] {
+  const sandbox = summary.sandbox;
+  if (sandbox === undefined) return [];
+  if (sandbox.kind === "bwrap") {
+    return [`> Sandbox: bubblewrap ${sandbox.version ?? ""} — the agent's commands, the acceptance checks and any real client ran confined (only the run's folder writable, no network, an allow-listed environment).`.replace("  ", " ")];
+  }
+  if (sandbox.disabled) {
+    return ["> **No sandbox (`--no-sandbox`).** The agent's commands, the acceptance checks and any real client ran unconfined, with this machine's files, network and processes in reach."];
+  }
+  return [`> **No sandbox on this machine** (${sandbox.reason ?? "none found"}). Only the bundled scripted test double may run here; install bubblewrap to run a real model or client.`];
 }
 
 /** The arms table's prefix cell for a real client: its prompt is its own, and armstudy does not see it. */
@@ -191,7 +203,6 @@ function perArmTable(summary: StudySummary): string[] {
   const arms = summary.arms;
   const lines = [`| metric | ${arms.map((arm) => `${cell(arm.name)} (n=${arm.n})`).join(" | ")} |`, `|---|${arms.map(() => "---|").join("")}`];
   for (const metric of Object.keys(RATE_LABELS) as RateMetric[]) {
-    if (metric === "harnessError" && arms.every((arm) => arm.rates.harnessError.count === 0)) continue;
     lines.push(`| ${RATE_LABELS[metric]} | ${arms.map((arm) => rateCell(arm.rates[metric])).join(" | ")} |`);
   }
   for (const metric of Object.keys(COUNT_LABELS) as CountMetric[]) {
@@ -298,10 +309,27 @@ function runLine(arm: ArmSummary, run: RunRow): string[] {
   ];
 }
 
+/** The first-screen line on runs that ended as `error`: how many, by cause; they are in no number below. */
+function errorLines(summary: StudySummary): string[] {
+  const { errors, errorCauses, finished } = summary.runs;
+  if (errors === 0) return [];
+  const causes = Object.entries(errorCauses)
+    .map(([cause, count]) => `\`${cause}\` ×${count}`)
+    .join(", ");
+  return [
+    `> **${errors} of ${finished} finished run(s) ended as error** (${causes}): a fault, not a result. They are left out of every rate, mean, interval, comparison and chart below; rerun them with \`armstudy study --retry-errors\`.`,
+    "",
+  ];
+}
+
+function errorRunLine(arm: ArmSummary, run: RunRow): string {
+  return `- **${cell(arm.name)} run ${run.runIndex}** — error \`${run.cause ?? "harness.exception"}\`: ${cell(run.error ?? run.reason ?? "no message")}. [record](${run.record}) · [result](${run.result})`;
+}
+
 export function renderReportMarkdown(summary: StudySummary, charts: readonly Pick<ChartFile, "name" | "title" | "alt">[]): string {
   const modelNames = [...new Set(summary.arms.map((arm) => arm.model))];
   const heading = `# armstudy report: ${summary.study} — model ${modelNames.map((m) => `\`${m}\``).join(", ") || `\`${summary.model}\``}${summary.testDouble ? " (scripted test double)" : ""}`;
-  const lines: string[] = [heading, "", ...modelLines(summary), ""];
+  const lines: string[] = [heading, "", ...modelLines(summary), ...sandboxLines(summary), "", ...errorLines(summary)];
   const checks = summary.checks.length > 0 ? `${summary.checks.length} acceptance checks (${summary.checks.join(", ")})` : "no acceptance checks";
   lines.push(
     `Study file \`${summary.studyFile}\`. Repository ${summary.repo.source} at \`${summary.repo.commit.slice(0, 12)}\`. Handoff \`${summary.handoff.file}\` with ${checks}. ${summary.runsPerArm} run(s) per arm, seed ${summary.seed}; ${summary.runs.finished} of ${summary.runs.planned} planned runs finished.`,
@@ -331,11 +359,12 @@ export function renderReportMarkdown(summary: StudySummary, charts: readonly Pic
   }
   lines.push("", "## Runs", "", "Every run's first report line is quoted verbatim.", "");
   for (const arm of summary.arms) {
-    if (arm.runs.length === 0) {
+    if (arm.runs.length === 0 && arm.errors.count === 0) {
       lines.push(`- **${cell(arm.name)}**: no finished runs.`);
       continue;
     }
     for (const run of arm.runs) lines.push(...runLine(arm, run));
+    for (const run of arm.errors.runs) lines.push(errorRunLine(arm, run));
   }
   lines.push("", "Definitions of every metric: docs/metrics.md. The numbers in machine-readable form: [summary.json](summary.json).", "");
   return lines.join("\n");

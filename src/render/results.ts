@@ -70,10 +70,24 @@ export interface StudyMeta {
   model: string;
   arms: ArmMeta[];
   limits: { maxRounds?: number; maxWallMs?: number };
+  /** Model request timeouts and retries (ADR 0082). Absent in folders written before it. */
+  requests?: { connectTimeoutMs: number; idleTimeoutMs: number; maxRetries: number; retryDelayMs: number };
   /** Null for an unsharded study (or a merge of shards). */
   shard: { index: number; count: number } | null;
   /** The (arm, run) pairs this folder is meant to hold. */
   planned: Array<{ arm: string; runIndex: number }>;
+  /** The sandbox the study's runs had (src/run/sandbox/); absent in folders written before it existed. */
+  sandbox?: StudySandbox;
+}
+
+/** What study.json says about the sandbox: the report's first screen shows it. */
+export interface StudySandbox {
+  kind: "bwrap" | "none";
+  version?: string;
+  /** For `none`: why (bubblewrap missing or failing its self-test, or `--no-sandbox`). */
+  reason?: string;
+  /** True when `--no-sandbox` was given. */
+  disabled: boolean;
 }
 
 /** One acceptance check as it ran in the worktree (src/study/checks.ts runs them). */
@@ -152,8 +166,10 @@ export interface RunResult {
   /** The settled status of the run (`completed`, `unfinished`, `blocked`, …), or `error`. */
   status: string;
   reason: string | null;
-  /** A harness failure (the agent loop threw, a driver could not start); null normally. */
+  /** With status `error`: what went wrong, in words (a harness failure, a model fault); null otherwise. */
   error: string | null;
+  /** With status `error`: the named fault (`model.timeout`, `harness.exception`, …; ADR 0081). Absent in older results. */
+  cause?: string | null;
   acceptance: AcceptanceResult;
   diff: { stat: string; files: number; insertions: number; deletions: number };
   metrics: MetricsView;
@@ -161,6 +177,10 @@ export interface RunResult {
   files: { record: string; patch: string; envelope?: string };
   /** Harness overhead of this run, by phase, in milliseconds. */
   timing: { worktreeMs: number; agentMs: number; checksMs: number; diffMs: number; cleanupMs: number };
+  /** The sandbox the agent's commands and the checks ran in, as run.start records it. */
+  sandbox?: { kind: "bwrap" | "none"; version?: string; network: string; reason?: string; disabled: boolean };
+  /** What the agent did to the `.git` armstudy made in its folder (null: left a folder); never trusted either way. */
+  gitTampered?: string | null;
 }
 
 export interface LoadedResults {

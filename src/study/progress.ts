@@ -28,6 +28,8 @@ export function formatElapsed(ms: number): string {
 }
 
 export function describeResult(result: RunResult): string {
+  // A fault is not a result: name the cause and the message, nothing the report would score.
+  if (result.status === "error") return `error ${result.cause ?? "harness.exception"}: ${result.error ?? result.reason ?? "no message"}`;
   const m = result.metrics;
   const parts = [
     result.status,

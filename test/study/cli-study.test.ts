@@ -19,6 +19,7 @@ async function run(args: string[]) {
 describe("armstudy study / merge: bad input exits 2 with a clear message", () => {
   it.each([
     [["study", "--runs", "0"], 'armstudy study: --runs must be a whole number of at least 1, got "0"'],
+    [["study", "--runs", "999999999999"], 'armstudy study: --runs must be at most 1000, got "999999999999"'],
     [["study", "-j", "two"], 'armstudy study: -j must be a whole number of at least 1, got "two"'],
     [["study", "--shard", "3/2"], 'armstudy study: --shard "3/2" is not i/n with 1 <= i <= n (for example --shard 1/3).'],
     [["study", "--frobnicate"], "armstudy study: Unknown option '--frobnicate'"],
