@@ -8,6 +8,8 @@
 import type { CountSummary, RateSummary } from "../measure/stats.ts";
 import type { ChartFile } from "./charts.ts";
 import { ANALYZER_ACCURACY, type FieldAccuracy } from "../core/report/accuracy.ts";
+import { verdictLines } from "./verdict.ts";
+import { changeParagraph, perCheckTable, signalsTable, whatEachArmDid } from "./arm-details.ts";
 import { type ArmSummary, CLAIM_SOURCES, type ClaimSourceName, type Comparison, type CountMetric, type RateMetric, type ReportRateMetric, type RunRow, type StudySummary } from "./summary.ts";
 
 const COUNT_LABELS: Record<CountMetric, string> = {
@@ -299,7 +301,6 @@ function runLine(arm: ArmSummary, run: RunRow): string[] {
     run.falseCompletion ? "**false completion**" : null,
     run.permissionStop ? "**permission stop**" : null,
     run.claimChecks.count > 0 ? `${run.claimChecks.count} claim check(s): ${run.claimChecks.done} done, ${run.claimChecks.continue} continue, ${run.claimChecks.acceptedUnchecked} unchecked` : null,
-    run.error ? `harness error: ${cell(run.error)}` : null,
   ].filter((part): part is string => part !== null);
   const tools = `${run.toolCalls} tool calls (${run.toolCallsBeforeReplyEnd} before the first reply ended)`;
   const first = run.firstReportLine === null ? "(no final report)" : verbatim(run.firstReportLine);
@@ -328,16 +329,26 @@ function errorRunLine(arm: ArmSummary, run: RunRow): string {
 
 export function renderReportMarkdown(summary: StudySummary, charts: readonly Pick<ChartFile, "name" | "title" | "alt">[]): string {
   const modelNames = [...new Set(summary.arms.map((arm) => arm.model))];
-  const heading = `# armstudy report: ${summary.study} — model ${modelNames.map((m) => `\`${m}\``).join(", ") || `\`${summary.model}\``}${summary.testDouble ? " (scripted test double)" : ""}`;
+  const heading = `# armstudy report: ${summary.study} — model ${modelNames.map((m) => `\`${m}\``).join(", ") || `\`${summary.model}\``}${summary.testDouble ? " (scripted test double)" : ""}${summary.shard ? ` — shard ${summary.shard.index} of ${summary.shard.count}` : ""}`;
   const lines: string[] = [heading, "", ...modelLines(summary), ...sandboxLines(summary), "", ...errorLines(summary)];
+  if (summary.verdict !== null) lines.push(...verdictLines(summary.verdict), "");
   const checks = summary.checks.length > 0 ? `${summary.checks.length} acceptance checks (${summary.checks.join(", ")})` : "no acceptance checks";
   lines.push(
     `Study file \`${summary.studyFile}\`. Repository ${summary.repo.source} at \`${summary.repo.commit.slice(0, 12)}\`. Handoff \`${summary.handoff.file}\` with ${checks}. ${summary.runsPerArm} run(s) per arm, seed ${summary.seed}; ${summary.runs.finished} of ${summary.runs.planned} planned runs finished.`,
   );
-  if (summary.description.trim() !== "") lines.push("", summary.description.trim());
+  if (summary.description.trim() !== "" && summary.studyFileModel === null) lines.push("", summary.description.trim());
+  if (summary.studyFileModel !== null) lines.push("", `The study file's description is left out: it speaks of its own model (\`${summary.studyFileModel}\`), and \`--model\` replaced it.`);
   for (const warning of summary.warnings) lines.push("", `> ⚠️ ${warning}`);
   if (summary.arms.length > 0) lines.push("", "## At a glance", "", ...glance(summary));
+  const change = changeParagraph(summary);
+  if (change !== null) lines.push("", change);
   lines.push("", "## Arms", "", ...armsTable(summary));
+  if (summary.arms.length > 0) {
+    lines.push("", "## What each arm did", "", ...whatEachArmDid(summary));
+    const checks = perCheckTable(summary);
+    if (checks.length > 0) lines.push("", "Runs that passed each acceptance check:", "", ...checks);
+    lines.push("", "Long-run signals (STUDY-0003), mean [bootstrap 95% interval] per run:", "", ...signalsTable(summary));
+  }
   lines.push(
     "",
     "## Per arm",

@@ -54,11 +54,30 @@ export interface CheckSpec {
   timeoutMs?: number;
 }
 
+/** The question a study file states before any run (validated in src/study/question.ts). */
+export interface StudyQuestion {
+  decision: { adr: string; title: string; link?: string } | null;
+  hypothesis: string;
+  primary: {
+    metric: string;
+    kind: "rate" | "count";
+    baseline: string;
+    treatment: string;
+    direction: "lower" | "higher";
+    minDifference: number;
+    alpha: number;
+  };
+  secondary: Array<{ metric: string; kind: "rate" | "count"; direction: "lower" | "higher" | null }>;
+}
+
+
 /** What a results folder holds: everything that identifies the study, plus the shard it is. */
 export interface StudyMeta {
   schema: "armstudy.study/1";
   study: string;
   description: string;
+  /** The pre-stated question; absent in folders written before it existed. */
+  question?: StudyQuestion | null;
   /** The study file, relative to where the command ran. */
   studyFile: string;
   repo: { source: string; commit: string };
@@ -68,6 +87,8 @@ export interface StudyMeta {
   runsPerArm: number;
   /** The study's default model spec. */
   model: string;
+  /** The model the study file names, when `--model` replaced it (the file's description speaks of its own model). */
+  studyFileModel?: string;
   arms: ArmMeta[];
   limits: { maxRounds?: number; maxWallMs?: number };
   /** Model request timeouts and retries (ADR 0082). Absent in folders written before it. */
@@ -153,6 +174,13 @@ export interface MetricsView {
   toolMs: number;
   /** ADR-0072's final-report measures (src/measure/metrics.ts `ReportFacts`); absent in results written before them. */
   report?: ReportFacts;
+  /** Continuations, nudges and person messages after the handoff; absent in results written before it. */
+  turnMessages?: { continuation: number; nudge: number; person: number };
+  /** Replies (the model ending its turn), and the longest one; written by runMetrics, absent in hand-built results. */
+  replies?: number;
+  modelRequests?: number;
+  longestReply?: { ms: number; toolCalls: number };
+  compactionsPerReply?: number[];
 }
 
 export interface RunResult {

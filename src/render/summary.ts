@@ -17,6 +17,8 @@ import {
   summarizeCounts,
   summarizeRate,
 } from "../measure/stats.ts";
+import { type StudyVerdict, studyVerdict } from "./verdict.ts";
+import { type SignalName, armSignals } from "./arm-details.ts";
 import { type ArmMeta, type LoadedResults, PATCH_FILE, RECORD_FILE, RESULT_FILE, type RunResult, type StudySandbox, runFolder } from "./results.ts";
 
 export const SUMMARY_SCHEMA = "armstudy.summary/1";
@@ -90,6 +92,8 @@ export interface RunRow {
   toolCalls: number;
   toolCallsBeforeReplyEnd: number;
   toolCallsPerReply: number[];
+  /** Replies (the model ending its turn) and what drove the run on: null where the result predates them. */
+  turns: { replies: number | null; continuations: number | null; nudges: number | null };
   claimChecks: RunResult["metrics"]["claimChecks"];
   tokens: RunResult["metrics"]["tokens"];
   costUsd: number | null;
@@ -108,6 +112,8 @@ export interface ArmSummary extends ArmMeta {
   /** Runs scored: every finished run but the `error` ones. */
   n: number;
   counts: Record<CountMetric, CountSummary>;
+  /** STUDY-0003's long-run signals (src/render/arm-details.ts). */
+  signals: Record<SignalName, CountSummary>;
   rates: Record<RateMetric, RateSummary>;
   /** ADR-0072's final-report measures as rates (runs with report facts only). */
   reportRates: Record<ReportRateMetric, RateSummary>;
@@ -156,6 +162,12 @@ export interface StudySummary {
   schema: typeof SUMMARY_SCHEMA;
   study: string;
   description: string;
+  /** Set when `--model` replaced the study file's model: the description speaks of that one, so the report leaves it out. */
+  studyFileModel: string | null;
+  /** The verdict on the study file's pre-stated question; null when it states none. */
+  verdict: StudyVerdict | null;
+  /** Set when this folder holds one shard of the study (`--shard i/n`); null for a whole or merged study. */
+  shard: { index: number; count: number } | null;
   studyFile: string;
   /** The study's default model spec; each arm names its own. */
   model: string;
@@ -201,6 +213,7 @@ function runRow(result: RunResult): RunRow {
     toolCalls: m.toolCalls,
     toolCallsBeforeReplyEnd: m.toolCallsBeforeReplyEnd,
     toolCallsPerReply: m.toolCallsPerReply,
+    turns: { replies: m.replies ?? null, continuations: m.turnMessages?.continuation ?? null, nudges: m.turnMessages?.nudge ?? null },
     claimChecks: m.claimChecks,
     tokens: m.tokens,
     costUsd: m.costUsd,
@@ -285,6 +298,7 @@ export function summarize(loaded: LoadedResults): StudySummary {
     ) as Record<CountMetric, CountSummary>;
     const rates = Object.fromEntries(Object.entries(RATE_METRICS).map(([metric, read]) => [metric, summarizeRate(runs.map(read))])) as Record<RateMetric, RateSummary>;
     const reportRates = Object.fromEntries(Object.entries(REPORT_RATE_METRICS).map(([metric, read]) => [metric, summarizeRate(flags(runs.map(read)))])) as Record<ReportRateMetric, RateSummary>;
+    const signals = armSignals(runs, (signal) => seededRng(deriveSeed(seed, `${arm.name}/signal/${signal}`)));
     const failed = errorsByArm.get(arm.name) ?? [];
     return {
       ...arm,
@@ -294,6 +308,7 @@ export function summarize(loaded: LoadedResults): StudySummary {
       reportRates,
       falseCompletionSources: falseCompletionSources(runs),
       identicalRuns: identical(runs),
+      signals,
       runs: runs.map(runRow),
       errors: { count: failed.length, causes: countCauses(failed), runs: failed.map(runRow) },
     };
@@ -325,6 +340,9 @@ export function summarize(loaded: LoadedResults): StudySummary {
   }
 
   const warnings: string[] = [];
+  if (meta.shard !== null) {
+    warnings.push(`This folder is shard ${meta.shard.index} of ${meta.shard.count} of the study: its numbers cover its own runs only. Merge all ${meta.shard.count} shards with \`armstudy merge\` for the study's results.`);
+  }
   const small = smallSampleWarning(Object.fromEntries(arms.map((arm) => [arm.name, arm.n])));
   if (small !== null) warnings.push(small);
   if (loaded.missing.length > 0) {
@@ -343,6 +361,9 @@ export function summarize(loaded: LoadedResults): StudySummary {
     schema: SUMMARY_SCHEMA,
     study: meta.study,
     description: meta.description,
+    studyFileModel: meta.studyFileModel ?? null,
+    verdict: studyVerdict(meta, byArm),
+    shard: meta.shard,
     studyFile: meta.studyFile,
     model: meta.model,
     testDouble: testDoubleArms.length === meta.arms.length && meta.arms.length > 0,

@@ -366,6 +366,9 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
         });
       }
       await emit({ t: now(), ...claimCheckRecord(result) });
+      // A claim check the model could not answer is a fault too: accepting the claim unchecked would score it (ADR 0081).
+      const checkFault = result.reply?.stop === "error" ? result.reply.fault : undefined;
+      if (checkFault !== undefined && !runAbort.signal.aborted) return finish("error", result.reply?.errorMessage ?? checkFault, checkFault);
       if (control.onClaimVerdict === undefined) {
         decision = { kind: "settle", status: "error", reason: `the control "${control.name}" asked for a claim check but cannot take its verdict` };
       } else {

@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { runMetrics, runReportFacts } from "../measure/metrics.ts";
+import { turnMessages } from "../measure/turns.ts";
 import { runAgent } from "../run/agent.ts";
 import type { AgentRunner } from "../run/agent-contract.ts";
 import { loadArms } from "../run/arms/load.ts";
@@ -28,7 +29,7 @@ export interface DefaultDepsOptions {
 function driverFor(client: ClientName, options: DefaultDepsOptions, network: () => NetworkMode): AgentRunner {
   const env = options.env as NodeJS.ProcessEnv;
   return createDriver(client, {
-    // Not installed: spawning the bare name fails fast, and the run records a harness error.
+    // Not installed: spawning the bare name fails fast, and the run ends as `error` (harness.client).
     bin: clientBinary(client, env, options.cwd ?? process.cwd()) ?? client,
     mapper: liveMapper,
     // The persona plays with our tools (renamed to the client's by the server); a provider spec goes to the provider.
@@ -74,15 +75,16 @@ export function defaultStudyDeps(options: DefaultDepsOptions): StudyDeps {
             retry: { maxRetries: requests.maxRetries, baseDelayMs: requests.retryDelayMs },
           }
         : {};
+      const onRetry = context.onRetry ? { onRetry: context.onRetry } : {};
       return context.agent === undefined || context.agent === "armstudy"
-        ? createModelClient(spec, { ...settings, ...http })
+        ? createModelClient(spec, { ...settings, ...http, ...onRetry })
         : createDriverModel(context.agent, spec, settings);
     },
     agentFor: (arm) => agentFor(arm, options, networkMode),
     measure: (events, acceptance, context) => {
       // The checks' ids are the handoff's step ids, so a report naming only some steps done claims none.
       const steps = acceptance.checks.map((check) => check.id);
-      const metrics = { ...runMetrics(events, { acceptance, steps }), report: runReportFacts(events, { acceptance, steps }) };
+      const metrics = { ...runMetrics(events, { acceptance, steps }), report: runReportFacts(events, { acceptance, steps }), turnMessages: turnMessages(events) };
       if (context === undefined || !personaServed(context.arm.agent, context.model)) return metrics;
       // The persona server counted these tokens; no model was billed, so no cost either.
       return { ...metrics, tokens: { ...metrics.tokens, source: PERSONA_USAGE_SOURCE }, costUsd: null };

@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
 import pLimit from "p-limit";
-import type { ModelClient } from "../core/model.ts";
+import type { ModelClient, RetriedAttempt } from "../core/model.ts";
 import { contentHash } from "../core/tokens.ts";
 import {
   type ArmMeta,
@@ -58,7 +58,16 @@ export interface StudyDeps {
   /** One client per run, so no state leaks between runs; `seed` and `runIndex` make a scripted run repeatable. */
   createModel(
     spec: string,
-    context: { cwd: string; seed: number; runIndex: number; agent?: StudyArm["agent"]; origin?: SpecOrigin; requests?: RequestSettings },
+    context: {
+      cwd: string;
+      seed: number;
+      runIndex: number;
+      agent?: StudyArm["agent"];
+      origin?: SpecOrigin;
+      requests?: RequestSettings;
+      /** Called as each model request is retried (the progress line says so at once). */
+      onRetry?: (retry: RetriedAttempt) => void;
+    },
   ): Promise<ModelClient> | ModelClient;
   /** Our agent loop, or the driver of a real client, for this arm. */
   agentFor(arm: StudyArm): AgentRunner;
@@ -71,6 +80,7 @@ export type ProgressEvent =
   | { kind: "start"; arm: string; runIndex: number; position: number; total: number }
   | { kind: "finish"; arm: string; runIndex: number; position: number; total: number; done: number; result: RunResult }
   | { kind: "interrupted"; arm: string; runIndex: number }
+  | { kind: "retry"; arm: string; runIndex: number; retry: RetriedAttempt }
   | { kind: "pruned"; paths: string[] };
 
 export interface StudyRunOptions {
@@ -157,12 +167,22 @@ export function studyIdentity(meta: StudyMeta): Omit<StudyMeta, "shard" | "plann
   return identity;
 }
 
-/** Names the top-level fields in which two studies differ (empty when they agree). */
-export function identityDifferences(a: StudyMeta, b: StudyMeta): string[] {
+/**
+ * Names the top-level fields in which two studies differ (empty when they agree). With `grow`, more
+ * runs per arm in `b` than in `a` is no difference: the folder grows (seeds depend on the run
+ * index only, so the runs already done keep their place in the plan).
+ */
+export function identityDifferences(a: StudyMeta, b: StudyMeta, grow = false): string[] {
   const left = studyIdentity(a) as Record<string, unknown>;
   const right = studyIdentity(b) as Record<string, unknown>;
   const keys = [...new Set([...Object.keys(left), ...Object.keys(right)])].sort();
-  return keys.filter((key) => JSON.stringify(left[key]) !== JSON.stringify(right[key]));
+  return keys.filter((key) => JSON.stringify(left[key]) !== JSON.stringify(right[key]) && !(grow && key === "runsPerArm" && b.runsPerArm > a.runsPerArm));
+}
+
+/** The prepared study with another number of runs per arm (resuming a folder that holds more, or growing one). */
+function withRunsPerArm(prepared: PreparedStudy, runsPerArm: number, shard: Shard | null): PreparedStudy {
+  const plan = shardOf(planRuns(prepared.meta.arms.map((arm) => arm.name), runsPerArm, prepared.meta.seed), shard);
+  return { ...prepared, plan, meta: { ...prepared.meta, runsPerArm, planned: plan.map(({ arm, runIndex }) => ({ arm, runIndex })) } };
 }
 
 interface PreparedStudy {
@@ -232,6 +252,7 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
     schema: "armstudy.study/1",
     study: spec.name,
     description: spec.description,
+    question: spec.question,
     studyFile: displayPath(spec.file, cwd),
     repo: {
       source: spec.repo.kind === "fixture" ? `fixture:${displayPath(spec.repo.dir, cwd)}` : `git:${displayPath(spec.repo.path, cwd)}@${spec.repo.ref}`,
@@ -242,6 +263,7 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
     seed: spec.seed,
     runsPerArm,
     model: options.model ?? spec.model,
+    ...(options.model !== undefined && options.model !== spec.model ? { studyFileModel: spec.model } : {}),
     arms: armMetas,
     limits: spec.limits,
     requests: spec.requests,
@@ -258,10 +280,10 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
 
 /** Runs (or resumes) a study and writes its results folder. Does not render the report. */
 export async function runStudy(options: StudyRunOptions): Promise<StudyRunOutcome> {
-  const prepared = await prepare(options);
-  const { meta, plan } = prepared;
+  let prepared = await prepare(options);
+  const grow = options.runs !== undefined;
   const resume = options.resume === true || options.retryErrors === true;
-  const outDir = resume && options.resumeCandidates ? await pickResumable(options.resumeCandidates, meta, options.cwd) : options.outDir;
+  const outDir = resume && options.resumeCandidates ? await pickResumable(options.resumeCandidates, prepared.meta, options.cwd, grow) : options.outDir;
   options = { ...options, outDir, resume };
   const metaFile = join(outDir, STUDY_META_FILE);
   const outInfo = await stat(outDir).catch(() => undefined);
@@ -270,11 +292,19 @@ export async function runStudy(options: StudyRunOptions): Promise<StudyRunOutcom
   }
   // A study.json that is there but unreadable is an error, never a fresh start over the runs beside it.
   const existing: StudyMeta | null = existsSync(metaFile) ? await readStudyMeta(outDir) : null;
+  // Resuming without --runs finishes the folder as it was planned, however many runs per arm it holds.
+  if (options.resume && existing !== null && !grow && existing.runsPerArm !== prepared.meta.runsPerArm) {
+    prepared = withRunsPerArm(prepared, existing.runsPerArm, options.shard ?? null);
+  }
+  if (options.resume && existing !== null && grow && prepared.meta.runsPerArm < existing.runsPerArm) {
+    throw new StudyInputError("STUDY_RESUME", `${displayPath(outDir, options.cwd)} holds ${existing.runsPerArm} runs per arm; --runs ${prepared.meta.runsPerArm} cannot shrink it. Give --runs ${existing.runsPerArm} or more, or drop --runs to finish it.`);
+  }
+  const { meta, plan } = prepared;
   if (options.resume) {
     if (existing === null) {
       throw new StudyInputError("STUDY_RESUME", `nothing to resume in ${displayPath(outDir, options.cwd)}: it holds no ${STUDY_META_FILE}. Drop --resume to start a new study.`);
     }
-    const differences = identityDifferences(existing, meta);
+    const differences = identityDifferences(existing, meta, grow);
     if (differences.length > 0 || JSON.stringify(existing.shard) !== JSON.stringify(meta.shard)) {
       const fields = [...differences, ...(JSON.stringify(existing.shard) !== JSON.stringify(meta.shard) ? ["shard"] : [])];
       throw new StudyInputError(
@@ -297,6 +327,10 @@ export async function runStudy(options: StudyRunOptions): Promise<StudyRunOutcom
 
 async function runLocked(prepared: PreparedStudy, options: StudyRunOptions, outDir: string, metaFile: string): Promise<StudyRunOutcome> {
   const { meta, plan } = prepared;
+  // Checked again under the lock: another study may have started here since the check above.
+  if (options.resume !== true && existsSync(metaFile)) {
+    throw new StudyInputError("STUDY_RESUME", `${displayPath(outDir, options.cwd)} already holds a study. Pass --resume to finish it, or choose another --out.`);
+  }
   await writeJsonAtomic(metaFile, meta);
 
   const worktreeRoot = options.worktreeRoot ?? defaultWorktreeRoot();
@@ -386,7 +420,7 @@ async function runLocked(prepared: PreparedStudy, options: StudyRunOptions, outD
   };
 }
 
-async function pickResumable(candidates: readonly string[], meta: StudyMeta, cwd: string): Promise<string> {
+async function pickResumable(candidates: readonly string[], meta: StudyMeta, cwd: string, grow: boolean): Promise<string> {
   let newest: { dir: string; fields: string[] } | null = null;
   for (const dir of candidates) {
     let existing: StudyMeta;
@@ -395,7 +429,7 @@ async function pickResumable(candidates: readonly string[], meta: StudyMeta, cwd
     } catch {
       continue;
     }
-    const fields = [...identityDifferences(existing, meta), ...(JSON.stringify(existing.shard) !== JSON.stringify(meta.shard) ? ["shard"] : [])];
+    const fields = [...identityDifferences(existing, meta, grow).filter((field) => grow || field !== "runsPerArm"), ...(JSON.stringify(existing.shard) !== JSON.stringify(meta.shard) ? ["shard"] : [])];
     if (fields.length === 0) return dir;
     newest ??= { dir, fields };
   }
@@ -440,6 +474,7 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
       agent: arm.agent,
       origin,
       ...(prepared.meta.requests ? { requests: prepared.meta.requests } : {}),
+      onRetry: (retry) => options.onProgress?.({ kind: "retry", arm: planned.arm, runIndex: planned.runIndex, retry: redact.value(retry) }),
     });
     let outcome: AgentRunOutcome | null = null;
     let harnessError: string | null = null;

@@ -2,8 +2,8 @@
  * SIGINT / SIGTERM for a running study: the first signal aborts (in-flight runs stop and remove
  * their worktrees, no new run starts); a second one exits at once.
  *
- * One Ctrl-C often arrives twice: the terminal signals the whole foreground group, and a parent
- * such as `npm run` forwards the same signal to its child. A repeat within REPEAT_WINDOW_MS is
+ * One Ctrl-C can arrive twice: the terminal signals the whole foreground group, and a wrapper that
+ * relays signals to its child (tsx does) delivers the same one again. A repeat within REPEAT_WINDOW_MS is
  * that echo, not a second press, so it is ignored (ADR 0084).
  */
 export const REPEAT_WINDOW_MS = 1000;

@@ -11,6 +11,7 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { StudyInputError, describeZodIssues } from "./errors.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
+import { DecisionSchema, PrimarySchema, SecondarySchema, type StudyQuestion, buildQuestion } from "./question.ts";
 import { MAX_TIME_LIMIT_HOURS, MAX_TIME_LIMIT_MS } from "../core/limits.ts";
 import { DEFAULT_REQUEST_TIMEOUTS, DEFAULT_RETRY } from "../run/models/openai-compatible.ts";
 
@@ -87,6 +88,11 @@ export const StudyFileSchema = z
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "must be letters, digits, '.', '_' or '-' (it names a folder under reports/)")
       .optional(),
     description: z.string().optional(),
+    /** The question the study answers, stated before any run (src/study/question.ts). */
+    decision: DecisionSchema.optional(),
+    hypothesis: z.string().optional(),
+    primary: PrimarySchema.optional(),
+    secondary: z.array(SecondarySchema).optional(),
     repo: RepoSchema,
     handoff: nonEmpty,
     checks: nonEmpty,
@@ -123,6 +129,8 @@ export interface StudyArmEntry {
 export interface StudySpec {
   name: string;
   description: string;
+  /** The pre-stated question, or null when the study file states none. */
+  question: StudyQuestion | null;
   /** The study file itself (absolute). */
   file: string;
   repo: { kind: "fixture"; dir: string } | { kind: "git"; path: string; ref: string };
@@ -160,6 +168,7 @@ export function parseStudyFile(value: unknown, file: string): StudySpec {
   return {
     name: data.name ?? fallbackName,
     description: data.description ?? "",
+    question: buildQuestion(data, data.arms.map((arm) => arm.name), file),
     file: resolve(file),
     repo: "fixture" in data.repo ? { kind: "fixture", dir: resolve(dir, data.repo.fixture) } : { kind: "git", path: resolve(dir, data.repo.path), ref: data.repo.ref },
     handoffPath: resolve(dir, data.handoff),

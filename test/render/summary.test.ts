@@ -51,6 +51,7 @@ describe("summarize", () => {
       toolCalls: 9,
       toolCallsBeforeReplyEnd: 9,
       toolCallsPerReply: [10],
+      turns: { replies: null, continuations: null, nudges: null },
       claimChecks: { count: 0, done: 0, continue: 0, acceptedUnchecked: 0, shieldRejected: 0, agreesWithAcceptance: null },
       tokens: { prefix: 1000, input: 20_000, cachedInput: 0, output: 1000, reasoning: 0, total: 21_000, source: "counted" },
       costUsd: null,

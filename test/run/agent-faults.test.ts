@@ -98,3 +98,37 @@ describe("time limits of the agent loop", () => {
     expect(model.requests.length).toEqual(0);
   });
 });
+
+describe("a fault in the completion-claim check", () => {
+  it("ends the run as error instead of accepting the claim unchecked", async () => {
+    const message = "http://127.0.0.1:9/v1/chat/completions: gave up after 2 attempts: network error: connection failed (ECONNREFUSED)";
+    const requests: ModelRequest[] = [];
+    const model: ModelClient = {
+      id: "flaky:test",
+      isTestDouble: true,
+      complete: async (request) => {
+        requests.push(request);
+        if (request.meta?.purpose === "claim_check") return { text: "", toolCalls: [], stop: "error", usage: ZERO, errorMessage: message, fault: "model.unreachable" };
+        return requests.length === 1
+          ? { text: "", toolCalls: [{ id: "g", name: "update_goal", arguments: { status: "complete", reason: "all done" } }], stop: "tool_calls", usage: ZERO }
+          : { text: "Done: everything is complete.", toolCalls: [], stop: "end_turn", usage: ZERO };
+      },
+    };
+    const { events, onEvent } = collector();
+    const outcome = await runAgent({
+      arm: testArm([{ name: "goal", options: { rounds: 5 } }]),
+      model,
+      dir,
+      handoff: "Do it.",
+      runIndex: 1,
+      seed: 1,
+      onEvent,
+      clock: fakeClock(),
+      env: {},
+      completionCheck: "on",
+    });
+    expect([outcome.status, outcome.cause, outcome.reason]).toEqual(["error", "model.unreachable", message]);
+    expect(requests.map((request) => request.meta?.purpose)).toContain("claim_check");
+    expect(events.filter((event) => event.type === "claim.check").length).toEqual(1);
+  });
+});

@@ -96,6 +96,32 @@ describe("npm run study and signals", () => {
     expect([1, 2].map((i) => existsSync(join(out, `runs/ordinary/run-${i}/result.json`)))).toEqual([true, true]);
   }, 180_000);
 
+  it("one Ctrl-C (SIGINT to the whole group) acts once: the study stops cleanly with a report", async () => {
+    const server = await startChatServer(() => ({ hang: true }));
+    servers.push(server);
+    const { root, file, out } = world(server.baseUrl);
+    // Its own process group, as a terminal's foreground job: the signal reaches npm and the study both.
+    const npm = spawn("npm", ["run", "--silent", "study", "--", file, "--out", out], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: root },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    const done = exited(npm);
+    await waitFor(() => server.requests.length > 0 && existsSync(join(out, "study.lock")), 120_000, "the first model request");
+    const studyPid = lockPid(out);
+    process.kill(-(npm.pid as number), "SIGINT");
+    const ended = await done;
+    // With tsx between npm and the study, the group's SIGINT and tsx's relay of it arrived twice and
+    // the second exited at once: no resume hint and no report.
+    expect({ code: ended.code, interrupted: ended.output.includes("interrupted; finish with:"), report: existsSync(join(out, "report.md")) }).toEqual({
+      code: 130,
+      interrupted: true,
+      report: true,
+    });
+    await waitFor(() => !pidAlive(studyPid), 10_000, "the study process to be gone");
+  }, 180_000);
+
   it("refuses a second study on a folder a live study holds, and takes over a dead one's lock", async () => {
     const server = await startChatServer(() => ({ json: chatCompletion({ content: "done", finishReason: "stop" }) }));
     servers.push(server);

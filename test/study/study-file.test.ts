@@ -21,6 +21,7 @@ describe("parseStudyFile", () => {
   it("fills defaults and resolves paths against the study file's folder", () => {
     expect(parseStudyFile(minimal, "/p/arms/default.study.yaml")).toEqual({
       name: "default",
+      question: null,
       description: "",
       file: "/p/arms/default.study.yaml",
       repo: { kind: "fixture", dir: "/p/fixtures/repo" },

@@ -163,7 +163,12 @@ export interface OpenAICompatibleOptions {
   connectTimeoutMs?: number;
   /** An attempt with no byte from the server for this long (headers or body) is a timeout (default 180 s). */
   idleTimeoutMs?: number;
+  /** Told of each retry as it is scheduled, so a study can say so at once instead of waiting in silence. */
+  onRetry?: (retry: RetriedAttempt) => void;
 }
+
+/** A timeout is retried once at most: a server that went silent rarely answers the third time (ADR 0082). */
+const MAX_TIMEOUT_RETRIES = 1;
 
 /** Request timeouts when the study file sets none (ADR 0082, docs/study-files.md). */
 export const DEFAULT_REQUEST_TIMEOUTS = { connectTimeoutMs: 10_000, idleTimeoutMs: 180_000 } as const;
@@ -405,9 +410,15 @@ export class OpenAICompatibleClient implements ModelClient {
       if (outcome.kind === "reply") return finish(outcome.reply);
       last = outcome;
       if (attempt === attempts) break;
+      if (outcome.cause === "model.timeout" && retries.filter((r) => r.cause === "model.timeout").length >= MAX_TIMEOUT_RETRIES) {
+        const tries = attempt === 1 ? "1 attempt" : `${attempt} attempts`;
+        return finish(this.failure("error", `gave up after ${tries}: ${outcome.reason}`, outcome.cause));
+      }
       const backoff = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
       const wait = outcome.retryAfterMs !== undefined ? Math.min(this.retry.maxDelayMs, outcome.retryAfterMs) : backoff;
-      retries.push({ attempt, cause: outcome.cause, message: redactText(outcome.reason, secrets), atMs: Math.max(0, this.now() - started), waitMs: wait });
+      const retry = { attempt, cause: outcome.cause, message: redactText(outcome.reason, secrets), atMs: Math.max(0, this.now() - started), waitMs: wait };
+      retries.push(retry);
+      this.options.onRetry?.(retry);
       await this.sleep(wait, signal);
     }
     if (signal?.aborted) return finish(this.failure("aborted", "aborted while waiting to retry"));

@@ -12,7 +12,7 @@
  * a file or an argument, and a base URL with credentials in it is refused.
  */
 import { resolve } from "node:path";
-import type { ModelClient } from "../../core/model.ts";
+import type { ModelClient, RetriedAttempt } from "../../core/model.ts";
 import { createRecordingClient, createReplayClient } from "./cassette.ts";
 import { OpenAICompatibleClient, PROVIDER_COMPAT, type ProviderKind, type RetryOptions, type Sleep } from "./openai-compatible.ts";
 import { type SpecOrigin, keyHostProblem, urlKeyProblem } from "../secrets/key-host.ts";
@@ -125,6 +125,7 @@ export interface CreateModelClientOptions {
   timeoutMs?: number;
   connectTimeoutMs?: number;
   idleTimeoutMs?: number;
+  onRetry?: (retry: RetriedAttempt) => void;
   /**
    * Where the spec came from. A key goes to a host other than its provider's own only when the
    * spec was typed on the command line (ADR 0083). Default: "study-file", the strict one.
@@ -172,6 +173,7 @@ async function createFromSpec(spec: ModelSpec, text: string, options: CreateMode
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
         ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
         ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
+        ...(options.onRetry ? { onRetry: options.onRetry } : {}),
       });
     }
     case "scripted": {

@@ -7,7 +7,7 @@
  * allow-list of env.ts. Every process ends with the sandbox (`--die-with-parent` and the PID
  * namespace), and prlimit caps CPU time, memory, processes and file size.
  */
-import { cpSync, existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync, renameSync, rmSync } from "node:fs";
+import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { sandboxEnvironment, SANDBOX_PATH } from "./env.ts";
@@ -46,6 +46,29 @@ const ETC_NETWORK = ["/etc/resolv.conf"];
 
 const etcCopies = new Map<string, string>();
 
+/** The account name of the sandbox's user, in its /etc/passwd and in git's default identity. */
+export const SANDBOX_USER_NAME = "agent";
+
+const userFiles = new Map<number, string>();
+
+/**
+ * /etc/passwd and /etc/group with the sandbox's user added (whoami, git and npm look it up), one
+ * small folder per user id, made once per process.
+ */
+function usersFor(uid: number): string {
+  const known = userFiles.get(uid);
+  if (known !== undefined && existsSync(known)) return known;
+  const dir = join(tmpdir(), `armstudy-sandbox-users-${process.pid}`, String(uid));
+  mkdirSync(dir, { recursive: true, mode: 0o755 });
+  const read = (file: string): string => (existsSync(file) ? readFileSync(file, "utf8") : "");
+  const withNewline = (text: string): string => (text === "" || text.endsWith("\n") ? text : `${text}\n`);
+  writeFileSync(join(dir, "passwd"), `${withNewline(read("/etc/passwd"))}${SANDBOX_USER_NAME}:x:${uid}:${uid}:armstudy sandbox:${SANDBOX_HOME}:/bin/bash\n`);
+  writeFileSync(join(dir, "group"), `${withNewline(read("/etc/group"))}${SANDBOX_USER_NAME}:x:${uid}:\n`);
+  if (userFiles.size === 0) process.once("exit", () => rmSync(dirname(dir), { recursive: true, force: true }));
+  userFiles.set(uid, dir);
+  return dir;
+}
+
 /**
  * The sandbox's /etc: a copy of the allowed entries (links kept as links), made once per process
  * and bound as one folder — one mount instead of a score of them, which is most of bubblewrap's
@@ -65,6 +88,8 @@ function minimalEtc(network: boolean): string {
     mkdirSync(dirname(destination), { recursive: true, mode: 0o755 });
     cpSync(entry, destination, { recursive: true, verbatimSymlinks: true, dereference: false });
   }
+  // Commits in the sandbox need an identity; the agent's own `git config user.*` still wins.
+  writeFileSync(join(building, "gitconfig"), `[user]\n\tname = ${SANDBOX_USER_NAME}\n\temail = ${SANDBOX_USER_NAME}@armstudy.invalid\n`);
   rmSync(target, { recursive: true, force: true });
   renameSync(building, target);
   etcCopies.set(key, target);
@@ -169,6 +194,10 @@ export function sandboxCommand(sandbox: Sandbox, spec: SandboxSpec, parentEnv: N
   };
   args.push("--ro-bind", minimalEtc(spec.network === "host"), "/etc");
   made.add("/etc");
+  if (uid !== null) {
+    const users = usersFor(uid);
+    args.push("--ro-bind", join(users, "passwd"), "/etc/passwd", "--ro-bind", join(users, "group"), "/etc/group");
+  }
   if (spec.home === undefined) args.push("--perms", "0755", "--dir", "/home", "--perms", "1777", "--tmpfs", home);
   if (install !== null) bind("--ro-bind", install);
   for (const path of spec.readable ?? []) bind("--ro-bind", path);

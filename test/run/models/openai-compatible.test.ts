@@ -415,9 +415,10 @@ describe("OpenAICompatibleClient, failures and retries", () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it("times out one attempt, retries it, and names the timeout", async () => {
+  it("times out one attempt, retries a timeout once only, and names it", async () => {
     const server = await serve(() => ({ delayMs: 3000, json: chatCompletion({ content: "slow" }) }));
-    const reply = await client(server, { timeoutMs: 100, maxRetries: 1 }).client.complete(REQUEST);
+    const reply = await client(server, { timeoutMs: 100, maxRetries: 3 }).client.complete(REQUEST);
+    expect(server.requests.length).toEqual(2);
     expect([reply.stop, reply.fault, reply.errorMessage]).toEqual([
       "error",
       "model.timeout",
