@@ -14,6 +14,7 @@ import { ModelSpecError } from "../../run/models/spec.ts";
 import type { RunEvent } from "../../run/record.ts";
 import { RecordWriter, serializeEvent } from "../../run/record-writer.ts";
 import { defaultStudyDeps } from "../../study/deps.ts";
+import { refuseForeignPersona } from "../../study/personas.ts";
 import { probeSandbox } from "../../run/sandbox/probe.ts";
 import { unsandboxedRefusal } from "../../run/sandbox/policy.ts";
 import { parseCommandArgs, prepareOutputFile } from "../args.ts";
@@ -118,6 +119,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const partial = out === null ? null : `${out}.partial`;
   // The record's folder also receives the persona server's request log for real-client arms.
   if (out !== null) await prepareOutputFile("--out", out);
+  await refuseForeignPersona(values.model as string, dir, io.cwd).catch(asInputError);
   const writer = partial === null ? null : await RecordWriter.open(partial);
   // Every secret the environment holds is redacted before an event is written (ADR 0083).
   const redact = createRedactor(secretsFromEnv(io.env));
