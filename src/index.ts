@@ -13,7 +13,8 @@ export { budgetReport, budgetJson, baselineEntry, mergeBaseline, formatBudgetTex
 export { classifyPlanReply, findOutcomeTags, PLAN_RULES, type PlanResult, type PlanOutcome, type PlanInvalidReason, type OutcomeTag } from "./core/plan/classify.ts";
 export { planRepairInstruction } from "./core/plan/repair.ts";
 export { renderReportingGuidance } from "./core/report/guidance.ts";
-export { analyzeFinalReport, reportPatternHits, REPORT_PATTERNS, type FinalReportAnalysis, type ReportPattern } from "./core/report/analyze.ts";
+export { analyzeFinalReport, explainFinalReport, reportPatternHits, REPORT_PATTERNS, type FinalReportAnalysis, type ReportPattern, type AnalyzeOptions, type PatternHit } from "./core/report/analyze.ts";
+export { ANALYZER_ACCURACY, type AnalyzerAccuracy, type FieldAccuracy } from "./core/report/accuracy.ts";
 export type { TurnEndPolicy, RunView, ReplyView, PolicyDecision, SettleStatus, TodoItem, ToolCallView, StepView, Measurement, PolicyRecord, PolicyToolCall, PolicyToolResult, ClaimVerdictView, ReplyEndReason } from "./core/policies/contract.ts";
 export { createPolicies, createTurnEndControl, combinePolicies, POLICY_NAMES, PolicyOptionsError, type PolicySpec, type PolicyName } from "./core/policies/index.ts";
 export { reduceGoal, isTerminal, isRunnable, isResumable, parseGoalStatus, GOAL_STATUSES, DEFAULT_GOAL_LIMITS, goalToolSpecs, handleGoalTool, checkClaim, claimCheckRecord, completionCheckMode, parseVerdict, applyEvidenceShield, renderContinuation, renderBudgetLimit, renderObjectiveUpdated, type Goal, type GoalStatus, type GoalEvent, type GoalEffect, type GoalChange, type ClaimCheckResult, type CompletionCheckMode } from "./core/goal/index.ts";
@@ -68,7 +69,7 @@ export { SESSION_FORMATS, type SessionFormat } from "./sessions/format.ts";
 export { liveMapper } from "./sessions/live.ts";
 
 // measure: metrics and statistics over run records, whatever produced them.
-export { runMetrics, MetricsAccumulator, type RunMetrics, type RunMetricsWithAcceptance, type AcceptanceInput, type ClaimSource, type TokenMetrics, type MetricsOptions } from "./measure/metrics.ts";
+export { runMetrics, runReportFacts, MetricsAccumulator, type ReportFacts, type RunMetrics, type RunMetricsWithAcceptance, type AcceptanceInput, type ClaimSource, type TokenMetrics, type MetricsOptions } from "./measure/metrics.ts";
 export { DEFAULT_PRICES, PRICES_AS_OF, priceFor, costOf, type ModelPrice, type PriceTable } from "./measure/prices.ts";
 export { TOOL_FAMILIES, familyOf, filesReadByCommand, type ToolFamily } from "./measure/tool-families.ts";
 export { analyzeSessionFile, renderAnalysisTable, type SessionAnalysis } from "./measure/session-analysis.ts";

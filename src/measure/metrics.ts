@@ -139,6 +139,33 @@ export type RunMetricsWithAcceptance = RunMetrics & { falseCompletion: boolean; 
 export interface MetricsOptions {
   acceptance?: AcceptanceInput | null;
   prices?: PriceTable;
+  /** The handoff's step ids (a study run's check ids): a final report naming a strict subset as done claims none. */
+  steps?: readonly string[];
+}
+
+/**
+ * ADR-0072's measures of the final report and the turn's end, kept apart from RunMetrics so an
+ * imported session's analysis keeps its shape (docs/metrics.md, "Final report and claims").
+ */
+export interface ReportFacts {
+  /** The run ended a reply with text. */
+  hasFinalReport: boolean;
+  /** The final report's text claims the work done (`analyzeFinalReport(...).claimsComplete`). */
+  claimsDone: boolean;
+  /** The final report states unfinished work somewhere. */
+  statesUnfinished: boolean;
+  /** Its first line alone states unfinished work with a reason and a next step (ADR-0072's first reporting rule). */
+  firstLineUnfinishedWithReasonAndNext: boolean;
+  /** The run ended on a question asking the person whether to go on (`permissionQuestion`). */
+  endsAskingPermission: boolean;
+  /** The final report's last sentence carries no information. */
+  fillerEnding: boolean;
+  /** The last todo list had items and every one was completed. */
+  todoAllDone: boolean;
+  /** The todo list all complete while an acceptance check failed; null without acceptance results. */
+  falseCompletedList: boolean | null;
+  /** Every source that claimed completion, in this order: goal tool, final report text, todo list. */
+  claimSources: ClaimSource[];
 }
 
 /** Plan tools whose arguments hold the whole list: the argument key and each item's status key. */
@@ -481,10 +508,44 @@ export class MetricsAccumulator {
     } else this.pricedCost += cost;
   }
 
-  result(options?: { acceptance?: null | undefined }): RunMetrics;
-  result(options: { acceptance: AcceptanceInput }): RunMetricsWithAcceptance;
-  result(options?: { acceptance?: AcceptanceInput | null }): RunMetrics;
-  result(options: { acceptance?: AcceptanceInput | null } = {}): RunMetrics {
+  /** The final report's analysis, with the handoff's steps when known. */
+  private finalReport(steps: readonly string[] | undefined) {
+    return this.lastFinalText === null ? null : analyzeFinalReport(this.lastFinalText, undefined, steps === undefined ? {} : { steps });
+  }
+
+  /** Did the run end on the final text's reply (no later reply started)? */
+  private endedOnFinalText(): boolean {
+    const replies = this.perReply.length + (this.replyActive || this.replyCalls > 0 ? 1 : 0);
+    return this.lastFinalReplyIndex >= replies - 1;
+  }
+
+  /** ADR-0072's first-line and ending measures, and which sources claimed completion. */
+  reportFacts(options: { acceptance?: AcceptanceInput | null; steps?: readonly string[] } = {}): ReportFacts {
+    const report = this.finalReport(options.steps);
+    const firstLine = report === null || report.firstLine === "" ? null : analyzeFinalReport(report.firstLine, undefined, options.steps === undefined ? {} : { steps: options.steps });
+    const claimSources: ClaimSource[] = [];
+    if (this.goalComplete) claimSources.push("goal_complete");
+    if (report?.claimsComplete === true) claimSources.push("report_first_line");
+    const todoAllDone = this.lastPlanAllDone === true;
+    if (todoAllDone) claimSources.push("todo_all_done");
+    const failed = options.acceptance == null ? null : options.acceptance.failed > 0;
+    return {
+      hasFinalReport: report !== null,
+      claimsDone: report?.claimsComplete ?? false,
+      statesUnfinished: report?.statesUnfinished ?? false,
+      firstLineUnfinishedWithReasonAndNext: firstLine?.givesReasonAndNext ?? false,
+      endsAskingPermission: this.lastReplyEndReason === "ask_user" || (this.endedOnFinalText() && (report?.asksPermission ?? false)),
+      fillerEnding: report?.fillerEnding ?? false,
+      todoAllDone,
+      falseCompletedList: failed === null ? null : todoAllDone && failed,
+      claimSources,
+    };
+  }
+
+  result(options?: { acceptance?: null | undefined; steps?: readonly string[] }): RunMetrics;
+  result(options: { acceptance: AcceptanceInput; steps?: readonly string[] }): RunMetricsWithAcceptance;
+  result(options?: { acceptance?: AcceptanceInput | null; steps?: readonly string[] }): RunMetrics;
+  result(options: { acceptance?: AcceptanceInput | null; steps?: readonly string[] } = {}): RunMetrics {
     const acceptance = options.acceptance ?? null;
     // A reply still open when the record ends (a cut-off run) still counts as a reply.
     const perReply = [...this.perReply];
@@ -501,7 +562,7 @@ export class MetricsAccumulator {
     }
 
     // The final report is the last text that ended a reply; its analysis is core/report's.
-    const report = this.lastFinalText === null ? null : analyzeFinalReport(this.lastFinalText);
+    const report = this.finalReport(options.steps);
     const facts = {
       firstLine: report === null || report.firstLineRaw === "" ? null : report.firstLineRaw,
       claimsComplete: report?.claimsComplete ?? false,
@@ -719,5 +780,12 @@ export function runMetrics(events: Iterable<RunEvent>, options?: MetricsOptions)
 export function runMetrics(events: Iterable<RunEvent>, options: MetricsOptions = {}): RunMetrics {
   const acc = new MetricsAccumulator(options.prices);
   for (const event of events) acc.add(event);
-  return acc.result({ acceptance: options.acceptance ?? null });
+  return acc.result({ acceptance: options.acceptance ?? null, ...(options.steps === undefined ? {} : { steps: options.steps }) });
+}
+
+/** `MetricsAccumulator.reportFacts` over an array of events. */
+export function runReportFacts(events: Iterable<RunEvent>, options: { acceptance?: AcceptanceInput | null; steps?: readonly string[] } = {}): ReportFacts {
+  const acc = new MetricsAccumulator();
+  for (const event of events) acc.add(event);
+  return acc.reportFacts(options);
 }

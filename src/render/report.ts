@@ -7,11 +7,12 @@
  */
 import type { CountSummary, RateSummary } from "../measure/stats.ts";
 import type { ChartFile } from "./charts.ts";
+import { ANALYZER_ACCURACY, type FieldAccuracy } from "../core/report/accuracy.ts";
 import { suiteGlance, suiteSections } from "./suite-report.ts";
 import { planReportLines } from "./plan-summary.ts";
 import { verdictLines } from "./verdict.ts";
 import { changeParagraph, perCheckTable, signalsTable, whatEachArmDid } from "./arm-details.ts";
-import type { ArmSummary, Comparison, CountMetric, RateMetric, RunRow, StudySummary } from "./summary.ts";
+import { type ArmSummary, CLAIM_SOURCES, type ClaimSourceName, type Comparison, type CountMetric, type RateMetric, type ReportRateMetric, type RunRow, type StudySummary } from "./summary.ts";
 
 const COUNT_LABELS: Record<CountMetric, string> = {
   toolCallsBeforeReplyEnd: "tool calls before the first reply ended",
@@ -33,6 +34,21 @@ const RATE_LABELS: Record<RateMetric, string> = {
   permissionStop: "stopped on a permission question, checks failing",
   allChecksPassed: "every acceptance check passed",
   tampered: "touched the check files (graded on the task's copy)",
+};
+
+/** ADR-0072's final-report measures, and the analyzer field each rests on (null: not the analyzer's). */
+const REPORT_RATE_LABELS: Record<ReportRateMetric, { label: string; field: keyof typeof ANALYZER_ACCURACY.test.fields | null }> = {
+  claimsDone: { label: "the final report claims the work done", field: "claimsComplete" },
+  unfinishedOnFirstLine: { label: "the first line states unfinished work with a reason and a next step", field: "givesReasonAndNext" },
+  endsAskingPermission: { label: "ends asking permission to go on", field: "asksPermission" },
+  fillerEnding: { label: "filler ending", field: "fillerEnding" },
+  falseCompletedList: { label: "false completed list (todo list all complete, a check failed)", field: null },
+};
+
+const SOURCE_LABELS: Record<ClaimSourceName, string> = {
+  goal_complete: "goal tool (`update_goal` complete)",
+  report_first_line: "final report text",
+  todo_all_done: "todo list all complete",
 };
 
 /** Escapes text for a markdown table cell or inline prose. */
@@ -212,6 +228,60 @@ function perArmTable(summary: StudySummary): string[] {
   return lines;
 }
 
+const accuracyCell = (accuracy: FieldAccuracy | null): string =>
+  accuracy === null ? "not the analyzer (the last todo list and the checks)" : `P ${accuracy.precision === null ? "–" : accuracy.precision.toFixed(2)}, R ${accuracy.recall === null ? "–" : accuracy.recall.toFixed(2)} (${accuracy.positives} positives)`;
+
+/**
+ * ADR-0072's questions about the final report, per arm as rates with Wilson intervals, with the
+ * analyzer's precision and recall on its frozen test split beside each (src/core/report/accuracy.ts),
+ * then who made each false completion's claim.
+ */
+function finalReportSection(summary: StudySummary): string[] {
+  const arms = summary.arms;
+  const split = ANALYZER_ACCURACY.test;
+  const lines = [
+    "## Final report and claims",
+    "",
+    `What ADR-0072 asks of the final report, read by \`analyzeFinalReport\`. Beside each rate: the analyzer's precision (P) and recall (R) on its frozen test split of ${split.replies} labelled final replies (${split.real} of them real; docs/metrics.md), so a rate is read no finer than the analyzer that produced it.`,
+    "",
+    `| measure | ${arms.map((arm) => `${cell(arm.name)} (n=${arm.n})`).join(" | ")} | analyzer on the frozen split |`,
+    `|---|${arms.map(() => "---|").join("")}---|`,
+  ];
+  for (const metric of Object.keys(REPORT_RATE_LABELS) as ReportRateMetric[]) {
+    const { label, field } = REPORT_RATE_LABELS[metric];
+    lines.push(`| ${label} | ${arms.map((arm) => rateCell(arm.reportRates[metric])).join(" | ")} | ${accuracyCell(field === null ? null : split.fields[field])} |`);
+  }
+  lines.push("", "False completions by the source that made the claim (a run can have more than one):", "", `| source | ${arms.map((arm) => cell(arm.name)).join(" | ")} |`, `|---|${arms.map(() => "---|").join("")}`);
+  for (const source of CLAIM_SOURCES) {
+    lines.push(`| ${SOURCE_LABELS[source]} | ${arms.map((arm) => `${arm.falseCompletionSources[source]} of ${arm.rates.falseCompletion.count}`).join(" | ")} |`);
+  }
+  return lines;
+}
+
+/** Says when the p-values below are no evidence, and when a comparison cannot show a difference at all. */
+function honestyNotes(summary: StudySummary): string[] {
+  const notes: string[] = [];
+  const deterministic = summary.comparisons.filter((comparison) => comparison.pValueCaveat !== null);
+  if (deterministic.length > 0) {
+    const why = deterministic.some((c) => c.pValueCaveat === "test_double") ? "the scripted test double chooses the same steps on every run" : "every run of each arm was identical";
+    notes.push(
+      `> **Deterministic mechanics, not evidence.** In ${deterministic.length === summary.comparisons.length ? "every comparison below" : deterministic.map((c) => `${c.b} − ${c.a}`).join(", ")}, ${why}: a difference is what each arm's control does by construction, and more runs would only repeat it. No p-value is shown for these; Fisher's test assumes runs that vary.`,
+    );
+  }
+  const repeated = summary.arms.filter((arm) => arm.identicalRuns && !arm.testDouble);
+  if (repeated.length > 0) {
+    notes.push(
+      `> **Identical runs.** Every run of ${repeated.map((arm) => cell(arm.name)).join(", ")} took the same steps to the same outcome: ${repeated.length === 1 ? "its" : "their"} rates and counts are single points, so a difference against ${repeated.length === 1 ? "it" : "them"} shows what the other arm varies, not how often this one would differ.`,
+    );
+  }
+  for (const comparison of summary.comparisons.filter((c) => c.promptOnlyUnderDouble)) {
+    notes.push(
+      `> **This comparison cannot show a difference under this model.** ${cell(comparison.a)} and ${cell(comparison.b)} differ only in their prompt sections, and the scripted test double does not read the prompt: their runs are the same by construction. Run them on a real model to compare the prompts.`,
+    );
+  }
+  return notes.flatMap((note) => [note, ""]);
+}
+
 function signed(value: number | null, digits = 1): string {
   if (value === null) return "–";
   const text = fmt(value, digits);
@@ -227,7 +297,8 @@ function comparisonTable(comparison: Comparison): string[] {
   ];
   for (const [metric, diff] of Object.entries(comparison.rates)) {
     const ci = diff.ci95 ? `[${signed(diff.ci95[0] * 100, 0)}, ${signed(diff.ci95[1] * 100, 0)}] points` : "–";
-    lines.push(`| ${RATE_LABELS[metric as RateMetric]} | ${diff.diff === null ? "–" : `${signed(diff.diff * 100, 0)} points`} | ${ci} | ${diff.fisherP === null ? "–" : diff.fisherP.toFixed(3)} |`);
+    const p = comparison.pValueCaveat !== null ? "none (deterministic)" : diff.fisherP === null ? "–" : diff.fisherP.toFixed(3);
+    lines.push(`| ${RATE_LABELS[metric as RateMetric]} | ${diff.diff === null ? "–" : `${signed(diff.diff * 100, 0)} points`} | ${ci} | ${p} |`);
   }
   for (const [metric, diff] of Object.entries(comparison.counts)) {
     const ci = diff.ci95 ? `[${signed(diff.ci95[0])}, ${signed(diff.ci95[1])}]` : "–";
@@ -304,8 +375,9 @@ export function renderReportMarkdown(summary: StudySummary, charts: readonly Pic
   );
   const plans = planReportLines(summary.arms);
   if (plans.length > 0) lines.push("", ...plans.slice(0, -1));
+  if (summary.arms.length > 0) lines.push("", ...finalReportSection(summary));
   if (summary.comparisons.length > 0) {
-    lines.push("", "## Differences between arms", "", `Each difference is the second arm minus the first (rates in percentage points); intervals are percentile bootstraps (each arm resampled on its own); p is Fisher's exact two-sided test on the 2×2 table of runs. An interval that spans 0 is no evidence of a difference.${multipleComparisonsNote(summary.comparisons.length)}${summary.suite === undefined ? "" : " In a suite these pool every task's runs as one sample and ignore the pairing by task and run: read [Paired by task and run](#paired-by-task-and-run) first."}`, "");
+    lines.push("", "## Differences between arms", "", `Each difference is the second arm minus the first (rates in percentage points); intervals are percentile bootstraps (each arm resampled on its own); p is Fisher's exact two-sided test on the 2×2 table of runs. An interval that spans 0 is no evidence of a difference.${multipleComparisonsNote(summary.comparisons.filter((comparison) => comparison.pValueCaveat === null).length)}${summary.suite === undefined ? "" : " In a suite these pool every task's runs as one sample and ignore the pairing by task and run: read [Paired by task and run](#paired-by-task-and-run) first."}`, "", ...honestyNotes(summary));
     for (const comparison of summary.comparisons) lines.push(...comparisonTable(comparison), "");
     lines.pop();
   }

@@ -13,6 +13,7 @@ import { existsSync } from "node:fs";
 import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import type { ReportFacts } from "../measure/metrics.ts";
 
 export const STUDY_META_FILE = "study.json";
 export const RESULT_FILE = "result.json";
@@ -241,6 +242,8 @@ export interface MetricsView {
   wallMs: number;
   modelMs: number;
   toolMs: number;
+  /** ADR-0072's final-report measures (src/measure/metrics.ts `ReportFacts`); absent in results written before them. */
+  report?: ReportFacts;
   /** Continuations, nudges and person messages after the handoff; absent in results written before it. */
   turnMessages?: { continuation: number; nudge: number; person: number };
   /** Replies (the model ending its turn), and the longest one; written by runMetrics, absent in hand-built results. */
@@ -341,6 +344,16 @@ const RUN_RESULT_SHAPE = z.looseObject({
     claimChecks: z.looseObject({ count: z.number() }),
     tokens: z.looseObject({ input: z.number(), output: z.number(), total: z.number() }),
     wallMs: z.number(),
+    report: z
+      .looseObject({
+        claimsDone: z.boolean(),
+        firstLineUnfinishedWithReasonAndNext: z.boolean(),
+        endsAskingPermission: z.boolean(),
+        fillerEnding: z.boolean(),
+        falseCompletedList: z.boolean().nullable(),
+        claimSources: z.array(z.string()),
+      })
+      .optional(),
   }),
   files: z.looseObject({ record: z.string(), patch: z.string() }),
 });

@@ -52,6 +52,24 @@ export const RATE_METRICS = {
   tampered: (r: RunResult) => (r.tampered?.length ?? 0) > 0,
 } as const satisfies Record<string, (r: RunResult) => boolean>;
 
+/**
+ * ADR-0072's measures of the final report, per arm (src/measure/metrics.ts `ReportFacts`). A run
+ * written before these were measured has no `report` and is left out of their n.
+ */
+export const REPORT_RATE_METRICS = {
+  claimsDone: (r: RunResult) => r.metrics.report?.claimsDone ?? null,
+  unfinishedOnFirstLine: (r: RunResult) => r.metrics.report?.firstLineUnfinishedWithReasonAndNext ?? null,
+  endsAskingPermission: (r: RunResult) => r.metrics.report?.endsAskingPermission ?? null,
+  fillerEnding: (r: RunResult) => r.metrics.report?.fillerEnding ?? null,
+  falseCompletedList: (r: RunResult) => r.metrics.report?.falseCompletedList ?? null,
+} as const satisfies Record<string, (r: RunResult) => boolean | null>;
+
+export type ReportRateMetric = keyof typeof REPORT_RATE_METRICS;
+
+/** Who made a false completion's claim: the goal tool, the final report's text, the todo list. */
+export const CLAIM_SOURCES = ["goal_complete", "report_first_line", "todo_all_done"] as const;
+export type ClaimSourceName = (typeof CLAIM_SOURCES)[number];
+
 export type CountMetric = keyof typeof COUNT_METRICS;
 export type RateMetric = keyof typeof RATE_METRICS;
 
@@ -72,7 +90,11 @@ export interface RunRow {
   checks: { passed: number; failed: number; failedIds: string[] };
   claimedComplete: boolean;
   claimSource: string | null;
+  /** Every source that claimed completion (goal tool, report text, todo list); [] without report facts. */
+  claimSources: string[];
   falseCompletion: boolean;
+  /** The todo list all complete while a check failed; null when not measured. */
+  falseCompletedList: boolean | null;
   permissionStop: boolean;
   firstReportLine: string | null;
   toolCalls: number;
@@ -103,6 +125,12 @@ export interface ArmSummary extends ArmMeta {
   rates: Record<RateMetric, RateSummary>;
   /** Plan runs only (ADR 0104): outcome rates, repair rate, requests per plan run. */
   plan?: ArmPlanSummary;
+  /** ADR-0072's final-report measures as rates (runs with report facts only). */
+  reportRates: Record<ReportRateMetric, RateSummary>;
+  /** Over the false completions: how many had each source among their claims. */
+  falseCompletionSources: Record<ClaimSourceName, number>;
+  /** Two or more runs, and every one took the same steps to the same outcome: the arm is deterministic here. */
+  identicalRuns: boolean;
   /** The scored runs (no `error` run: a fault is not a result, ADR 0081). */
   runs: RunRow[];
   /** Runs that ended as `error`, left out of every number above. */
@@ -131,6 +159,13 @@ export interface Comparison {
   /** b − a for every metric. */
   counts: Record<string, CountDifference>;
   rates: Record<string, RateDifference>;
+  /**
+   * Why the p-values are not evidence: `test_double` (an arm ran on the scripted double),
+   * `identical_runs` (both arms' runs are each identical); null when they may be read as evidence.
+   */
+  pValueCaveat: "test_double" | "identical_runs" | null;
+  /** The arms differ only in their prompt and the model does not read it (the scripted double). */
+  promptOnlyUnderDouble: boolean;
 }
 
 export interface StudySummary {
@@ -185,7 +220,9 @@ function runRow(result: RunResult, task: string | undefined): RunRow {
     },
     claimedComplete: m.claimedComplete,
     claimSource: m.claimSource,
+    claimSources: m.report?.claimSources ?? [],
     falseCompletion: m.falseCompletion,
+    falseCompletedList: m.report?.falseCompletedList ?? null,
     permissionStop: m.permissionStop,
     firstReportLine: m.firstReportLine,
     toolCalls: m.toolCalls,
@@ -204,6 +241,53 @@ function runRow(result: RunResult, task: string | undefined): RunRow {
     result: `${folder}/${RESULT_FILE}`,
     patch: `${folder}/${result.files?.patch ?? PATCH_FILE}`,
   };
+}
+
+/** What a run did, without its timing: equal signatures mean the run repeated another exactly. */
+function runSignature(result: RunResult): string {
+  const m = result.metrics;
+  return JSON.stringify([
+    result.status,
+    result.reason,
+    result.acceptance.checks.map((check) => [check.id, check.passed]),
+    m.claimedComplete,
+    m.claimSource,
+    m.falseCompletion,
+    m.permissionStop,
+    m.firstReportLine,
+    m.toolCallsPerReply,
+    m.tokens.total,
+    result.diff.stat,
+  ]);
+}
+
+function identical(runs: readonly RunResult[]): boolean {
+  return runs.length >= 2 && new Set(runs.map(runSignature)).size === 1;
+}
+
+/** Same agent, model, policies and goal limits, different prompt prefix. */
+function promptOnly(a: ArmMeta, b: ArmMeta): boolean {
+  return (
+    a.agent === b.agent &&
+    a.model === b.model &&
+    JSON.stringify(a.policies) === JSON.stringify(b.policies) &&
+    JSON.stringify(a.goal) === JSON.stringify(b.goal) &&
+    a.prefix !== null &&
+    b.prefix !== null &&
+    a.prefix.hash !== b.prefix.hash
+  );
+}
+
+const flags = (values: ReadonlyArray<boolean | null>): boolean[] => values.filter((value): value is boolean => value !== null);
+
+function falseCompletionSources(runs: readonly RunResult[]): Record<ClaimSourceName, number> {
+  const out = Object.fromEntries(CLAIM_SOURCES.map((source) => [source, 0])) as Record<ClaimSourceName, number>;
+  for (const run of runs) {
+    if (!run.metrics.falseCompletion) continue;
+    const sources = run.metrics.report?.claimSources ?? (run.metrics.claimSource === null ? [] : [run.metrics.claimSource]);
+    for (const source of sources) if (source in out) out[source as ClaimSourceName] += 1;
+  }
+  return out;
 }
 
 const numbers = (values: ReadonlyArray<number | null>): number[] => values.filter((value): value is number => value !== null && Number.isFinite(value));
@@ -233,6 +317,7 @@ export function summarize(loaded: LoadedResults): StudySummary {
       Object.entries(COUNT_METRICS).map(([metric, read]) => [metric, summarizeCounts(numbers(runs.map(read)), seededRng(deriveSeed(seed, `${arm.name}/${metric}`)))]),
     ) as Record<CountMetric, CountSummary>;
     const rates = Object.fromEntries(Object.entries(RATE_METRICS).map(([metric, read]) => [metric, summarizeRate(runs.map(read))])) as Record<RateMetric, RateSummary>;
+    const reportRates = Object.fromEntries(Object.entries(REPORT_RATE_METRICS).map(([metric, read]) => [metric, summarizeRate(flags(runs.map(read)))])) as Record<ReportRateMetric, RateSummary>;
     const signals = armSignals(runs, (signal) => seededRng(deriveSeed(seed, `${arm.name}/signal/${signal}`)));
     const failed = errorsByArm.get(arm.name) ?? [];
     const plan = planSummary(runs, seed, arm.name);
@@ -241,6 +326,9 @@ export function summarize(loaded: LoadedResults): StudySummary {
       n: runs.length,
       counts,
       rates,
+      reportRates,
+      falseCompletionSources: falseCompletionSources(runs),
+      identicalRuns: identical(runs),
       signals,
       ...(plan === undefined ? {} : { plan }),
       runs: runs.map((run) => runRow(run, taskLevel(run))),
@@ -265,7 +353,11 @@ export function summarize(loaded: LoadedResults): StudySummary {
         const read = RATE_METRICS[metric];
         rates[metric] = compareRates(runsA.map(read), runsB.map(read), seededRng(deriveSeed(seed, `${a}|${b}/${metric}`)));
       }
-      comparisons.push({ a, b, counts, rates });
+      const metaA = meta.arms[i] as ArmMeta;
+      const metaB = meta.arms[j] as ArmMeta;
+      const onDouble = metaA.testDouble || metaB.testDouble;
+      const pValueCaveat = onDouble ? "test_double" : identical(runsA) && identical(runsB) ? "identical_runs" : null;
+      comparisons.push({ a, b, counts, rates, pValueCaveat, promptOnlyUnderDouble: onDouble && promptOnly(metaA, metaB) });
     }
   }
 

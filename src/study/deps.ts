@@ -4,7 +4,7 @@
  * at the same boundary (runner.ts `StudyDeps`).
  */
 import { join } from "node:path";
-import { runMetrics } from "../measure/metrics.ts";
+import { runMetrics, runReportFacts } from "../measure/metrics.ts";
 import { turnMessages } from "../measure/turns.ts";
 import { runAgent } from "../run/agent.ts";
 import type { AgentRunner } from "../run/agent-contract.ts";
@@ -82,7 +82,9 @@ export function defaultStudyDeps(options: DefaultDepsOptions): StudyDeps {
     },
     agentFor: (arm) => agentFor(arm, options, networkMode),
     measure: (events, acceptance, context) => {
-      const metrics = { ...runMetrics(events, { acceptance }), turnMessages: turnMessages(events) };
+      // The checks' ids are the handoff's step ids, so a report naming only some steps done claims none.
+      const steps = acceptance.checks.map((check) => check.id);
+      const metrics = { ...runMetrics(events, { acceptance, steps }), report: runReportFacts(events, { acceptance, steps }), turnMessages: turnMessages(events) };
       if (context === undefined || !personaServed(context.arm.agent, context.model)) return metrics;
       // The persona server counted these tokens; no model was billed, so no cost either.
       return { ...metrics, tokens: { ...metrics.tokens, source: PERSONA_USAGE_SOURCE }, costUsd: null };

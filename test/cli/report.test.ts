@@ -57,6 +57,34 @@ describe("armstudy report analyze", () => {
     expect(JSON.parse((await run(["report", "analyze", "-", "--json"], "")).out).chars).toBe(0);
   });
 
+  it("with --steps, a reply naming a strict subset of the steps as done claims none; --explain names the rows", async () => {
+    const text = "Progress: B1–B3 are done and their checks pass.";
+    const without = JSON.parse((await run(["report", "analyze", "--json"], text)).out);
+    const withSteps = JSON.parse((await run(["report", "analyze", "--json", "--steps", "B1,B2,B3,B4,B5,B6", "--explain"], text)).out);
+    expect({ without: [without.claimsComplete, without.statesUnfinished], withSteps: [withSteps.claimsComplete, withSteps.statesUnfinished], rows: withSteps.rows }).toEqual({
+      without: [true, false],
+      withSteps: [false, true],
+      rows: [
+        { id: "complete.state", group: "complete", clause: text },
+        { id: "complete.checks", group: "complete", clause: text },
+        { id: "steps.subset", group: "steps", clause: "done: B1, B2, B3; not named done: B4, B5, B6" },
+      ],
+    });
+    const all = JSON.parse((await run(["report", "analyze", "--json", "--steps", "B1,B2,B3"], text)).out);
+    expect([all.claimsComplete, all.statesUnfinished]).toEqual([true, false]);
+    const explained = await run(["report", "analyze", "--explain"], "Thanks!");
+    expect(explained.out.split("\n").at(-2)).toBe("rows:               (none fired)");
+  });
+
+  it("refuses a malformed --steps, naming the bad id", async () => {
+    const results = await Promise.all([run(["report", "analyze", "--steps", "B1,,B2"], "x"), run(["report", "analyze", "--steps", "B1,setup"], "x"), run(["report", "analyze", "--steps", "B1,B1"], "x")]);
+    expect(results.map((r) => [r.code, r.out, r.err.split("\n")[0]])).toEqual([
+      [2, "", "armstudy report: --steps: an empty id is not a step id; give ids like B1,B2,B3 (letters then a number), separated by commas"],
+      [2, "", "armstudy report: --steps: \"setup\" is not a step id; give ids like B1,B2,B3 (letters then a number), separated by commas"],
+      [2, "", "armstudy report: --steps: \"B1\" is given twice; list each step once"],
+    ]);
+  });
+
   it("exits 2 when the input cannot be read", async () => {
     expect(await run(["report", "analyze", "nope.md"])).toEqual({
       code: 2,

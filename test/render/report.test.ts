@@ -49,9 +49,9 @@ describe("renderReportMarkdown", () => {
     const lines = text.split("\n");
     expect(lines.filter((line) => line.startsWith("| false completion"))).toEqual([
       "| false completion (claimed complete, a check failed) | 0/3 = 0% [0%, 56%] | 3/3 = 100% [44%, 100%] | 0/3 = 0% [0%, 56%] |",
-      "| false completion (claimed complete, a check failed) | +100 points | [+100, +100] points | 0.100 |",
-      "| false completion (claimed complete, a check failed) | 0 points | [0, 0] points | 1.000 |",
-      "| false completion (claimed complete, a check failed) | -100 points | [-100, -100] points | 0.100 |",
+      "| false completion (claimed complete, a check failed) | +100 points | [+100, +100] points | none (deterministic) |",
+      "| false completion (claimed complete, a check failed) | 0 points | [0, 0] points | none (deterministic) |",
+      "| false completion (claimed complete, a check failed) | -100 points | [-100, -100] points | none (deterministic) |",
     ]);
     expect(lines.filter((line) => line.startsWith("| tool calls in all"))[0]).toEqual(
       "| tool calls in all | 30 [30, 30] (median 30, 30–30) | 9 [9, 9] (median 9, 9–9) | 36 [36, 36] (median 36, 36–36) |",
@@ -149,9 +149,17 @@ describe("differences between arms", () => {
   };
 
   it("warns about many comparisons with the Bonferroni threshold when more than one pair is compared", () => {
-    expect(intro(renderReportMarkdown(summarize(threeArms()), CHARTS))).toBe(
-      "Each difference is the second arm minus the first (rates in percentage points); intervals are percentile bootstraps (each arm resampled on its own); p is Fisher's exact two-sided test on the 2×2 table of runs. An interval that spans 0 is no evidence of a difference. 3 pairs are compared: even between arms that do not differ, about one comparison in twenty reaches p < 0.05, so across all of them read p against 0.017 (Bonferroni).",
+    // A real model (on the scripted double no p is shown, so there is nothing to correct). old-build and
+    // goal each repeat one run exactly, so their pair is deterministic and shows no p: two pairs remain.
+    const loaded = threeArms();
+    loaded.meta = { ...loaded.meta, arms: loaded.meta.arms.map((arm) => ({ ...arm, testDouble: false, model: "openai:gpt-5" })) };
+    expect(intro(renderReportMarkdown(summarize(loaded), CHARTS))).toBe(
+      "Each difference is the second arm minus the first (rates in percentage points); intervals are percentile bootstraps (each arm resampled on its own); p is Fisher's exact two-sided test on the 2×2 table of runs. An interval that spans 0 is no evidence of a difference. 2 pairs are compared: even between arms that do not differ, about one comparison in twenty reaches p < 0.05, so across all of them read p against 0.025 (Bonferroni).",
     );
+  });
+
+  it("says nothing of multiple comparisons on the scripted double, where no p is shown", () => {
+    expect(intro(renderReportMarkdown(summarize(threeArms()), CHARTS))?.endsWith("An interval that spans 0 is no evidence of a difference.")).toBe(true);
   });
 
   it("says nothing of multiple comparisons for a single pair", () => {

@@ -1,23 +1,44 @@
 /**
  * `armstudy report …`. Two forms share the name:
  *
- * - `armstudy report analyze [FILE|-] [--json]`: the final-report analysis of one reply
- *   (src/core/report/analyze.ts). Exit 0 for any reply; 2 when the input cannot be read.
+ * - `armstudy report analyze [FILE|-] [--steps B1,…] [--explain] [--json]`: the final-report analysis
+ *   of one reply (src/core/report/analyze.ts). Exit 0 for any reply; 2 when the input cannot be
+ *   read or --steps is malformed (the message names the bad id).
  * - `armstudy report DIR`: re-render a study's report from its saved results; any first argument
  *   other than `analyze` goes to `renderStudyReport`, which calls the study command's re-render.
  */
-import { type FinalReportAnalysis, analyzeFinalReport } from "../../core/report/analyze.ts";
+import { type FinalReportAnalysis, type PatternHit, analyzeFinalReport, explainFinalReport } from "../../core/report/analyze.ts";
 import { parseCommandArgs, readReply } from "../args.ts";
 import type { Command } from "../command.ts";
 import { UsageError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
 
-const ANALYZE_USAGE = `armstudy report analyze [FILE|-] [--json]
+const ANALYZE_USAGE = `armstudy report analyze [FILE|-] [--steps B1,B2,…] [--explain] [--json]
 
 Analyzes one final reply (read from FILE, or standard input when FILE is - or absent): its first
 line, whether it claims completion or states unfinished work (with a reason and a next step),
 whether it ends by asking permission or on a filler line, its headings, characters and o200k
-tokens. --json prints the result object. Exit 0 for any reply; 2 when the input cannot be read.`;
+tokens. --steps gives the handoff's step ids (as a study run has them): a reply that names only
+some of them as done claims none. --explain adds the pattern rows that fired and the clause each
+fired on. --json prints the result object. Exit 0 for any reply; 2 when the input cannot be read.`;
+
+const STEP_ID = /^[A-Za-z]{1,4}[ -]?\d{1,3}$/;
+
+/** `B1,B2,…` → ids; a malformed or repeated id is a usage error naming it. */
+function parseSteps(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const ids = value.split(",").map((id) => id.trim());
+  const bad = ids.find((id) => !STEP_ID.test(id));
+  if (bad !== undefined) throw new UsageError(`--steps: ${bad === "" ? "an empty id" : `"${bad}"`} is not a step id; give ids like B1,B2,B3 (letters then a number), separated by commas\nusage: ${ANALYZE_USAGE}`);
+  const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (repeated !== undefined) throw new UsageError(`--steps: "${repeated}" is given twice; list each step once\nusage: ${ANALYZE_USAGE}`);
+  return ids;
+}
+
+function renderHits(hits: readonly PatternHit[]): string {
+  if (hits.length === 0) return `${"rows:".padEnd(20)}(none fired)\n`;
+  return hits.map((hit, i) => `${(i === 0 ? "rows:" : "").padEnd(20)}${hit.id}: ${JSON.stringify(hit.clause)}\n`).join("");
+}
 
 const USAGE = `${ANALYZE_USAGE}
 
@@ -40,11 +61,19 @@ function renderAnalysis(analysis: FinalReportAnalysis): string {
 }
 
 async function analyzeReply(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseCommandArgs({ args, allowPositionals: true, strict: true, options: { json: { type: "boolean", default: false } } }, ANALYZE_USAGE);
+  const parsed = parseCommandArgs(
+    { args, allowPositionals: true, strict: true, options: { json: { type: "boolean", default: false }, explain: { type: "boolean", default: false }, steps: { type: "string" } } },
+    ANALYZE_USAGE,
+  );
+  const steps = parseSteps(parsed.values.steps);
   const [file, ...extra] = parsed.positionals;
   if (extra.length > 0) throw new UsageError(`analyze reads one reply; got ${extra.length + 1} files\nusage: ${ANALYZE_USAGE}`);
-  const analysis = analyzeFinalReport(await readReply(file, io));
-  io.stdout(parsed.values.json ? `${JSON.stringify(analysis, null, 2)}\n` : renderAnalysis(analysis));
+  const text = await readReply(file, io);
+  const options = steps === undefined ? {} : { steps };
+  const analysis = analyzeFinalReport(text, undefined, options);
+  const hits = parsed.values.explain ? explainFinalReport(text, options) : null;
+  if (parsed.values.json) io.stdout(`${JSON.stringify(hits === null ? analysis : { ...analysis, rows: hits }, null, 2)}\n`);
+  else io.stdout(renderAnalysis(analysis) + (hits === null ? "" : renderHits(hits)));
   return 0;
 }
 

@@ -1,35 +1,34 @@
 /**
- * The final-report analyzer: what the first line of a final reply says and how the reply ends.
- * Every run and every imported session passes through it, so it is pure, linear and explainable:
- * each boolean field comes from rows of one commented pattern table (REPORT_PATTERNS), and
- * `reportPatternHits` names the rows that fired.
+ * The final-report analyzer: what a final reply claims, what it leaves, how it ends. Every run and
+ * every imported session passes through it, so it is pure, linear and explainable: each boolean
+ * comes from rows of one commented table (patterns.ts) read clause by clause (clauses.ts), and
+ * `explainFinalReport` names the rows that fired and the clause each fired on.
  *
- * Where each field looks (all of them ignore fenced code; see ../plan/fence.ts):
+ * How the rows combine (docs/decisions/0091; labelling rules: 0089):
  *
- * | field                | reads                                                                   |
- * |----------------------|-------------------------------------------------------------------------|
- * | `firstLine`          | the first non-empty line, heading and emphasis markers removed          |
- * | `firstLineRaw`       | the same line as written (trimmed)                                       |
- * | `claimsComplete`     | the opening (first two lines outside code, headings included) says the  |
- * |                      | work is done, and nothing in the reply says part of it is not           |
- * | `statesUnfinished`   | any sentence (prose or heading) says part of the work is not done,      |
- * |                      | remains, could not be done, or is blocked or waiting                    |
- * | `givesReasonAndNext` | statesUnfinished, and the prose names a reason and a next step          |
- * | `asksPermission`     | the ending asks the person whether (or how) to go on                    |
- * | `fillerEnding`       | the last sentence of the last prose line carries no information         |
- * | `headings`           | ATX (`## x`) and setext (`x` / `===`) headings, markers removed         |
- * | `chars`              | `text.length` (UTF-16 code units, as budgets count them)                |
- * | `tokens`             | o200k tokens of the whole text (src/core/tokens.ts)                      |
+ * | field                | true when                                                                  |
+ * |----------------------|----------------------------------------------------------------------------|
+ * | `statesUnfinished`   | any clause (prose or heading) says work remains, failed, is partial,       |
+ * |                      | blocked, pending or next; or the ending asks to continue; or, with the    |
+ * |                      | handoff's step ids, the clauses that say "done" name a strict subset      |
+ * | `claimsComplete`     | a clause of the claim zone (first two statements, last paragraph; not a   |
+ * |                      | question, not narration) says the work is done, and not statesUnfinished  |
+ * | `givesReasonAndNext` | statesUnfinished, and some clause names a reason and some a next step     |
+ * | `asksPermission`     | the ending asks the person whether (or how) to go on, soft asks included  |
+ * | `fillerEnding`       | the last sentence of the last prose line carries no information           |
+ * | `firstLine`, `firstLineRaw`, `headings`, `chars`, `tokens` | as before (read.ts, src/core/tokens.ts) |
  *
- * "The ending" is the last prose paragraph; when that paragraph starts with "Or", it continues a
- * question, so the paragraph before it joins. Inline code spans (paired within a line here; a span
- * across lines is rare in replies and would only expose a few words) are replaced by the word
- * `CODE` before matching, so a quoted "`Should I continue?`" is not a question. Curly quotes are
- * straightened first. Whether the unfinished state is on the first line is
+ * A completion word never outweighs a clause that says otherwise: "S1 and S2 are done; S3 and S4
+ * remain" is unfinished. Whether the unfinished state is on the first line is
  * `analyzeFinalReport(result.firstLine).statesUnfinished`: the fields compose.
  */
 import { TokenCounter, countTokens } from "../tokens.ts";
-import { type Fence, closesFence, fenceOpening, isBlankLine } from "../plan/fence.ts";
+import { clausesOf, isDoneLabel, isListItem, isNarrationOrQuestion, sentencesOf, stepsNamed } from "./clauses.ts";
+import { REPORT_PATTERNS, type PatternGroup, type PatternScope, type ReportPattern } from "./patterns.ts";
+import { plainLine, type Prose, readProse } from "./read.ts";
+
+export { REPORT_PATTERNS, type PatternGroup, type PatternScope, type ReportPattern } from "./patterns.ts";
+export { plainLine } from "./read.ts";
 
 export interface FinalReportAnalysis {
   firstLine: string;
@@ -44,320 +43,188 @@ export interface FinalReportAnalysis {
   tokens: number;
 }
 
-/** Which part of the reply a row is matched against. */
-/**
- * - `opening`: each of the first two lines outside code (headings included);
- * - `body`: every prose line and heading outside code, one per line (patterns never cross a line);
- * - `ending`: the last paragraph, with the one before it when the last starts with "Or";
- * - `lastSentence`: the last sentence of the last prose line, trailing emoji removed.
- */
-export type PatternScope = "opening" | "body" | "ending" | "lastSentence";
-export type PatternGroup = "complete" | "unfinished" | "reason" | "next" | "permission" | "filler";
+export interface AnalyzeOptions {
+  /** The handoff's step ids (always known in a study run): naming a strict subset as done is partial. */
+  steps?: readonly string[];
+}
 
-export interface ReportPattern {
+/** One row that fired, and the clause (trimmed to 200 characters) it fired on. */
+export interface PatternHit {
   id: string;
-  group: PatternGroup;
-  scope: PatternScope;
-  pattern: RegExp;
+  group: PatternGroup | "steps";
+  clause: string;
+}
+
+const CHECKED_ITEM = /^\s*[-*+] \[x\]/i;
+const UNCHECKED_ITEM = /^\s*[-*+] \[ \]/;
+
+/** A line that introduces a plan or a proposal: the list after it proposes work, it does not report it. */
+const PLAN_INTRO = /\b(?:plan|propos\w*|approach|options?|steps|would|I'd|could)\b[^:\n]{0,80}:\s*$/i;
+
+/** The first three statements, less the items of a list that a plan line introduces. */
+function openingStatements(statements: readonly string[]): string[] {
+  const out: string[] = [];
+  let inPlan = false;
+  for (const line of statements.slice(0, 3)) {
+    if (PLAN_INTRO.test(line)) inPlan = true;
+    else if (inPlan && isListItem(line)) continue;
+    else inPlan = false;
+    out.push(line);
+  }
+  return out;
 }
 
 /**
- * The pattern table. Every row: an id, the group it feeds, where it is matched, and a comment that
- * says what it catches. Rows avoid nested or unbounded wildcards, so matching is linear in the
- * length of what they read; `[^?\n]{0,200}` style bounds keep a question's tail short.
+ * Clause rows run once over all clauses joined by newlines, as multiline global expressions: one
+ * scan per row instead of one call per clause, which is what keeps short-line replies fast. No
+ * clause row can match across a newline, so this is the same as testing each clause.
  */
-export const REPORT_PATTERNS: readonly ReportPattern[] = [
-  // --- claimsComplete: the opening says the requested work is done --------------------------
-  // A sentence that opens with a completion word: "Done.", "Fixed!", "All set", "All committed".
-  { id: "complete.word", group: "complete", scope: "opening", pattern: /(?:^|[.!?:]\s+|^\W+)(?:done|fixed|updated|completed?|finished|resolved|all set|all done|all clean|all committed)\b/i },
-  // A sentence that opens with a past-tense action verb summarising the change: "Implemented X", "Changed Y".
-  { id: "complete.verb", group: "complete", scope: "opening", pattern: /(?:^|[.!?]\s+)(?:added|changed|created|implemented|updated|removed|deleted|moved|renamed|replaced|switched|restored|refactored|rewrote|wrote|ported|merged|committed|pushed|migrated|converted|simplified|installed|configured|set up|made the following changes)\b/i },
-  // The speaker reports finished actions: "I've ported", "I have successfully completed", "We've added".
-  { id: "complete.ive", group: "complete", scope: "opening", pattern: /\b(?:I|we)(?:'ve| have)(?: (?:now|just|also|successfully|properly|finally))? (?:[a-z]+ed|made|built|written|rewritten|done|set up|put|split|run)\b/i },
-  // A thing is in a finished state: "everything is committed", "tests are passing", "should be working now".
-  { id: "complete.state", group: "complete", scope: "opening", pattern: /\b(?:is|are|'s|should be|now)(?: now| all)? (?:done|complete|completed|finished|fixed|resolved|in place|working|passing|committed|merged|deployed)\b/i },
-  // A noun followed by a sentence-final completion word: "Refactor complete.", "All six tasks done."
-  { id: "complete.final", group: "complete", scope: "opening", pattern: /\b[a-z]+ (?:complete|completed|done|finished)(?:[.!:]|$)/i },
-  // The checks pass: "All tests pass", "the build succeeds", "Everything is working".
-  { id: "complete.checks", group: "complete", scope: "opening", pattern: /\b(?:all (?:tests|checks)|tests?|build|everything) (?:now )?(?:pass|passes|passed|succeeds|succeeded|works|worked)\b|\beverything (?:is )?working\b/i },
-  // Something worked: "The refactor worked."
-  { id: "complete.worked", group: "complete", scope: "opening", pattern: /\bthe [a-z]+ worked\b/i },
+const CLAUSE_ROWS = REPORT_PATTERNS.filter((row) => row.scope === "clause").map((row) => ({ row, all: new RegExp(row.pattern.source, `${row.pattern.flags.replace(/[gmy]/g, "")}gm`) }));
 
-  // --- statesUnfinished: some of the work is not done --------------------------------------
-  // Negated completion: "not finished", "isn't complete", "not yet implemented", "not done yet".
-  { id: "unfinished.not", group: "unfinished", scope: "body", pattern: /\b(?:not|n't|never)(?: yet| been| all)? (?:done|finished|complete|completed|implemented|fixed|resolved|started|working|updated|run|tested)\b/i },
-  // The plain words: "incomplete", "unfinished", "partially done", "partly".
-  { id: "unfinished.word", group: "unfinished", scope: "body", pattern: /\b(?:incomplete|unfinished|partially|partly|half-done)\b/i },
-  // A label or verb for leftover work: "Remaining:", "still to do", "left to do", "the UI part remains".
-  { id: "unfinished.remaining", group: "unfinished", scope: "body", pattern: /\bremaining(?: work| steps?| items?| tasks?| parts?)?(?: from [^:\n]{1,60})?:|\b(?:still|yet) to (?:do|be done)\b|\bleft to do\b|\b(?:part|parts|step|steps|work|task|tasks|item|items|rest) (?:still )?remains?\b/i },
-  // Still broken: "two tests still fail", "still failing", "still missing".
-  { id: "unfinished.still", group: "unfinished", scope: "body", pattern: /\bstill (?:fails?|failing|broken|missing|pending|open|red)\b/i },
-  // The speaker could not do it: "I couldn't inspect", "we were unable to", "I don't have a way to".
-  { id: "unfinished.cannot", group: "unfinished", scope: "body", pattern: /\b(?:I|we) (?:couldn't|could not|can't|cannot|was unable to|were unable to|wasn't able to|weren't able to|didn't get to|did not get to|ran out of|don't have (?:a way|access)|do not have (?:a way|access))\b/i },
-  // Stopped or blocked: "Blocked:", "blocked on", "stopped before step 4", "waiting for their replies".
-  { id: "unfinished.blocked", group: "unfinished", scope: "body", pattern: /\bblocked\b|\bstopped (?:before|at|after|short)\b|\bwaiting (?:for|on)\b/i },
-
-  // --- givesReasonAndNext: a reason ... -------------------------------------------------------
-  // Why the work stopped: a cause word, a failure, a missing thing, a limit, or an inability.
-  { id: "reason.cause", group: "reason", scope: "body", pattern: /\b(?:because|since|due to|caused by|blocked (?:by|on)|requires?|needs?|missing|fails?|failed|failing|errors?|denied|without|waiting (?:for|on)|ran out|timed out|limit|policy|given the|couldn't|could not|can't|cannot|unable|don't have|do not have)\b/i },
-  // ... or a failing status: "returns 401", "answered with a 503", "exit code 1".
-  { id: "reason.status", group: "reason", scope: "body", pattern: /\b(?:returns?|returned|responds?|responded|answers?|answered) (?:with )?(?:an? )?[45]\d\d\b|\bexit(?:ed)? (?:with )?(?:code|status) [1-9]/i },
-  // ... and a next step: "Next:", "to continue, run", "once it's set", "I'll finish", "you need to".
-  { id: "next.step", group: "next", scope: "body", pattern: /\bnext(?: step| steps)?\b|\bto (?:continue|finish|complete|unblock|resume)\b|\bonce\b|\b(?:re-?run|retry)\b|\b(?:please )?(?:run|share|send|paste|provide|set) (?:CODE|the|a|it|them|me)\b|\bI(?:'ll| will) (?:finish|continue|resume|turn|complete|pick)\b|\byou (?:need|can|could|should|must) (?:to )?(?:run|set|add|provide|share|paste|sign|log|install|approve|test|give)\b|\bwhen (?:ready|you're ready)\b|\bshould I continue\b|\bcontinue with\b/i },
-
-  // --- asksPermission: the ending asks whether (or how) to go on -----------------------------
-  // "Should I proceed?", "Shall I continue with the docs?", "Can we merge it?"
-  { id: "permission.should", group: "permission", scope: "ending", pattern: /\b(?:should|shall|can|may) (?:I|we)\b[^?\n]{0,200}\?/i },
-  // "Do you want me to…", "Would you like me to…"
-  { id: "permission.want-me", group: "permission", scope: "ending", pattern: /\b(?:do|would) you (?:want|like) me to\b/i },
-  // A clipped question: "Want me to begin?", "Want to test more or move on?"
-  { id: "permission.clipped", group: "permission", scope: "ending", pattern: /(?:^|[.!?]\s+)(?:want|wanna) (?:me )?to\b[^?\n]{0,200}\?/i },
-  // "Let me know if you'd like me to…", "let me know if I should…"
-  { id: "permission.let-me-know", group: "permission", scope: "ending", pattern: /\blet me know if (?:you'd like|you would like|you want|you'd want) me to\b|\blet me know if I should\b/i },
-  // "Ready to proceed with implementation?", "Ready for the next task?"
-  { id: "permission.ready", group: "permission", scope: "ending", pattern: /\bready (?:for me )?to (?:proceed|start|begin|continue|implement|move on|go ahead)\b[^?\n]{0,200}\?|\bready for (?:the )?next\b[^?\n]{0,200}\?/i },
-  // A choice about the next move: "Or would you prefer…", "Or do you want a patch release?"
-  { id: "permission.prefer", group: "permission", scope: "ending", pattern: /\bwould you prefer\b|\bdo you want (?:a|an|the|to)\b[^?\n]{0,200}\?/i },
-  // Approval of a proposed plan: "Does that sound good?", "Does this look right?"
-  { id: "permission.sound-good", group: "permission", scope: "ending", pattern: /\b(?:does|do) (?:that|this|the plan) (?:sound|look) (?:good|ok|okay|right|fine)\b/i },
-  // A bare go-ahead question: "OK to proceed?", "Proceed?"
-  { id: "permission.proceed", group: "permission", scope: "ending", pattern: /\b(?:ok|okay) to (?:proceed|continue|go ahead)\b|(?:^|[.!?]\s+)proceed\?/i },
-
-  // --- fillerEnding: the last sentence says nothing -------------------------------------------
-  // "Nothing needed", "Nothing needed next", "Nothing else is required", "Nothing further to do".
-  { id: "filler.nothing-needed", group: "filler", scope: "lastSentence", pattern: /^nothing (?:else |more |further )?(?:is )?(?:needed|required|to do)(?: next| from you| on your (?:side|end))?[.!]*$/i },
-  // "No action required", "No further action needed", "No changes needed from you".
-  { id: "filler.no-action", group: "filler", scope: "lastSentence", pattern: /^no (?:further |other |more )?(?:action|actions|changes|steps|follow-up)(?: is| are)? (?:needed|required|necessary)(?: next| from you| on your (?:side|end))?[.!]*$/i },
-  // An empty next-step line: "Next steps: none", "Next: nothing".
-  { id: "filler.next-none", group: "filler", scope: "lastSentence", pattern: /^(?:next steps?|next|what's next|to do next)\s*:\s*(?:none|nothing|n\/a)[.!]*$/i },
-  // A generic sign-off: "Hope this helps!", "Happy coding!", "Let me know if you have any questions."
-  { id: "filler.sign-off", group: "filler", scope: "lastSentence", pattern: /^(?:hope (?:this|that) helps|happy coding|let me know if you have (?:any )?(?:other |more |further )?questions|let me know if (?:you need|there's) anything else|feel free to (?:ask|reach out)\b[^.!?\n]{0,80})[.!]*$/i },
-];
-
-/** The parts of a reply the table reads. */
-interface Prose {
-  firstLineRaw: string;
-  headings: string[];
-  /** Prose lines outside fenced code, inline code replaced, quotes straightened; headings excluded. */
-  lines: string[];
-  /** Indices into `lines` where a paragraph starts. */
-  paragraphStarts: number[];
-  /** The first two lines outside code, headings included, cleaned like `lines`. */
-  opening: string[];
-  /** Prose lines and heading texts in document order: a heading such as "Not finished" is a statement. */
-  statements: string[];
-}
-
-const ATX = /^ {0,3}(#{1,6})(?:[ \t]+|$)/;
-const SETEXT = /^ {0,3}(?:=+|-+)[ \t\r]*$/;
-const NOT_SETEXT_TEXT = /^ {0,3}(?:[-*+>|]|\d{1,9}[.)])(?:\s|$)/;
-
-/** Straightens curly quotes so patterns need only one apostrophe. */
-function straighten(text: string): string {
-  return text.replace(/[\u2018\u2019\u02BC]/g, "'").replace(/[\u201C\u201D]/g, '"');
-}
-
-/** Splits a line into code spans and text, CommonMark style within the line. */
-function splitCode(line: string): Array<{ code: boolean; text: string }> {
-  if (!line.includes("`")) return [{ code: false, text: line }];
-  const runs: Array<{ at: number; length: number }> = [];
-  for (let i = 0; i < line.length; i += 1) {
-    if (line.charCodeAt(i) !== 96) continue;
-    let j = i;
-    while (j < line.length && line.charCodeAt(j) === 96) j += 1;
-    runs.push({ at: i, length: j - i });
-    i = j - 1;
-  }
-  const nextSame = new Array<number>(runs.length).fill(-1);
-  const lastSeen = new Map<number, number>();
-  for (let k = runs.length - 1; k >= 0; k -= 1) {
-    const run = runs[k] as { at: number; length: number };
-    nextSame[k] = lastSeen.get(run.length) ?? -1;
-    lastSeen.set(run.length, k);
-  }
-  const parts: Array<{ code: boolean; text: string }> = [];
-  let cursor = 0;
-  for (let k = 0; k < runs.length; k += 1) {
-    const closer = nextSame[k] as number;
-    if (closer === -1) continue;
-    const open = runs[k] as { at: number; length: number };
-    const close = runs[closer] as { at: number; length: number };
-    if (open.at > cursor) parts.push({ code: false, text: line.slice(cursor, open.at) });
-    parts.push({ code: true, text: line.slice(open.at, close.at + close.length) });
-    cursor = close.at + close.length;
-    k = closer;
-  }
-  if (cursor < line.length) parts.push({ code: false, text: line.slice(cursor) });
-  return parts;
-}
-
-const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c);
-
-/** Removes emphasis delimiters (`*`, `_`, `~~` at word edges) from text that holds no code. */
-function stripEmphasisText(text: string): string {
-  if (!/[*_~]/.test(text)) return text;
-  const delimiter = /\*+|_+|~~+/g;
-  let out = "";
-  let cursor = 0;
-  for (let match = delimiter.exec(text); match !== null; match = delimiter.exec(text)) {
-    const before = text[match.index - 1];
-    const after = text[match.index + match[0].length];
-    const opens = after !== undefined && !/\s/.test(after);
-    const closes = before !== undefined && !/\s/.test(before);
-    // `_` inside a word (snake_case) is a letter, not emphasis; a lone `*` between spaces is text.
-    const intraword = match[0][0] === "_" && isWordChar(before) && isWordChar(after);
-    if ((opens || closes) && !intraword) {
-      out += text.slice(cursor, match.index);
-      cursor = match.index + match[0].length;
-    }
-  }
-  return out + text.slice(cursor);
-}
-
-/** An ATX heading's optional closing sequence: `## Title ##` → `Title` (`C#` stays). */
-function stripClosingHashes(text: string): string {
-  let end = text.trimEnd().length;
-  let hashes = end;
-  while (hashes > 0 && text[hashes - 1] === "#") hashes -= 1;
-  if (hashes === end) return text;
-  if (hashes === 0) return "";
-  if (text[hashes - 1] !== " " && text[hashes - 1] !== "\t") return text;
-  end = hashes;
-  return text.slice(0, end).trimEnd();
-}
-
-/** Heading markers and emphasis removed; code spans kept as written. */
-export function plainLine(line: string): string {
-  let text = line.trim();
-  const atx = ATX.exec(text);
-  if (atx) {
-    text = stripClosingHashes(text.slice(atx[0].length));
-  }
-  return splitCode(text)
-    .map((part) => (part.code ? part.text : stripEmphasisText(part.text)))
-    .join("")
-    .trim();
-}
-
-/** A prose line as the patterns read it: quotes straightened, code spans as `CODE`, emphasis gone. */
-function clean(line: string): string {
-  return splitCode(straighten(line))
-    .map((part) => (part.code ? "CODE" : stripEmphasisText(part.text)))
-    .join("")
-    .trim();
-}
-
-/** Reads the reply once: fences, headings, prose lines and paragraphs. */
-function readProse(text: string): Prose {
-  const prose: Prose = { firstLineRaw: "", headings: [], lines: [], paragraphStarts: [], opening: [], statements: [] };
-  let fence: Fence | null = null;
-  let paragraph: string[] = [];
-  let paragraphOpen = false;
-  const endParagraph = (): void => {
-    paragraph = [];
-    paragraphOpen = false;
-  };
-  for (const rawLine of text.split("\n")) {
-    const line = rawLine.endsWith("\r") ? rawLine.slice(0, -1) : rawLine;
-    if (prose.firstLineRaw === "" && !isBlankLine(line)) prose.firstLineRaw = line.trim();
-    if (fence !== null) {
-      if (closesFence(line, fence)) fence = null;
+/** The first clause of `joined` a row fires on, or undefined. */
+function firstClause(joined: string, row: ReportPattern, all: RegExp): string | undefined {
+  all.lastIndex = 0;
+  for (let match = all.exec(joined); match !== null; match = all.exec(joined)) {
+    const start = joined.lastIndexOf("\n", match.index - 1) + 1;
+    const newline = joined.indexOf("\n", match.index + Math.max(0, match[0].length - 1));
+    const end = newline === -1 ? joined.length : newline;
+    const clause = joined.slice(start, end);
+    // An unchecked item of a list is a plan's or a progress list's entry: only the mark row reads it.
+    if (row.group !== "mark" && UNCHECKED_ITEM.test(clause)) {
+      all.lastIndex = end + 1;
       continue;
     }
-    const opening = fenceOpening(line);
-    if (opening !== null) {
-      fence = opening;
-      endParagraph();
-      continue;
-    }
-    if (isBlankLine(line)) {
-      endParagraph();
-      continue;
-    }
-    if (ATX.test(line)) {
-      const heading = plainLine(line);
-      if (heading !== "") prose.headings.push(heading);
-      if (heading !== "") {
-        if (prose.opening.length < 2) prose.opening.push(clean(heading));
-        prose.statements.push(clean(heading));
-      }
-      endParagraph();
-      continue;
-    }
-    if (paragraphOpen && paragraph.length > 0 && SETEXT.test(line)) {
-      // The paragraph above was a setext heading: move it from prose to headings.
-      const heading = paragraph.map(plainLine).join(" ");
-      prose.lines.splice(prose.lines.length - paragraph.length, paragraph.length);
-      while (prose.paragraphStarts.length > 0 && (prose.paragraphStarts.at(-1) as number) >= prose.lines.length) prose.paragraphStarts.pop();
-      if (heading !== "") prose.headings.push(heading);
-      // The heading's text is already among the statements, as the paragraph lines it came from.
-      endParagraph();
-      continue;
-    }
-    if (!paragraphOpen) {
-      prose.paragraphStarts.push(prose.lines.length);
-      paragraphOpen = true;
-    }
-    // A list item or quote line cannot be a setext heading's text; mark it so.
-    if (NOT_SETEXT_TEXT.test(line)) paragraph = [];
-    else paragraph.push(line);
-    const cleaned = clean(line);
-    prose.lines.push(cleaned);
-    prose.statements.push(cleaned);
-    if (prose.opening.length < 2) prose.opening.push(cleaned);
+    if (row.holds === undefined || row.holds(match)) return clause;
+    if (match[0] === "") all.lastIndex += 1;
   }
-  return prose;
+  return undefined;
 }
 
-/** Sentences of one line: split after `.`, `!` or `?` followed by a space. */
-function sentences(line: string): string[] {
-  return line.split(/(?<=[.!?])\s+/).filter((s) => s !== "");
+/** lines[from, to) joined by newlines, keeping only the last `limit` characters (joining no more than that). */
+function joinedTail(lines: readonly string[], from: number, to: number, limit: number): string {
+  let size = 0;
+  let k = to;
+  while (k > from && size <= limit) {
+    k -= 1;
+    size += (lines[k] as string).length + 1;
+  }
+  return lines.slice(k, to).join("\n").slice(-limit);
+}
+
+/** Every clause of every statement, joined by newlines (a clause never holds one). */
+function allClauses(statements: readonly string[]): string {
+  const out: string[] = [];
+  for (const statement of statements) for (const clause of clausesOf(statement)) out.push(clause);
+  return out.join("\n");
 }
 
 /** The parts each scope reads. */
 function scopes(prose: Prose): Record<PatternScope, string[]> {
-  const openingLines = prose.opening.map((line) => line.slice(0, 600));
-  const paragraphs: string[] = prose.paragraphStarts.map((start, k) =>
-    prose.lines.slice(start, prose.paragraphStarts[k + 1] ?? prose.lines.length).join("\n"),
-  );
-  let ending = paragraphs.at(-1) ?? "";
-  if (/^or\b/i.test(ending) && paragraphs.length > 1) ending = `${paragraphs.at(-2) as string}\n${ending}`;
+  const { lines, paragraphStarts } = prose;
+  // Paragraphs are contiguous runs of lines: the last one starts at its paragraph start.
+  const lastStart = paragraphStarts.at(-1) ?? lines.length;
+  const endingStart = paragraphStarts.length > 1 && /^or\b/i.test(lines[lastStart] ?? "") ? (paragraphStarts.at(-2) as number) : lastStart;
+  const ending = joinedTail(lines, endingStart, lines.length, 3000);
+  const claimLines = [...openingStatements(prose.statements), ...lines.slice(Math.max(lastStart, lines.length - 6))];
+  const claim = claimLines.flatMap((line) => clausesOf(line.slice(0, 2000))).filter((clause) => !isNarrationOrQuestion(clause));
   const lastLine = prose.lines.at(-1) ?? "";
   // The last sentence, after trailing emoji ("Happy coding! 🚀"); capped, since fillers are short.
-  const lastSentence = sentences(lastLine.slice(-400).replace(/[\p{Extended_Pictographic}\uFE0F\u200D\s]+$/u, "")).at(-1) ?? "";
+  const lastSentence = sentencesOf(lastLine.slice(-400).replace(/[\p{Extended_Pictographic}\uFE0F\u200D\s]+$/u, "")).at(-1) ?? "";
   return {
-    opening: openingLines,
-    body: [prose.statements.join("\n")],
-    ending: [ending.slice(-3000)],
+    claim,
+    clause: [allClauses(prose.statements)],
+    ending: [ending],
     lastSentence: [lastSentence],
   };
 }
 
-function matchingRows(parts: Record<PatternScope, string[]>): ReportPattern[] {
-  return REPORT_PATTERNS.filter((row) => parts[row.scope].some((part) => row.pattern.test(part)));
+/** Step ids the reply says are done: named in a completion clause, or listed under a "Done:" label. */
+function stepsDone(prose: Prose, steps: ReadonlySet<string>): Set<string> {
+  const done = new Set<string>();
+  const completion = REPORT_PATTERNS.filter((row) => row.group === "complete");
+  let underDoneLabel = false;
+  for (const line of prose.statements) {
+    if (isDoneLabel(line)) {
+      underDoneLabel = true;
+      continue;
+    }
+    if (underDoneLabel && isListItem(line)) {
+      for (const id of stepsNamed(line, steps)) done.add(id);
+      continue;
+    }
+    underDoneLabel = false;
+    for (const clause of clausesOf(line)) {
+      if (isNarrationOrQuestion(clause)) continue;
+      if (CHECKED_ITEM.test(clause) || completion.some((row) => row.pattern.test(clause))) for (const id of stepsNamed(clause, steps)) done.add(id);
+    }
+  }
+  return done;
 }
 
-/** The ids of the table rows that match `text`, in table order: why a field came out as it did. */
-export function reportPatternHits(text: string): string[] {
-  return matchingRows(scopes(readProse(text))).map((row) => row.id);
+/**
+ * The rows that fire, in table order. With `firstPerGroup` a row is skipped once its group has
+ * fired (the booleans need no more); `explainFinalReport` asks for every row.
+ */
+function hits(prose: Prose, options: AnalyzeOptions, firstPerGroup = false): PatternHit[] {
+  const parts = scopes(prose);
+  const joined = parts.clause[0] as string;
+  const clauseRow = new Map(CLAUSE_ROWS.map((entry) => [entry.row, entry.all]));
+  const out: PatternHit[] = [];
+  const fired = new Set<string>();
+  for (const row of REPORT_PATTERNS) {
+    if (firstPerGroup && fired.has(row.group)) continue;
+    const all = clauseRow.get(row);
+    const clause = all !== undefined ? firstClause(joined, row, all) : parts[row.scope].find((part) => {
+      // An unchecked item of a list is a plan's or a progress list's entry: only the mark row reads it.
+      if (row.group !== "mark" && UNCHECKED_ITEM.test(part)) return false;
+      if (row.holds === undefined) return row.pattern.test(part);
+      const match = part.match(row.pattern);
+      return match !== null && row.holds(match);
+    });
+    if (clause !== undefined) {
+      out.push({ id: row.id, group: row.group, clause: clause.slice(0, 200) });
+      fired.add(row.group);
+    }
+  }
+  const steps = new Set(options.steps ?? []);
+  if (steps.size > 0) {
+    const done = stepsDone(prose, steps);
+    if (done.size > 0 && done.size < steps.size) {
+      const missing = [...steps].filter((id) => !done.has(id));
+      out.push({ id: "steps.subset", group: "steps", clause: `done: ${[...done].join(", ")}; not named done: ${missing.join(", ")}` });
+    }
+  }
+  return out;
+}
+
+/** The rows that fired on `text`, in table order, each with the clause it fired on: why a field came out as it did. */
+export function explainFinalReport(text: string, options: AnalyzeOptions = {}): PatternHit[] {
+  return hits(readProse(text), options);
+}
+
+/** The ids of the table rows that fired on `text`, in table order. */
+export function reportPatternHits(text: string, options: AnalyzeOptions = {}): string[] {
+  return explainFinalReport(text, options).map((hit) => hit.id);
 }
 
 /**
  * Analyzes a final reply. Pure apart from token counting; pass a TokenCounter to reuse counts
  * across many replies (an importer reading a long session, a study over many runs).
  */
-export function analyzeFinalReport(text: string, counter?: TokenCounter): FinalReportAnalysis {
+export function analyzeFinalReport(text: string, counter?: TokenCounter, options: AnalyzeOptions = {}): FinalReportAnalysis {
   const prose = readProse(text);
-  const parts = scopes(prose);
-  const fired = new Set(matchingRows(parts).map((row) => row.group));
-  const statesUnfinished = fired.has("unfinished");
+  const fired = new Set(hits(prose, options, true).map((hit) => hit.group));
+  const asksPermission = fired.has("permission");
+  // A progress mark (❌, ⏳, an unchecked box) is unfinished work only in a reply that reports progress.
+  const reportsProgress = fired.has("complete") || prose.statements.some((line) => CHECKED_ITEM.test(line));
+  const statesUnfinished = fired.has("unfinished") || fired.has("steps") || (asksPermission && fired.has("continue")) || (reportsProgress && fired.has("mark"));
   return {
     firstLine: plainLine(prose.firstLineRaw),
     firstLineRaw: prose.firstLineRaw,
     claimsComplete: fired.has("complete") && !statesUnfinished,
     statesUnfinished,
     givesReasonAndNext: statesUnfinished && fired.has("reason") && fired.has("next"),
-    asksPermission: fired.has("permission"),
+    asksPermission,
     fillerEnding: fired.has("filler"),
     headings: prose.headings,
     chars: text.length,

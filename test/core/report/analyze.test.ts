@@ -18,15 +18,31 @@ describe("the pattern table", () => {
     ["Implemented the cache and updated its tests.", ["complete.verb"]],
     ["I've ported the selector to the theme system.", ["complete.ive"]],
     ["We have successfully migrated both tables.", ["complete.ive"]],
-    ["Now everything is committed.", ["complete.state"]],
+    ["Now everything is committed.", ["complete.state", "complete.now"]],
+    ["Now the importer reads v3 sessions.", ["complete.now"]],
+    ["That should fix it.", ["complete.idiom"]],
     ["Refactor complete.", ["complete.final"]],
     ["All tests pass.", ["complete.checks"]],
-    ["The refactor worked.", ["complete.worked"]],
+    ["The refactor worked.", ["complete.idiom"]],
     ["The exporter is not done yet.", ["unfinished.not"]],
     ["This is incomplete.", ["unfinished.word"]],
     ["Remaining:\n- the docs page", ["unfinished.remaining"]],
     ["The docs part remains.", ["unfinished.remaining"]],
-    ["Two tests still fail.", ["unfinished.still", "reason.cause"]],
+    ["Two tests still fail.", ["unfinished.still", "unfinished.fails", "reason.cause"]],
+    ["The export is in. The README still describes the old flag.", ["complete.state", "unfinished.still"]],
+    ["The two wording comments are pending.", ["unfinished.pending"]],
+    ["npm test fails: 3 failures in auth.", ["unfinished.fails", "reason.cause"]],
+    ["One test fails, as it did before my change.", ["reason.cause"]],
+    ["Half of the endpoints use the new router.", ["unfinished.count"]],
+    ["Addressed 5 of the 7 comments.", ["complete.verb", "unfinished.count-of"]],
+    ["Converted 16 of 16 endpoints.", ["complete.verb"]],
+    ["Everything builds, apart from the Windows job.", ["unfinished.except"]],
+    ["B3 is next.", ["unfinished.next", "next.step"]],
+    ["- [x] parse\n- [ ] migrate", ["mark.progress"]],
+    ["Added the parser. Want me to keep going?", ["complete.verb", "continue.ask", "permission.clipped"]],
+    ["Just say the word.", ["permission.soft"]],
+    ["Or keep both for a while?", ["permission.or"]],
+    ["What should I work on next?", ["next.step", "permission.should", "permission.what-next"]],
     ["I couldn't reach the staging server.", ["unfinished.cannot", "reason.cause"]],
     ["Blocked on the API key.", ["unfinished.blocked", "reason.cause"]],
     ["Stopped before step 4.", ["unfinished.blocked"]],
@@ -38,7 +54,7 @@ describe("the pattern table", () => {
     ["Want me to begin?", ["permission.clipped"]],
     ["Let me know if you'd like me to add tests.", ["permission.let-me-know"]],
     ["Ready to proceed with implementation?", ["permission.ready"]],
-    ["Or would you prefer the other option?", ["permission.prefer"]],
+    ["Or would you prefer the other option?", ["permission.prefer", "permission.or"]],
     ["Does that sound good?", ["permission.sound-good"]],
     ["OK to proceed?", ["permission.proceed"]],
     ["The page loads.\n\nNothing needed next.", ["next.step", "filler.nothing-needed"]],
@@ -166,5 +182,45 @@ describe("analyzeFinalReport properties", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("per-clause decisions (docs/decisions/0091)", () => {
+  const claim = fc.constantFrom("Done.", "All four changes are in and the checks pass.", "Implemented the exporter.", "CI is green.", "Fixed the parser bug.");
+  const leftover = fc.constantFrom("S3 and S4 remain.", "The docs are not done yet.", "Two tests still fail.", "I didn't get to the benchmarks.", "B5 is next.", "Converted 3 of 7 files.", "The migration is pending.");
+  const filler = fc.array(fc.constantFrom("The cache is keyed by locale.", "See `src/cache.ts`.", "- one item", "| a | b |", ""), { maxLength: 4 });
+
+  it("a clause saying work remains overrides a completion word anywhere else", () => {
+    fc.assert(
+      fc.property(claim, leftover, filler, fc.boolean(), (done, left, middle, leftFirst) => {
+        const text = (leftFirst ? [left, ...middle, done] : [done, ...middle, left]).join("\n\n");
+        const result = analyzeFinalReport(text);
+        expect([result.claimsComplete, result.statesUnfinished]).toEqual([false, true]);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("with the handoff's steps, naming a strict subset as done claims none; naming all of them claims the whole", () => {
+    const steps = ["B1", "B2", "B3", "B4", "B5", "B6"];
+    fc.assert(
+      fc.property(fc.subarray(steps, { minLength: 1 }), fc.constantFrom("are done", "are complete", "are finished"), (named, verb) => {
+        const text = `${named.join(", ")} ${verb}.`;
+        const result = analyzeFinalReport(text, undefined, { steps });
+        const whole = named.length === steps.length;
+        expect([result.claimsComplete, result.statesUnfinished]).toEqual([whole, !whole]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a range names every step in it", () => {
+    const steps = ["B1", "B2", "B3", "B4", "B5", "B6"];
+    expect([analyzeFinalReport("B1–B6 are done.", undefined, { steps }).claimsComplete, analyzeFinalReport("B1–B3 are done.", undefined, { steps }).claimsComplete, analyzeFinalReport("B1 through B6 are complete.", undefined, { steps }).claimsComplete]).toEqual([true, false, true]);
+  });
+
+  it("reads adversarial input to the end: long runs of pattern prefixes, no newlines, unclosed code", () => {
+    const runs = ["still ".repeat(20_000), "not ".repeat(20_000), "| ".repeat(40_000), "`".repeat(30_000), "1 of ".repeat(15_000), "if if if fails ".repeat(6_000), "B1-".repeat(20_000)];
+    for (const text of runs) expect(analyzeFinalReport(`${text}\n\nDone.`).chars).toBe(text.length + 7);
   });
 });

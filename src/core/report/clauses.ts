@@ -1,0 +1,78 @@
+/**
+ * Clauses and step ids: the units the final-report analyzer decides on (docs/decisions/0091).
+ *
+ * A clause is a sentence, or a part of one after `;`, ` but `, ` except `, ` apart from `,
+ * ` although `, ` though `, ` however ` or a dash; a list item, table row and heading are each a
+ * statement of their own. Splitting is one pass per line, so the whole reply is read in linear time.
+ */
+
+const SENTENCE_END = /(?<=[.!?])\s+(?=\S)/;
+// Kept at the start of the clause they open, so a row can say "a clause that opens with except".
+const CLAUSE_BREAK = /\s*;\s*|,?\s+(?=(?:but|except|apart from|although|though|however|save for|other than)\b)|\s+[—–]\s+|\s+-\s+(?=[a-z])/i;
+
+const HAS_SENTENCE_END = /[.!?]\s+\S/;
+// A cheap test for CLAUSE_BREAK, so most sentences skip the split.
+const MAY_BREAK = /;|\s[—–-]\s|\s(?:but|except|apart|although|though|however|save|other)\b/i;
+
+/** The sentences of one statement (line), split after `.`, `!` or `?` followed by a space. */
+export function sentencesOf(line: string): string[] {
+  if (!HAS_SENTENCE_END.test(line)) return line.trim() === "" ? [] : [line];
+  return line.split(SENTENCE_END).filter((s) => s.trim() !== "");
+}
+
+/** The clauses of one statement. */
+export function clausesOf(line: string): string[] {
+  const out: string[] = [];
+  for (const sentence of sentencesOf(line.length > 20_000 ? line.slice(0, 20_000) : line)) {
+    if (!MAY_BREAK.test(sentence)) {
+      out.push(sentence.trim());
+      continue;
+    }
+    for (const part of sentence.split(CLAUSE_BREAK)) if (part !== undefined && part.trim() !== "") out.push(part.trim());
+  }
+  return out;
+}
+
+/** True for a clause that narrates an action under way ("Let me run the tests:") or asks a question. */
+export function isNarrationOrQuestion(clause: string): boolean {
+  return /\?\s*$/.test(clause) || /^\W*(?:(?:now|ok|okay|good|great|perfect|so|first|next|then|alright)\W+)?(?:let me|let's|let us|I'll|I will|I'm going to|I need to|I am going to|we need to|now I need|time to)\b/i.test(clause);
+}
+
+const STEP_TOKEN = /\b([A-Za-z]{1,4})[ -]?(\d{1,3})(?:\s*(?:–|—|-|to|through|thru|\.\.)\s*(?:\1[ -]?)?(\d{1,3}))?\b/g;
+
+/**
+ * The handoff step ids a clause names, ranges expanded ("B1–B3" → B1, B2, B3; "B1 through B4").
+ * Only ids in `steps` are returned; the match is case-insensitive on the prefix.
+ */
+export function stepsNamed(clause: string, steps: ReadonlySet<string>): string[] {
+  if (steps.size === 0) return [];
+  const found: string[] = [];
+  for (const match of clause.matchAll(STEP_TOKEN)) {
+    const prefix = match[1] as string;
+    const from = Number(match[2]);
+    const to = match[3] === undefined ? from : Number(match[3]);
+    if (to < from || to - from > 50) continue;
+    for (let n = from; n <= to; n += 1) {
+      const id = canonicalStep(`${prefix}${n}`, steps);
+      if (id !== null) found.push(id);
+    }
+  }
+  return found;
+}
+
+function canonicalStep(candidate: string, steps: ReadonlySet<string>): string | null {
+  if (steps.has(candidate)) return candidate;
+  const upper = candidate.toUpperCase();
+  for (const step of steps) if (step.toUpperCase() === upper) return step;
+  return null;
+}
+
+/** A line that labels what follows as done: "Done:", "**Completed:**", "## Done". */
+export function isDoneLabel(line: string): boolean {
+  return /^\W*(?:done|completed?|finished|fixed)\W*:?\W*$/i.test(line);
+}
+
+/** A list item line: `- x`, `* x`, `1. x`, `- [x] x`. */
+export function isListItem(line: string): boolean {
+  return /^\s*(?:[-*+]|\d{1,9}[.)])\s/.test(line);
+}
