@@ -1,18 +1,31 @@
 /**
  * o200k token counting. Every text is counted as plain text: special-token markers such as
  * `<|endoftext|>` inside a source file are ordinary characters and never throw.
+ *
+ * Counts equal js-tiktoken's (test/core/tokens.test.ts proves it with fast-check). The merge
+ * never costs the square of a pre-token's length (tokens/bpe-merge.ts), and the rank table is
+ * loaded on the first count, once per process (tokens/o200k.ts).
  */
-import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { createHash } from "node:crypto";
+import { o200k } from "./tokens/o200k.ts";
 
-// gpt-tokenizer throws on special markers by default; an empty disallow set counts them as text.
-// (allowedSpecial is avoided on purpose: 4.0.0 only recognises a special token at position 0.)
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+export { MAX_EXACT_PIECE_BYTES } from "./tokens/o200k.ts";
 
 /** The o200k count of `text`, read as plain text. */
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
-  return countO200k(text, PLAIN_TEXT);
+  return o200k().count(text).tokens;
+}
+
+/**
+ * The o200k count and whether it is exact. It is exact unless one pre-token (a run of letters,
+ * of punctuation or of whitespace with no break) is longer than MAX_EXACT_PIECE_BYTES; such a
+ * run is counted in pieces of that size, which bounds memory and time but may differ from the
+ * whole-run count by a few tokens per cut.
+ */
+export function countTokensChecked(text: string): { tokens: number; exact: boolean } {
+  if (text.length === 0) return { tokens: 0, exact: true };
+  return o200k().count(text);
 }
 
 /** Sha-256 of a text, hex: the identity used for caches and prefix hashes. */
