@@ -74,3 +74,15 @@ export class TokenCounter {
     this.misses = 0;
   }
 }
+
+let processCounter: TokenCounter | undefined;
+
+/**
+ * The process's one counter: study, import and report default to it, so a text (a handoff, a
+ * tool list, a fixed instruction block) that several of them see is counted once per process.
+ * Its memory is bounded by the counter's entry limit.
+ */
+export function processTokenCounter(): TokenCounter {
+  processCounter ??= new TokenCounter();
+  return processCounter;
+}

@@ -5,7 +5,7 @@
  * JSON, once per distinct list.
  */
 import type { Message, ModelReply, ModelRequest, ToolSpec } from "../core/model.ts";
-import { TokenCounter } from "../core/tokens.ts";
+import { processTokenCounter, TokenCounter } from "../core/tokens.ts";
 
 /**
  * Tokens the chat format adds around each message (role and delimiters). The o200k chat framing
@@ -33,6 +33,12 @@ export function messageText(message: Message): string {
   }
 }
 
+/**
+ * Counts requests and replies. Per-message counts are kept by message object (weakly), so one
+ * instance can serve every run in a process: the agent loop and the scripted test double share
+ * processRequestCounter(), and the double's count of a request the loop has just counted is a
+ * lookup per message.
+ */
 export class RequestTokenCounter {
   private readonly perMessage = new WeakMap<Message, number>();
   private readonly perToolList = new WeakMap<readonly ToolSpec[], number>();
@@ -67,4 +73,12 @@ export class RequestTokenCounter {
   reply(reply: Pick<ModelReply, "text" | "toolCalls">): number {
     return this.text.count(messageText({ role: "assistant", content: reply.text, toolCalls: reply.toolCalls }));
   }
+}
+
+let processCounter: RequestTokenCounter | undefined;
+
+/** The process's one request counter (over processTokenCounter()). */
+export function processRequestCounter(): RequestTokenCounter {
+  processCounter ??= new RequestTokenCounter(processTokenCounter());
+  return processCounter;
 }

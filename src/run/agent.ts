@@ -27,7 +27,7 @@ import type {
 } from "../core/policies/contract.ts";
 import { createTurnEndControl } from "../core/policies/index.ts";
 import type { AgentRunOptions, AgentRunOutcome } from "./agent-contract.ts";
-import { RequestTokenCounter } from "./agent-tokens.ts";
+import { processRequestCounter, type RequestTokenCounter } from "./agent-tokens.ts";
 import type { LoadedArm, PolicySpec } from "./arms/types.ts";
 import type { RunEvent } from "./record.ts";
 import { createToolbox, runCommand, shellEnvironment, type ToolContext, type Toolbox, type ToolOutcome } from "./tools/index.ts";
@@ -123,7 +123,7 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
   const toolbox = options.toolbox ?? createToolbox();
   const control = options.control ?? (createTurnEndControl(policiesOf(arm)) as TurnEndPolicy<unknown>);
   const checkMode = options.completionCheck ?? completionCheckMode(process.env.ARMSTUDY_COMPLETION_CHECK);
-  const counter = options.counter ?? new RequestTokenCounter();
+  const counter = options.counter ?? processRequestCounter();
   const env = options.env ?? process.env;
   const toolContext: ToolContext = {
     dir,

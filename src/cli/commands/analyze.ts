@@ -4,7 +4,7 @@
  * src/measure/session-analysis.ts.
  */
 import { resolve } from "node:path";
-import { TokenCounter } from "../../core/tokens.ts";
+import { processTokenCounter } from "../../core/tokens.ts";
 import { analyzeSessionFile, renderAnalysisTable, type SessionAnalysis } from "../../measure/session-analysis.ts";
 import { SESSION_FORMATS, type SessionFormat } from "../../sessions/format.ts";
 import { SessionFormatError } from "../../sessions/import.ts";
@@ -42,7 +42,7 @@ const command: Command = {
 
     // Checked first, so a bad --record is not reported as a problem with the session file.
     if (values.record !== undefined) await prepareOutputFile("--record", resolve(io.cwd, values.record));
-    const counter = new TokenCounter();
+    const counter = processTokenCounter();
     const results: SessionAnalysis[] = [];
     let failed = 0;
     for (const file of positionals) {
