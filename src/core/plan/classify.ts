@@ -21,9 +21,11 @@
  * block at the end of the stream. Here a fenced tag is text, an inline tag counts, and an
  * unterminated block is `invalid` (the repair turn asks the model to finish it).
  *
- * Linear time: one pass over the lines; each paragraph's backtick runs are paired through a
- * precomputed "next run of the same length" table, so no character is scanned more than a fixed
- * number of times, whatever the input.
+ * Linear time, and fast where nothing happens: the pass jumps from one line that can matter (it
+ * holds a tag, or a run of three backticks or tildes) to the next with native searches, and reads
+ * the lines between only to find the paragraph that runs into the next one. Each paragraph's
+ * backtick runs are paired through a precomputed "next run of the same length" table, so no
+ * character is scanned more than a fixed number of times, whatever the input.
  */
 import { type Fence, closesFenceAt, fenceOpeningAt, isBlankAt } from "./fence.ts";
 
@@ -97,40 +99,64 @@ function isTagLine(text: string, start: number, end: number): boolean {
   while (from < end && (text.charCodeAt(from) === SPACE || text.charCodeAt(from) === TAB)) from += 1;
   if (text.charCodeAt(from) !== LT) return false;
   let to = end;
-  while (to > from && [SPACE, TAB, CR].includes(text.charCodeAt(to - 1))) to -= 1;
+  for (let c = text.charCodeAt(to - 1); to > from && (c === SPACE || c === TAB || c === CR); c = text.charCodeAt(to - 1)) to -= 1;
   return TAGS.some((tag) => tag.text.length === to - from && text.startsWith(tag.text, from));
 }
+
+/** Every outcome tag, anywhere: the candidates the scan below decides about. */
+const TAG_PATTERN = /<\/?(?:proposed_plan|plan_blocked|plan_clarification)>/g;
+const TAG_BY_TEXT = new Map(TAGS.map((tag) => [tag.text, tag]));
 
 /** Every outcome tag outside fenced code and inline code spans, in order. */
 export function findOutcomeTags(text: string): OutcomeTag[] {
   const found: OutcomeTag[] = [];
 
-  // Cursors to the next `<` and the next backtick. Regions are read in increasing order, so each
-  // cursor only moves forward and the native indexOf scans every character at most once.
-  let nextLt = text.indexOf("<");
-  let nextTick = text.indexOf("`");
-  const ltFrom = (position: number): number => {
-    if (nextLt !== -1 && nextLt < position) nextLt = text.indexOf("<", position);
-    return nextLt;
+  // Forward-only cursors: the next tag (one for the line pass looking ahead, one for the scan of
+  // paragraphs behind it), the next backtick, the next three-backtick and three-tilde runs. Each
+  // is asked about increasing positions only, so each native search reads every character once.
+  const tagCursor = (): { from: (position: number) => number; text: () => string } => {
+    const pattern = new RegExp(TAG_PATTERN.source, "g");
+    let next = -1;
+    let found = "";
+    return {
+      from(position) {
+        if (next < position) {
+          pattern.lastIndex = position;
+          const match = pattern.exec(text);
+          next = match === null ? text.length : match.index;
+          found = match === null ? "" : match[0];
+        }
+        return next;
+      },
+      text: () => found,
+    };
   };
-  const tickFrom = (position: number): number => {
-    if (nextTick !== -1 && nextTick < position) nextTick = text.indexOf("`", position);
-    return nextTick;
+  const scanCursor = tagCursor();
+  const aheadCursor = tagCursor();
+  const cursor = (needle: string): ((position: number) => number) => {
+    let next = text.indexOf(needle);
+    if (next === -1) next = text.length;
+    return (position) => {
+      if (next < position) {
+        next = text.indexOf(needle, position);
+        if (next === -1) next = text.length;
+      }
+      return next;
+    };
   };
+  const tickFrom = cursor("`");
+  const ticks3From = cursor("```");
+  const tildes3From = cursor("~~~");
 
   // Tags in [from, to), which holds no code.
   const scanTags = (from: number, to: number): void => {
-    let i = ltFrom(from);
-    while (i !== -1 && i < to) {
-      let next = i + 1;
-      for (const tag of TAGS) {
-        if (i + tag.text.length <= to && text.startsWith(tag.text, i)) {
-          found.push({ name: tag.name, closing: tag.closing, start: i, end: i + tag.text.length });
-          next = i + tag.text.length;
-          break;
-        }
-      }
-      i = ltFrom(next);
+    let i = scanCursor.from(from);
+    while (i < to) {
+      const tag = TAG_BY_TEXT.get(scanCursor.text()) as (typeof TAGS)[number];
+      const end = i + tag.text.length;
+      if (end > to) return; // runs into code: no tag starts inside it, the next region re-searches
+      found.push({ name: tag.name, closing: tag.closing, start: i, end });
+      i = scanCursor.from(end);
     }
   };
 
@@ -139,7 +165,7 @@ export function findOutcomeTags(text: string): OutcomeTag[] {
     const runStart: number[] = [];
     const runLength: number[] = [];
     let i = tickFrom(from);
-    while (i !== -1 && i < to) {
+    while (i < to) {
       let j = i + 1;
       while (j < to && text.charCodeAt(j) === BACKTICK) j += 1;
       runStart.push(i);
@@ -158,7 +184,7 @@ export function findOutcomeTags(text: string): OutcomeTag[] {
       nextSame[k] = lastSeen.get(length) ?? -1;
       lastSeen.set(length, k);
     }
-    let cursor = from;
+    let from2 = from;
     let k = 0;
     while (k < runStart.length) {
       const closer = nextSame[k] as number;
@@ -166,23 +192,79 @@ export function findOutcomeTags(text: string): OutcomeTag[] {
         k += 1; // an unmatched run is literal backticks
         continue;
       }
-      scanTags(cursor, runStart[k] as number);
-      cursor = (runStart[closer] as number) + (runLength[closer] as number);
+      scanTags(from2, runStart[k] as number);
+      from2 = (runStart[closer] as number) + (runLength[closer] as number);
       k = closer + 1;
     }
-    scanTags(cursor, to);
+    scanTags(from2, to);
   };
 
   let fence: Fence | null = null;
   let paragraphStart = -1;
   let paragraphEnd = -1;
+  // A paragraph with no line holding a tag yields nothing, so only these are scanned.
+  let paragraphHasTag = false;
   const flush = (): void => {
-    if (paragraphStart >= 0) scanParagraph(paragraphStart, paragraphEnd);
+    if (paragraphStart >= 0 && paragraphHasTag) scanParagraph(paragraphStart, paragraphEnd);
     paragraphStart = -1;
+    paragraphHasTag = false;
+  };
+  const lineEndOf = (start: number): number => {
+    const newline = text.indexOf("\n", start);
+    return newline === -1 ? text.length : newline;
+  };
+
+  /**
+   * Lines [from, to) hold no tag and no run of three backticks or tildes, so each is blank or
+   * prose: only paragraph boundaries can change. An open paragraph that holds a tag is followed
+   * to its end; after that only the paragraph running into `to` matters, found backwards.
+   */
+  const skipProse = (from: number, to: number): void => {
+    let at = from;
+    if (paragraphHasTag) {
+      while (at < to) {
+        const end = lineEndOf(at);
+        if (isBlankAt(text, at, end)) {
+          flush();
+          break;
+        }
+        paragraphEnd = end;
+        at = end + 1;
+      }
+      if (at >= to) return;
+    }
+    if (to >= text.length) return; // nothing after this can hold a tag
+    // to - 1 is the newline that ends the last skipped line.
+    let lineStart = text.lastIndexOf("\n", to - 2) + 1;
+    if (isBlankAt(text, lineStart, to - 1)) {
+      paragraphStart = -1;
+      paragraphHasTag = false;
+      return;
+    }
+    paragraphEnd = to - 1;
+    while (lineStart > at) {
+      const previous = text.lastIndexOf("\n", lineStart - 2) + 1;
+      if (isBlankAt(text, previous, lineStart - 1)) {
+        paragraphStart = lineStart;
+        paragraphHasTag = false;
+        return;
+      }
+      lineStart = previous;
+    }
+    // No blank line back to `at`: the paragraph open there (if any) runs on.
+    if (paragraphStart < 0) paragraphStart = lineStart;
   };
 
   let lineStart = 0;
   for (;;) {
+    // Jump to the line holding the next thing that can matter.
+    const next =
+      fence === null ? Math.min(aheadCursor.from(lineStart), ticks3From(lineStart), tildes3From(lineStart)) : fence.char === "`" ? ticks3From(lineStart) : tildes3From(lineStart);
+    const target = next >= text.length ? text.length : text.lastIndexOf("\n", next - 1) + 1;
+    if (target > lineStart) {
+      if (fence === null) skipProse(lineStart, target);
+      lineStart = target;
+    }
     const newline = text.indexOf("\n", lineStart);
     const lineEnd = newline === -1 ? text.length : newline;
     if (fence !== null) {
@@ -200,6 +282,7 @@ export function findOutcomeTags(text: string): OutcomeTag[] {
       } else {
         if (paragraphStart < 0) paragraphStart = lineStart;
         paragraphEnd = lineEnd;
+        if (aheadCursor.from(lineStart) < lineEnd) paragraphHasTag = true;
       }
     }
     if (newline === -1) break;
