@@ -7,9 +7,9 @@
  * loaded on the first count, once per process (tokens/o200k.ts).
  */
 import { createHash } from "node:crypto";
-import { o200k } from "./tokens/o200k.ts";
+import { o200k, type TextShape } from "./tokens/o200k.ts";
 
-export { MAX_EXACT_PIECE_BYTES } from "./tokens/o200k.ts";
+export { MAX_EXACT_PIECE_BYTES, type TextShape } from "./tokens/o200k.ts";
 
 /** The o200k count of `text`, read as plain text. */
 export function countTokens(text: string): number {
@@ -39,7 +39,8 @@ export function contentHash(text: string): string {
  * go first once `maxEntries` is reached.
  */
 export class TokenCounter {
-  private readonly cache = new Map<string, number>();
+  // A count, or a shape (which holds the count) once someone asked for the text's edges.
+  private readonly cache = new Map<string, number | TextShape>();
   private hits = 0;
   private misses = 0;
 
@@ -51,16 +52,51 @@ export class TokenCounter {
     const cached = this.cache.get(key);
     if (cached !== undefined) {
       this.hits += 1;
-      return cached;
+      return typeof cached === "number" ? cached : cached.tokens;
     }
     this.misses += 1;
     const tokens = countTokens(text);
-    if (this.cache.size >= this.maxEntries) {
+    this.remember(key, tokens);
+    return tokens;
+  }
+
+  /** The count of a nonempty text with its edges, for joining texts without counting them again. */
+  shape(text: string): TextShape {
+    const key = contentHash(text);
+    const cached = this.cache.get(key);
+    if (cached !== undefined && typeof cached !== "number") {
+      this.hits += 1;
+      return cached;
+    }
+    this.misses += 1;
+    const shape = o200k().shape(text);
+    this.remember(key, shape);
+    return shape;
+  }
+
+  /**
+   * The exact count of `texts.join(separator)` from each text's cached shape: a text already
+   * counted is not counted again, only the few pre-tokens around each join are read. That needs
+   * a separator that starts with a line break and texts that do not end in white space (then no
+   * pre-token but a text's last can reach into the join); otherwise the joined text is counted.
+   */
+  countJoined(texts: readonly string[], separator: string): number {
+    const parts = texts.filter((text) => text.length > 0);
+    if (parts.length === 0) return 0;
+    const joined = parts.join(separator);
+    const joinable = /^[\r\n]/.test(separator) && parts.every((text, i) => i === parts.length - 1 || !/\s$/u.test(text));
+    if (!joinable) return this.count(joined);
+    const shapes = parts.map((text) => this.shape(text));
+    if (parts.length === 1) return (shapes[0] as TextShape).tokens;
+    return o200k().countJoined(joined, shapes, parts.map((text) => text.length), separator);
+  }
+
+  private remember(key: string, value: number | TextShape): void {
+    if (!this.cache.has(key) && this.cache.size >= this.maxEntries) {
       const oldest = this.cache.keys().next();
       if (!oldest.done) this.cache.delete(oldest.value);
     }
-    this.cache.set(key, tokens);
-    return tokens;
+    this.cache.set(key, value);
   }
 
   /** Cache statistics, for tests and benchmarks that prove only changed text is counted. */

@@ -153,6 +153,26 @@ describe("one pre-token past the exactness limit", () => {
   });
 });
 
+describe("TokenCounter.countJoined", () => {
+  // Texts whose edges make pre-tokens run across a join: punctuation, slashes, line breaks,
+  // contractions, digits, combining marks; half of them trimmed (the shape path), half not (a
+  // text ending in white space takes the direct count).
+  const edgy = fc
+    .tuple(
+      fc.array(fc.constantFrom("word", "W", ".", "/", "//", "\n", "\r\n", " ", "  ", "\t", "'s", "'", "12", "1234", "汉", "👩‍💻", ":", "é", "\u0301", "```", "\u00a0", "<|endoftext|>"), { minLength: 1, maxLength: 6 }),
+      fc.boolean(),
+    )
+    .map(([parts, trim]) => (trim ? parts.join("").trim() : parts.join("")));
+  it("equals counting the joined text, for any texts and separators", () => {
+    fc.assert(
+      fc.property(fc.array(edgy, { minLength: 1, maxLength: 7 }), fc.constantFrom("\n\n", "", " ", "\n", "\r\n", "\n\n/"), (texts, separator) => {
+        expect(new TokenCounter().countJoined(texts, separator)).toBe(referenceCount(texts.join(separator)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
 describe("TokenCounter", () => {
   it("counts a repeated text once and reports hits", () => {
     const counter = new TokenCounter();

@@ -20,6 +20,27 @@ const PIECE_CACHE_ENTRIES = 50_000;
  */
 export const MAX_EXACT_PIECE_BYTES = 16 * 1024 * 1024;
 
+/** How many leading pre-tokens a shape remembers: where a join may fall back into step. */
+const HEAD_PIECES = 4;
+
+/**
+ * A text's count plus where its pre-tokens start and end at both edges: what joining it to other
+ * texts needs. Joined to text after it, only its last pre-token can change (a trimmed text ends
+ * in a non-space, and the only o200k pieces that reach past such an end are the one that ends
+ * there); joined after other text, its split falls back into step at one of its first boundaries.
+ */
+export interface TextShape {
+  tokens: number;
+  exact: boolean;
+  /** End offsets of the first HEAD_PIECES pre-tokens (fewer for a shorter text). */
+  headEnds: number[];
+  /** Tokens of the pre-tokens up to and including each of headEnds. */
+  headTokens: number[];
+  /** Where the last pre-token starts, and its tokens. */
+  tailStart: number;
+  tailTokens: number;
+}
+
 export class O200kEncoder {
   private readonly split = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, O200K_TOKEN_SPLIT_REGEX.flags);
   private readonly merger: BpeMerger;
@@ -41,17 +62,92 @@ export class O200kEncoder {
     let tokens = 0;
     let exact = true;
     for (let match = split.exec(text); match !== null; match = split.exec(text)) {
-      const piece = match[0];
-      // 3 bytes per UTF-16 unit at most, so shorter pieces cannot be over the limit.
-      const limit = this.maxExactPieceBytes;
-      if (piece.length * 3 > limit && Buffer.byteLength(piece) > limit) {
+      let piece = this.countOrCut(match[0]);
+      if (piece < 0) {
         exact = false;
-        for (const part of cutPiece(piece, limit)) tokens += this.countPiece(part);
-      } else {
-        tokens += this.countPiece(piece);
+        piece = -piece - 1;
       }
+      tokens += piece;
     }
     return { tokens, exact };
+  }
+
+  /** The count of `text` with its edges (see TextShape). */
+  shape(text: string): TextShape {
+    const split = this.split;
+    split.lastIndex = 0;
+    const shape: TextShape = { tokens: 0, exact: true, headEnds: [], headTokens: [], tailStart: 0, tailTokens: 0 };
+    for (let match = split.exec(text); match !== null; match = split.exec(text)) {
+      let piece = this.countOrCut(match[0]);
+      if (piece < 0) {
+        shape.exact = false;
+        piece = -piece - 1;
+      }
+      shape.tokens += piece;
+      if (shape.headEnds.length < HEAD_PIECES) {
+        shape.headEnds.push(match.index + match[0].length);
+        shape.headTokens.push(shape.tokens);
+      }
+      shape.tailStart = match.index;
+      shape.tailTokens = piece;
+    }
+    return shape;
+  }
+
+  /**
+   * The exact count of `parts.join(separator)` (given as `joined`) from the parts' shapes: each
+   * part's own count, corrected at every join by re-reading the pre-tokens from the last one of
+   * the part before to where the split falls back into step with the part after. A join that never
+   * falls back into step is read to the end, which is the same as counting the rest directly.
+   */
+  countJoined(joined: string, shapes: readonly TextShape[], lengths: readonly number[], separator: string): number {
+    const offsets: number[] = [];
+    let offset = 0;
+    for (const length of lengths) {
+      offsets.push(offset);
+      offset += length + separator.length;
+    }
+    const before = (shape: TextShape, boundary: number): number => (boundary === 0 ? 0 : (shape.headTokens[shape.headEnds.indexOf(boundary)] as number));
+    const split = this.split;
+    let total = 0;
+    let i = 0;
+    let boundary = 0; // the split of `joined` is in step with part i's own split at this offset in it
+    for (;;) {
+      const shape = shapes[i] as TextShape;
+      if (i === shapes.length - 1) return total + shape.tokens - before(shape, boundary);
+      let from = (offsets[i] as number) + boundary;
+      if (boundary <= shape.tailStart) {
+        total += shape.tokens - before(shape, boundary) - shape.tailTokens;
+        from = (offsets[i] as number) + shape.tailStart;
+      }
+      split.lastIndex = from;
+      let j = i + 1;
+      for (;;) {
+        const match = split.exec(joined);
+        if (match === null) return total;
+        const end = match.index + match[0].length;
+        const piece = this.countOrCut(match[0]);
+        total += piece < 0 ? -piece - 1 : piece;
+        if (end >= joined.length) return total;
+        while (j < shapes.length - 1 && end > (offsets[j] as number) + (lengths[j] as number)) j += 1;
+        const at = end - (offsets[j] as number);
+        if (at === 0 || (at > 0 && (shapes[j] as TextShape).headEnds.includes(at))) {
+          i = j;
+          boundary = at;
+          break;
+        }
+      }
+    }
+  }
+
+  /** A pre-token's count; past the exactness limit, -(count + 1) so the caller can flag it. */
+  private countOrCut(piece: string): number {
+    // 3 bytes per UTF-16 unit at most, so shorter pieces cannot be over the limit.
+    const limit = this.maxExactPieceBytes;
+    if (piece.length * 3 <= limit || Buffer.byteLength(piece) <= limit) return this.countPiece(piece);
+    let tokens = 0;
+    for (const part of cutPiece(piece, limit)) tokens += this.countPiece(part);
+    return -tokens - 1;
   }
 
   private countPiece(piece: string): number {
