@@ -77,14 +77,15 @@ export class TokenCounter {
   /**
    * The exact count of `texts.join(separator)` from each text's cached shape: a text already
    * counted is not counted again, only the few pre-tokens around each join are read. That needs
-   * a separator that starts with a line break and texts that do not end in white space (then no
-   * pre-token but a text's last can reach into the join); otherwise the joined text is counted.
+   * a separator that starts with a line break and nonempty texts that do not end in white space
+   * (then no pre-token but a text's last can reach into the join); otherwise the joined text is
+   * counted.
    */
   countJoined(texts: readonly string[], separator: string): number {
-    const parts = texts.filter((text) => text.length > 0);
-    if (parts.length === 0) return 0;
+    const parts = texts;
     const joined = parts.join(separator);
-    const joinable = /^[\r\n]/.test(separator) && parts.every((text, i) => i === parts.length - 1 || !/\s$/u.test(text));
+    if (joined.length === 0) return 0;
+    const joinable = /^[\r\n]/.test(separator) && parts.every((text, i) => text.length > 0 && (i === parts.length - 1 || !/\s$/u.test(text)));
     if (!joinable) return this.count(joined);
     const shapes = parts.map((text) => this.shape(text));
     if (parts.length === 1) return (shapes[0] as TextShape).tokens;
