@@ -42,6 +42,13 @@ export function messageText(message: Message): string {
 export class RequestTokenCounter {
   private readonly perMessage = new WeakMap<Message, number>();
   private readonly perToolList = new WeakMap<readonly ToolSpec[], number>();
+  // The loop counts a request before it sends it; the test double, handed the same object, then
+  // gets the count without walking the history again.
+  private readonly perRequest = new WeakMap<ModelRequest, number>();
+  // The last request's messages and their total: the next request usually sends the same
+  // objects plus a few, and comparing references is far cheaper than a lookup per message.
+  private lastMessages: readonly Message[] = [];
+  private lastTotal = 0;
 
   constructor(readonly text: TokenCounter = new TokenCounter()) {}
 
@@ -64,8 +71,30 @@ export class RequestTokenCounter {
 
   /** The input a request sends: every message plus the tool list. */
   request(request: ModelRequest): number {
-    let total = this.tools(request.tools);
-    for (const message of request.messages) total += this.message(message);
+    const cached = this.perRequest.get(request);
+    if (cached !== undefined) return cached;
+    const messages = request.messages;
+    const last = this.lastMessages;
+    let from = 0;
+    let sum = 0;
+    if (messages.length >= last.length && last.length > 0) {
+      let same = true;
+      for (let i = 0; i < last.length; i += 1) {
+        if (messages[i] !== last[i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) {
+        from = last.length;
+        sum = this.lastTotal;
+      }
+    }
+    for (let i = from; i < messages.length; i += 1) sum += this.message(messages[i] as Message);
+    this.lastMessages = messages;
+    this.lastTotal = sum;
+    const total = this.tools(request.tools) + sum;
+    this.perRequest.set(request, total);
     return total;
   }
 

@@ -150,6 +150,11 @@ export class O200kEncoder {
     return -tokens - 1;
   }
 
+  /** Forgets remembered piece counts (benchmarks use it to time cold counts). */
+  clearPieceCache(): void {
+    this.pieceCounts.clear();
+  }
+
   private countPiece(piece: string): number {
     const cacheable = piece.length <= CACHED_PIECE_CHARS;
     if (cacheable) {
