@@ -4,7 +4,7 @@
  * hash, so a request costs O(its new messages), not O(history). Tool specs are counted as their
  * JSON, once per distinct list.
  */
-import type { Message, ModelReply, ModelRequest, ToolSpec } from "../core/model.ts";
+import type { Message, ModelReply, ModelRequest, ToolCall, ToolSpec } from "../core/model.ts";
 import { processTokenCounter, TokenCounter } from "../core/tokens.ts";
 
 /**
@@ -48,6 +48,10 @@ export class RequestTokenCounter {
   // The last request's messages and their total: the next request usually sends the same
   // objects plus a few, and comparing references is far cheaper than a lookup per message.
   private lastMessages: readonly Message[] = [];
+  // A reply's tool calls travel as one array from the model to the loop's history, so its count
+  // (text plus calls) is kept on the array: the double's reply, the loop's reply and the history
+  // message are one count, without stringifying the calls three times.
+  private readonly perCalls = new WeakMap<readonly ToolCall[], { content: string; tokens: number }>();
   private lastTotal = 0;
 
   constructor(readonly text: TokenCounter = new TokenCounter()) {}
@@ -55,7 +59,7 @@ export class RequestTokenCounter {
   message(message: Message): number {
     const cached = this.perMessage.get(message);
     if (cached !== undefined) return cached;
-    const tokens = this.text.count(messageText(message)) + MESSAGE_FRAMING_TOKENS;
+    const tokens = (message.role === "assistant" ? this.assistant(message.content, message.toolCalls) : this.text.count(messageText(message))) + MESSAGE_FRAMING_TOKENS;
     this.perMessage.set(message, tokens);
     return tokens;
   }
@@ -100,7 +104,16 @@ export class RequestTokenCounter {
 
   /** The output of a reply: its text and its tool calls. */
   reply(reply: Pick<ModelReply, "text" | "toolCalls">): number {
-    return this.text.count(messageText({ role: "assistant", content: reply.text, toolCalls: reply.toolCalls }));
+    return this.assistant(reply.text, reply.toolCalls);
+  }
+
+  private assistant(content: string, toolCalls: readonly ToolCall[] | undefined): number {
+    if (toolCalls === undefined || toolCalls.length === 0) return this.text.count(content);
+    const known = this.perCalls.get(toolCalls);
+    if (known !== undefined && known.content === content) return known.tokens;
+    const tokens = this.text.count(messageText({ role: "assistant", content, toolCalls: [...toolCalls] }));
+    this.perCalls.set(toolCalls, { content, tokens });
+    return tokens;
   }
 }
 
