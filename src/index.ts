@@ -38,6 +38,7 @@ export { OpenAICompatibleClient, PROVIDER_COMPAT, type ProviderCompat, type Prov
 export { harnessFault, type HarnessFaultCode } from "./run/models/fault.ts";
 export { createScriptedClient, ScriptedClient, loadPersona, PersonaError, type Persona, type PersonaStep, type PersonaTraits } from "./run/models/scripted.ts";
 export { createToolbox, Toolbox, BUILTIN_TOOLS, confine, runCommand, shellEnvironment, ToolError, type Tool, type ToolContext, type ToolOutcome } from "./run/tools/index.ts";
+export { probeSandbox, sandboxCommand, unsandboxedRefusal, type RunSandbox, type Sandbox, type SandboxLimits, type SandboxSpec } from "./run/sandbox/index.ts";
 export { runAgent, policiesOf, AgentError, DEFAULT_LIMITS, type AgentExtras } from "./run/agent.ts";
 export type { AgentRunOptions, AgentRunOutcome, AgentRunner } from "./run/agent-contract.ts";
 export { RequestTokenCounter, MESSAGE_FRAMING_TOKENS } from "./run/agent-tokens.ts";
@@ -87,7 +88,7 @@ export { defaultStudyDeps } from "./study/deps.ts";
 export { mergeStudies, type MergeOutcome } from "./study/merge.ts";
 export { planRuns, shardOf, parseShard, type PlannedRun, type Shard } from "./study/plan.ts";
 export { loadChecks, runAcceptance, runCheck } from "./study/checks.ts";
-export { materialiseFixture, addWorktree, removeWorktree, pruneStaleWorktrees, collectDiff } from "./study/git.ts";
+export { materialiseFixture, addWorktree, removeWorktree, pruneStaleWorktrees, collectDiff, checkRunGit } from "./study/git.ts";
 export { StudyInputError } from "./study/errors.ts";
 export { checkEnvelopeFile, readEnvelopeFile, readPlanFile, EnvelopeFileError } from "./study/envelope/files.ts";
 export { appendLedgerRow, readLedgerSummary } from "./study/envelope/cost-ledger.ts";

@@ -7,10 +7,13 @@ import type { Command } from "./command.ts";
 export const COMMANDS: Record<string, () => Promise<Command>> = {
   analyze: async () => (await import("./commands/analyze.ts")).default,
   budget: async () => (await import("./commands/budget.ts")).default,
+  compare: async () => (await import("./commands/compare.ts")).default,
   envelope: async () => (await import("./commands/envelope.ts")).default,
+  gate: async () => (await import("./commands/gate.ts")).default,
   intent: async () => (await import("./commands/intent.ts")).default,
   merge: async () => (await import("./commands/merge.ts")).default,
   plan: async () => (await import("./commands/plan.ts")).default,
+  power: async () => (await import("./commands/power.ts")).default,
   prompt: async () => (await import("./commands/prompt.ts")).default,
   report: async () => (await import("./commands/report.ts")).default,
   run: async () => (await import("./commands/run.ts")).default,

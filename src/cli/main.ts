@@ -4,6 +4,13 @@ import { pathToFileURL } from "node:url";
 import { COMMANDS } from "./commands.ts";
 import { InputError, UsageError } from "./errors.ts";
 import { type CliIO, processIO } from "./io.ts";
+import { createRedactor, secretsFromEnv } from "../run/secrets/redact.ts";
+
+/** The same IO with every secret value of its environment redacted from what is printed (ADR 0083). */
+function redacting(io: CliIO): CliIO {
+  const redact = createRedactor(secretsFromEnv(io.env));
+  return { ...io, stdout: (text) => io.stdout(redact.text(text)), stderr: (text) => io.stderr(redact.text(text)) };
+}
 
 function helpText(): string {
   const names = Object.keys(COMMANDS).sort();
@@ -20,7 +27,8 @@ function helpText(): string {
   ].join("\n");
 }
 
-export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+export async function main(argv: string[], rawIO: CliIO = processIO()): Promise<number> {
+  const io = redacting(rawIO);
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     io.stdout(helpText());

@@ -61,6 +61,27 @@ export interface ModelReply {
   /** The model id the provider answered with, when it says. */
   model?: string;
   durationMs?: number;
+  /**
+   * Set on an error reply that is a fault, not the model's behaviour: the model could not be
+   * reached or answered garbage (`model.unreachable`, `model.timeout`, `model.http_5xx`,
+   * `model.garbled`, …). The agent loop ends the run as `error` with this cause (ADR 0081).
+   */
+  fault?: string;
+  /** Attempts that failed and were retried before this reply, in order (the loop records each). */
+  retries?: RetriedAttempt[];
+}
+
+/** One failed attempt that the adapter retried. */
+export interface RetriedAttempt {
+  /** 1 for the first attempt. */
+  attempt: number;
+  /** The fault cause of this attempt, such as `model.http_5xx`. */
+  cause: string;
+  message: string;
+  /** Milliseconds from the start of the request to the end of this attempt. */
+  atMs: number;
+  /** The wait before the next attempt. */
+  waitMs: number;
 }
 
 export interface ModelClient {

@@ -240,6 +240,7 @@ export class MetricsAccumulator {
         if (event.level === "warning") this.warnings += 1;
         return;
       case "policy.decision":
+      case "model.retry":
         return;
       default: {
         const unreachable: never = event;

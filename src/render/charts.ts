@@ -267,8 +267,8 @@ function ratesChart(summary: StudySummary): ChartFile {
 
 function tokensChart(summary: StudySummary): ChartFile {
   const meanOf = (values: number[]): number => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);
+  // Per-run totals only: the per-request prefix has its own chart (prefix-sections.png).
   const series = [
-    { label: "prefix (stable prompt)", read: (arm: Arm) => arm.prefix?.tokens ?? meanOf(arm.runs.map((run) => run.tokens.prefix)) },
     { label: "input (all requests)", read: (arm: Arm) => arm.counts.tokensInput.mean ?? 0 },
     { label: "output", read: (arm: Arm) => arm.counts.tokensOutput.mean ?? 0 },
   ];
@@ -293,7 +293,60 @@ function tokensChart(summary: StudySummary): ChartFile {
       },
     },
   };
-  return { name: "tokens.png", title: "Tokens per arm", alt: "Mean prefix, input and output tokens per run, per arm", png: render(config as ChartConfiguration) };
+  return { name: "tokens.png", title: "Tokens per run", alt: "Mean input and output tokens per run (all requests added up), per arm", png: render(config as ChartConfiguration) };
+}
+
+/** What drove each arm's runs on: replies, continuations, nudges and claim checks per run (means). */
+function turnsChart(summary: StudySummary): ChartFile {
+  const meanOf = (values: ReadonlyArray<number | null>): number => {
+    const known = values.filter((v): v is number => v !== null);
+    return known.length === 0 ? 0 : known.reduce((a, b) => a + b, 0) / known.length;
+  };
+  const series = [
+    { label: "replies", read: (arm: Arm) => meanOf(arm.runs.map((run) => run.turns.replies)) },
+    { label: "continuations", read: (arm: Arm) => meanOf(arm.runs.map((run) => run.turns.continuations)) },
+    { label: "nudges", read: (arm: Arm) => meanOf(arm.runs.map((run) => run.turns.nudges)) },
+    { label: "claim checks", read: (arm: Arm) => meanOf(arm.runs.map((run) => run.claimChecks.count)) },
+  ];
+  const config: ChartConfiguration<"bar"> = {
+    type: "bar",
+    data: {
+      labels: summary.arms.map((arm) => armLabel(arm)),
+      datasets: series.map((s, i) => {
+        const data = summary.arms.map(s.read);
+        return { label: s.label, data, valueLabels: data.map((v) => (Number.isInteger(v) ? String(v) : v.toFixed(1))), backgroundColor: colour(i) };
+      }),
+    },
+    options: {
+      plugins: { ...title("Turns per run (mean): what kept each arm's runs going", subtitleFor(summary)), legend: { position: "bottom" } },
+      scales: { x: { ticks: { autoSkip: false } }, y: { beginAtZero: true, grace: "10%", title: { display: true, text: "per run" }, ticks: { precision: 0 } } },
+    },
+  };
+  return { name: "turns.png", title: "Turns per run", alt: "Mean replies, continuations, nudges and claim checks per run, per arm", png: render(config as ChartConfiguration) };
+}
+
+/** Share of runs that passed each acceptance check, per arm. */
+function checksChart(summary: StudySummary): ChartFile {
+  const config: ChartConfiguration<"bar"> = {
+    type: "bar",
+    data: {
+      labels: summary.checks,
+      datasets: summary.arms.map((arm, i) => {
+        const passed = summary.checks.map((id) => arm.runs.filter((run) => !run.checks.failedIds.includes(id)).length);
+        return {
+          label: arm.name,
+          data: passed.map((count) => (arm.runs.length === 0 ? 0 : (100 * count) / arm.runs.length)),
+          valueLabels: passed.map((count) => (arm.runs.length === 0 ? null : `${count}/${arm.runs.length}`)),
+          backgroundColor: colour(i),
+        };
+      }),
+    },
+    options: {
+      plugins: { ...title("Runs that passed each acceptance check (label: runs)", subtitleFor(summary)), legend: { position: "bottom" } },
+      scales: { x: { ticks: { autoSkip: false } }, y: { min: 0, max: 100, title: { display: true, text: "% of runs" } } },
+    },
+  };
+  return { name: "checks.png", title: "Acceptance checks per arm", alt: "The share of runs that passed each acceptance check, per arm", png: render(config as ChartConfiguration) };
 }
 
 /**
@@ -347,5 +400,7 @@ function prefixChart(summary: StudySummary): ChartFile {
 }
 
 export function renderCharts(summary: StudySummary): ChartFile[] {
-  return [toolCallsChart(summary), ratesChart(summary), tokensChart(summary), prefixChart(summary)];
+  const charts = [ratesChart(summary), turnsChart(summary)];
+  if (summary.checks.length > 0) charts.push(checksChart(summary));
+  return [...charts, tokensChart(summary), toolCallsChart(summary), prefixChart(summary)];
 }

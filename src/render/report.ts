@@ -7,6 +7,8 @@
  */
 import type { CountSummary, RateSummary } from "../measure/stats.ts";
 import type { ChartFile } from "./charts.ts";
+import { verdictLines } from "./verdict.ts";
+import { changeParagraph, perCheckTable, signalsTable, whatEachArmDid } from "./arm-details.ts";
 import type { ArmSummary, Comparison, CountMetric, RateMetric, RunRow, StudySummary } from "./summary.ts";
 
 const COUNT_LABELS: Record<CountMetric, string> = {
@@ -28,7 +30,6 @@ const RATE_LABELS: Record<RateMetric, string> = {
   falseCompletion: "false completion (claimed complete, a check failed)",
   permissionStop: "stopped on a permission question, checks failing",
   allChecksPassed: "every acceptance check passed",
-  harnessError: "harness error",
 };
 
 /** Escapes text for a markdown table cell or inline prose. */
@@ -87,6 +88,19 @@ function modelLines(summary: StudySummary): string[] {
     ];
   }
   return [`> Model: ${named}.`];
+}
+
+/** The first screen says where the agent's code ran: confined, unconfined by choice, or (no sandbox here) the test double only. */
+function sandboxLines(summary: StudySummary): string[] {
+  const sandbox = summary.sandbox;
+  if (sandbox === undefined) return [];
+  if (sandbox.kind === "bwrap") {
+    return [`> Sandbox: bubblewrap ${sandbox.version ?? ""} — the agent's commands, the acceptance checks and any real client ran confined (only the run's folder writable, no network, an allow-listed environment).`.replace("  ", " ")];
+  }
+  if (sandbox.disabled) {
+    return ["> **No sandbox (`--no-sandbox`).** The agent's commands, the acceptance checks and any real client ran unconfined, with this machine's files, network and processes in reach."];
+  }
+  return [`> **No sandbox on this machine** (${sandbox.reason ?? "none found"}). Only the bundled scripted test double may run here; install bubblewrap to run a real model or client.`];
 }
 
 /** The arms table's prefix cell for a real client: its prompt is its own, and armstudy does not see it. */
@@ -175,7 +189,6 @@ function perArmTable(summary: StudySummary): string[] {
   const arms = summary.arms;
   const lines = [`| metric | ${arms.map((arm) => `${cell(arm.name)} (n=${arm.n})`).join(" | ")} |`, `|---|${arms.map(() => "---|").join("")}`];
   for (const metric of Object.keys(RATE_LABELS) as RateMetric[]) {
-    if (metric === "harnessError" && arms.every((arm) => arm.rates.harnessError.count === 0)) continue;
     lines.push(`| ${RATE_LABELS[metric]} | ${arms.map((arm) => rateCell(arm.rates[metric])).join(" | ")} |`);
   }
   for (const metric of Object.keys(COUNT_LABELS) as CountMetric[]) {
@@ -217,7 +230,6 @@ function runLine(arm: ArmSummary, run: RunRow): string[] {
     run.falseCompletion ? "**false completion**" : null,
     run.permissionStop ? "**permission stop**" : null,
     run.claimChecks.count > 0 ? `${run.claimChecks.count} claim check(s): ${run.claimChecks.done} done, ${run.claimChecks.continue} continue, ${run.claimChecks.acceptedUnchecked} unchecked` : null,
-    run.error ? `harness error: ${cell(run.error)}` : null,
   ].filter((part): part is string => part !== null);
   const tools = `${run.toolCalls} tool calls (${run.toolCallsBeforeReplyEnd} before the first reply ended)`;
   const first = run.firstReportLine === null ? "(no final report)" : verbatim(run.firstReportLine);
@@ -227,18 +239,45 @@ function runLine(arm: ArmSummary, run: RunRow): string[] {
   ];
 }
 
+/** The first-screen line on runs that ended as `error`: how many, by cause; they are in no number below. */
+function errorLines(summary: StudySummary): string[] {
+  const { errors, errorCauses, finished } = summary.runs;
+  if (errors === 0) return [];
+  const causes = Object.entries(errorCauses)
+    .map(([cause, count]) => `\`${cause}\` ×${count}`)
+    .join(", ");
+  return [
+    `> **${errors} of ${finished} finished run(s) ended as error** (${causes}): a fault, not a result. They are left out of every rate, mean, interval, comparison and chart below; rerun them with \`armstudy study --retry-errors\`.`,
+    "",
+  ];
+}
+
+function errorRunLine(arm: ArmSummary, run: RunRow): string {
+  return `- **${cell(arm.name)} run ${run.runIndex}** — error \`${run.cause ?? "harness.exception"}\`: ${cell(run.error ?? run.reason ?? "no message")}. [record](${run.record}) · [result](${run.result})`;
+}
+
 export function renderReportMarkdown(summary: StudySummary, charts: readonly Pick<ChartFile, "name" | "title" | "alt">[]): string {
   const modelNames = [...new Set(summary.arms.map((arm) => arm.model))];
-  const heading = `# armstudy report: ${summary.study} — model ${modelNames.map((m) => `\`${m}\``).join(", ") || `\`${summary.model}\``}${summary.testDouble ? " (scripted test double)" : ""}`;
-  const lines: string[] = [heading, "", ...modelLines(summary), ""];
+  const heading = `# armstudy report: ${summary.study} — model ${modelNames.map((m) => `\`${m}\``).join(", ") || `\`${summary.model}\``}${summary.testDouble ? " (scripted test double)" : ""}${summary.shard ? ` — shard ${summary.shard.index} of ${summary.shard.count}` : ""}`;
+  const lines: string[] = [heading, "", ...modelLines(summary), ...sandboxLines(summary), "", ...errorLines(summary)];
+  if (summary.verdict !== null) lines.push(...verdictLines(summary.verdict), "");
   const checks = summary.checks.length > 0 ? `${summary.checks.length} acceptance checks (${summary.checks.join(", ")})` : "no acceptance checks";
   lines.push(
     `Study file \`${summary.studyFile}\`. Repository ${summary.repo.source} at \`${summary.repo.commit.slice(0, 12)}\`. Handoff \`${summary.handoff.file}\` with ${checks}. ${summary.runsPerArm} run(s) per arm, seed ${summary.seed}; ${summary.runs.finished} of ${summary.runs.planned} planned runs finished.`,
   );
-  if (summary.description.trim() !== "") lines.push("", summary.description.trim());
+  if (summary.description.trim() !== "" && summary.studyFileModel === null) lines.push("", summary.description.trim());
+  if (summary.studyFileModel !== null) lines.push("", `The study file's description is left out: it speaks of its own model (\`${summary.studyFileModel}\`), and \`--model\` replaced it.`);
   for (const warning of summary.warnings) lines.push("", `> ⚠️ ${warning}`);
   if (summary.arms.length > 0) lines.push("", "## At a glance", "", ...glance(summary));
+  const change = changeParagraph(summary);
+  if (change !== null) lines.push("", change);
   lines.push("", "## Arms", "", ...armsTable(summary));
+  if (summary.arms.length > 0) {
+    lines.push("", "## What each arm did", "", ...whatEachArmDid(summary));
+    const checks = perCheckTable(summary);
+    if (checks.length > 0) lines.push("", "Runs that passed each acceptance check:", "", ...checks);
+    lines.push("", "Long-run signals (STUDY-0003), mean [bootstrap 95% interval] per run:", "", ...signalsTable(summary));
+  }
   lines.push(
     "",
     "## Per arm",
@@ -259,11 +298,12 @@ export function renderReportMarkdown(summary: StudySummary, charts: readonly Pic
   }
   lines.push("", "## Runs", "", "Every run's first report line is quoted verbatim.", "");
   for (const arm of summary.arms) {
-    if (arm.runs.length === 0) {
+    if (arm.runs.length === 0 && arm.errors.count === 0) {
       lines.push(`- **${cell(arm.name)}**: no finished runs.`);
       continue;
     }
     for (const run of arm.runs) lines.push(...runLine(arm, run));
+    for (const run of arm.errors.runs) lines.push(errorRunLine(arm, run));
   }
   lines.push("", "Definitions of every metric: docs/metrics.md. The numbers in machine-readable form: [summary.json](summary.json).", "");
   return lines.join("\n");

@@ -53,11 +53,30 @@ export interface CheckSpec {
   timeoutMs?: number;
 }
 
+/** The question a study file states before any run (validated in src/study/question.ts). */
+export interface StudyQuestion {
+  decision: { adr: string; title: string; link?: string } | null;
+  hypothesis: string;
+  primary: {
+    metric: string;
+    kind: "rate" | "count";
+    baseline: string;
+    treatment: string;
+    direction: "lower" | "higher";
+    minDifference: number;
+    alpha: number;
+  };
+  secondary: Array<{ metric: string; kind: "rate" | "count"; direction: "lower" | "higher" | null }>;
+}
+
+
 /** What a results folder holds: everything that identifies the study, plus the shard it is. */
 export interface StudyMeta {
   schema: "armstudy.study/1";
   study: string;
   description: string;
+  /** The pre-stated question; absent in folders written before it existed. */
+  question?: StudyQuestion | null;
   /** The study file, relative to where the command ran. */
   studyFile: string;
   repo: { source: string; commit: string };
@@ -67,12 +86,28 @@ export interface StudyMeta {
   runsPerArm: number;
   /** The study's default model spec. */
   model: string;
+  /** The model the study file names, when `--model` replaced it (the file's description speaks of its own model). */
+  studyFileModel?: string;
   arms: ArmMeta[];
   limits: { maxRounds?: number; maxWallMs?: number };
+  /** Model request timeouts and retries (ADR 0082). Absent in folders written before it. */
+  requests?: { connectTimeoutMs: number; idleTimeoutMs: number; maxRetries: number; retryDelayMs: number };
   /** Null for an unsharded study (or a merge of shards). */
   shard: { index: number; count: number } | null;
   /** The (arm, run) pairs this folder is meant to hold. */
   planned: Array<{ arm: string; runIndex: number }>;
+  /** The sandbox the study's runs had (src/run/sandbox/); absent in folders written before it existed. */
+  sandbox?: StudySandbox;
+}
+
+/** What study.json says about the sandbox: the report's first screen shows it. */
+export interface StudySandbox {
+  kind: "bwrap" | "none";
+  version?: string;
+  /** For `none`: why (bubblewrap missing or failing its self-test, or `--no-sandbox`). */
+  reason?: string;
+  /** True when `--no-sandbox` was given. */
+  disabled: boolean;
 }
 
 /** One acceptance check as it ran in the worktree (src/study/checks.ts runs them). */
@@ -136,6 +171,13 @@ export interface MetricsView {
   wallMs: number;
   modelMs: number;
   toolMs: number;
+  /** Continuations, nudges and person messages after the handoff; absent in results written before it. */
+  turnMessages?: { continuation: number; nudge: number; person: number };
+  /** Replies (the model ending its turn), and the longest one; written by runMetrics, absent in hand-built results. */
+  replies?: number;
+  modelRequests?: number;
+  longestReply?: { ms: number; toolCalls: number };
+  compactionsPerReply?: number[];
 }
 
 export interface RunResult {
@@ -149,8 +191,10 @@ export interface RunResult {
   /** The settled status of the run (`completed`, `unfinished`, `blocked`, …), or `error`. */
   status: string;
   reason: string | null;
-  /** A harness failure (the agent loop threw, a driver could not start); null normally. */
+  /** With status `error`: what went wrong, in words (a harness failure, a model fault); null otherwise. */
   error: string | null;
+  /** With status `error`: the named fault (`model.timeout`, `harness.exception`, …; ADR 0081). Absent in older results. */
+  cause?: string | null;
   acceptance: AcceptanceResult;
   diff: { stat: string; files: number; insertions: number; deletions: number };
   metrics: MetricsView;
@@ -158,6 +202,10 @@ export interface RunResult {
   files: { record: string; patch: string; envelope?: string };
   /** Harness overhead of this run, by phase, in milliseconds. */
   timing: { worktreeMs: number; agentMs: number; checksMs: number; diffMs: number; cleanupMs: number };
+  /** The sandbox the agent's commands and the checks ran in, as run.start records it. */
+  sandbox?: { kind: "bwrap" | "none"; version?: string; network: string; reason?: string; disabled: boolean };
+  /** What the agent did to the `.git` armstudy made in its folder (null: left a folder); never trusted either way. */
+  gitTampered?: string | null;
 }
 
 export interface LoadedResults {

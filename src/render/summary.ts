@@ -17,7 +17,9 @@ import {
   summarizeCounts,
   summarizeRate,
 } from "../measure/stats.ts";
-import { type ArmMeta, type LoadedResults, PATCH_FILE, RECORD_FILE, RESULT_FILE, type RunResult, runFolder } from "./results.ts";
+import { type StudyVerdict, studyVerdict } from "./verdict.ts";
+import { type SignalName, armSignals } from "./arm-details.ts";
+import { type ArmMeta, type LoadedResults, PATCH_FILE, RECORD_FILE, RESULT_FILE, type RunResult, type StudySandbox, runFolder } from "./results.ts";
 
 export const SUMMARY_SCHEMA = "armstudy.summary/1";
 
@@ -42,7 +44,6 @@ export const RATE_METRICS = {
   falseCompletion: (r: RunResult) => r.metrics.falseCompletion,
   permissionStop: (r: RunResult) => r.metrics.permissionStop,
   allChecksPassed: (r: RunResult) => r.acceptance.failed === 0 && r.acceptance.checks.length > 0,
-  harnessError: (r: RunResult) => r.error !== null,
 } as const satisfies Record<string, (r: RunResult) => boolean>;
 
 export type CountMetric = keyof typeof COUNT_METRICS;
@@ -58,6 +59,8 @@ export interface RunRow {
   status: string;
   reason: string | null;
   error: string | null;
+  /** With status `error`: the named fault (ADR 0081); null otherwise. */
+  cause: string | null;
   checks: { passed: number; failed: number; failedIds: string[] };
   claimedComplete: boolean;
   claimSource: string | null;
@@ -67,6 +70,8 @@ export interface RunRow {
   toolCalls: number;
   toolCallsBeforeReplyEnd: number;
   toolCallsPerReply: number[];
+  /** Replies (the model ending its turn) and what drove the run on: null where the result predates them. */
+  turns: { replies: number | null; continuations: number | null; nudges: number | null };
   claimChecks: RunResult["metrics"]["claimChecks"];
   tokens: RunResult["metrics"]["tokens"];
   costUsd: number | null;
@@ -82,10 +87,32 @@ export interface RunRow {
 }
 
 export interface ArmSummary extends ArmMeta {
+  /** Runs scored: every finished run but the `error` ones. */
   n: number;
   counts: Record<CountMetric, CountSummary>;
+  /** STUDY-0003's long-run signals (src/render/arm-details.ts). */
+  signals: Record<SignalName, CountSummary>;
   rates: Record<RateMetric, RateSummary>;
+  /** The scored runs (no `error` run: a fault is not a result, ADR 0081). */
   runs: RunRow[];
+  /** Runs that ended as `error`, left out of every number above. */
+  errors: { count: number; causes: Record<string, number>; runs: RunRow[] };
+}
+
+/** The cause of an error run; results written before causes existed count as harness faults. */
+export function causeOf(result: Pick<RunResult, "status" | "cause">): string | null {
+  if (result.status !== "error") return null;
+  return result.cause ?? "harness.exception";
+}
+
+/** Cause → count, keys sorted. */
+function countCauses(results: readonly RunResult[]): Record<string, number> {
+  const causes: Record<string, number> = {};
+  for (const result of results) {
+    const cause = causeOf(result);
+    if (cause !== null) causes[cause] = (causes[cause] ?? 0) + 1;
+  }
+  return Object.fromEntries(Object.entries(causes).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 export interface Comparison {
@@ -100,6 +127,12 @@ export interface StudySummary {
   schema: typeof SUMMARY_SCHEMA;
   study: string;
   description: string;
+  /** Set when `--model` replaced the study file's model: the description speaks of that one, so the report leaves it out. */
+  studyFileModel: string | null;
+  /** The verdict on the study file's pre-stated question; null when it states none. */
+  verdict: StudyVerdict | null;
+  /** Set when this folder holds one shard of the study (`--shard i/n`); null for a whole or merged study. */
+  shard: { index: number; count: number } | null;
   studyFile: string;
   /** The study's default model spec; each arm names its own. */
   model: string;
@@ -111,10 +144,13 @@ export interface StudySummary {
   checks: string[];
   seed: number;
   runsPerArm: number;
-  runs: { planned: number; finished: number; missing: Array<{ arm: string; runIndex: number }> };
+  /** `errors`: finished runs that ended as `error`, by cause; `scored` = finished − errors. */
+  runs: { planned: number; finished: number; scored: number; errors: number; errorCauses: Record<string, number>; missing: Array<{ arm: string; runIndex: number }> };
   warnings: string[];
   arms: ArmSummary[];
   comparisons: Comparison[];
+  /** The sandbox the runs had (study.json); absent for folders written before it existed. */
+  sandbox?: StudySandbox;
 }
 
 function runRow(result: RunResult): RunRow {
@@ -126,6 +162,7 @@ function runRow(result: RunResult): RunRow {
     status: result.status,
     reason: result.reason,
     error: result.error,
+    cause: causeOf(result),
     checks: {
       passed: result.acceptance.passed,
       failed: result.acceptance.failed,
@@ -139,6 +176,7 @@ function runRow(result: RunResult): RunRow {
     toolCalls: m.toolCalls,
     toolCallsBeforeReplyEnd: m.toolCallsBeforeReplyEnd,
     toolCallsPerReply: m.toolCallsPerReply,
+    turns: { replies: m.replies ?? null, continuations: m.turnMessages?.continuation ?? null, nudges: m.turnMessages?.nudge ?? null },
     claimChecks: m.claimChecks,
     tokens: m.tokens,
     costUsd: m.costUsd,
@@ -160,11 +198,14 @@ export function summarize(loaded: LoadedResults): StudySummary {
   const seed = meta.seed;
   const byArm = new Map<string, RunResult[]>();
   for (const arm of meta.arms) byArm.set(arm.name, []);
+  // Error runs go to their own list: no rate, mean, interval, comparison or chart reads them.
+  const errorsByArm = new Map<string, RunResult[]>();
+  for (const arm of meta.arms) errorsByArm.set(arm.name, []);
   for (const result of loaded.results) {
     if (!byArm.has(result.arm)) continue;
-    byArm.get(result.arm)?.push(result);
+    (causeOf(result) === null ? byArm : errorsByArm).get(result.arm)?.push(result);
   }
-  for (const list of byArm.values()) list.sort((x, y) => x.runIndex - y.runIndex);
+  for (const list of [...byArm.values(), ...errorsByArm.values()]) list.sort((x, y) => x.runIndex - y.runIndex);
 
   const arms: ArmSummary[] = meta.arms.map((arm) => {
     const runs = byArm.get(arm.name) ?? [];
@@ -172,7 +213,9 @@ export function summarize(loaded: LoadedResults): StudySummary {
       Object.entries(COUNT_METRICS).map(([metric, read]) => [metric, summarizeCounts(numbers(runs.map(read)), seededRng(deriveSeed(seed, `${arm.name}/${metric}`)))]),
     ) as Record<CountMetric, CountSummary>;
     const rates = Object.fromEntries(Object.entries(RATE_METRICS).map(([metric, read]) => [metric, summarizeRate(runs.map(read))])) as Record<RateMetric, RateSummary>;
-    return { ...arm, n: runs.length, counts, rates, runs: runs.map(runRow) };
+    const signals = armSignals(runs, (signal) => seededRng(deriveSeed(seed, `${arm.name}/signal/${signal}`)));
+    const failed = errorsByArm.get(arm.name) ?? [];
+    return { ...arm, n: runs.length, counts, rates, signals, runs: runs.map(runRow), errors: { count: failed.length, causes: countCauses(failed), runs: failed.map(runRow) } };
   });
 
   const comparisons: Comparison[] = [];
@@ -197,6 +240,9 @@ export function summarize(loaded: LoadedResults): StudySummary {
   }
 
   const warnings: string[] = [];
+  if (meta.shard !== null) {
+    warnings.push(`This folder is shard ${meta.shard.index} of ${meta.shard.count} of the study: its numbers cover its own runs only. Merge all ${meta.shard.count} shards with \`armstudy merge\` for the study's results.`);
+  }
   const small = smallSampleWarning(Object.fromEntries(arms.map((arm) => [arm.name, arm.n])));
   if (small !== null) warnings.push(small);
   if (loaded.missing.length > 0) {
@@ -204,15 +250,20 @@ export function summarize(loaded: LoadedResults): StudySummary {
       `${loaded.missing.length} planned run(s) have no result (${loaded.missing.map((p) => `${p.arm} run ${p.runIndex}`).join(", ")}): the study was interrupted or is one shard. Finish it with --resume, or merge the other shards.`,
     );
   }
-  const errored = loaded.results.filter((result) => result.error !== null);
+  const errored = loaded.results.filter((result) => causeOf(result) !== null);
   if (errored.length > 0) {
-    warnings.push(`${errored.length} run(s) hit a harness error (${errored.map((r) => `${r.arm} run ${r.runIndex}`).join(", ")}); their numbers describe the failure, not the arm.`);
+    warnings.push(
+      `${errored.length} run(s) ended as error (${errored.map((r) => `${r.arm} run ${r.runIndex}: ${causeOf(r)}`).join(", ")}); they are left out of every number. Rerun them with --retry-errors.`,
+    );
   }
   const testDoubleArms = meta.arms.filter((arm) => arm.testDouble).map((arm) => arm.name);
   return {
     schema: SUMMARY_SCHEMA,
     study: meta.study,
     description: meta.description,
+    studyFileModel: meta.studyFileModel ?? null,
+    verdict: studyVerdict(meta, byArm),
+    shard: meta.shard,
     studyFile: meta.studyFile,
     model: meta.model,
     testDouble: testDoubleArms.length === meta.arms.length && meta.arms.length > 0,
@@ -222,9 +273,17 @@ export function summarize(loaded: LoadedResults): StudySummary {
     checks: meta.checks.map((check) => check.id),
     seed: meta.seed,
     runsPerArm: meta.runsPerArm,
-    runs: { planned: meta.planned.length, finished: loaded.results.length, missing: loaded.missing },
+    runs: {
+      planned: meta.planned.length,
+      finished: loaded.results.length,
+      scored: loaded.results.length - errored.length,
+      errors: errored.length,
+      errorCauses: countCauses(errored),
+      missing: loaded.missing,
+    },
     warnings,
     arms,
     comparisons,
+    ...(meta.sandbox !== undefined ? { sandbox: meta.sandbox } : {}),
   };
 }

@@ -5,6 +5,7 @@
 import type { ModelClient } from "../core/model.ts";
 import type { RunEvent } from "./record.ts";
 import type { LoadedArm } from "./arms/types.ts";
+import type { RunSandbox } from "./sandbox/types.ts";
 
 export interface AgentRunOptions {
   arm: LoadedArm;
@@ -24,12 +25,16 @@ export interface AgentRunOptions {
   signal?: AbortSignal;
   /** A folder for the run's extra files beside its record (a driver's request log); none: keep none. */
   artifactsDir?: string;
+  /** Where the agent's commands run (the shell tool, a real client); default the machine's sandbox, no network. */
+  sandbox?: RunSandbox;
 }
 
 export interface AgentRunOutcome {
   /** The settled status recorded in `run.end`. */
   status: string;
   reason?: string;
+  /** With status `error`: the named fault (`model.timeout`, …; ADR 0081). */
+  cause?: string;
   wallMs: number;
 }
 

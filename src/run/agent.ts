@@ -30,9 +30,12 @@ import type { AgentRunOptions, AgentRunOutcome } from "./agent-contract.ts";
 import { processRequestCounter, type RequestTokenCounter } from "./agent-tokens.ts";
 import type { LoadedArm, PolicySpec } from "./arms/types.ts";
 import type { RunEvent } from "./record.ts";
-import { createToolbox, runCommand, shellEnvironment, type ToolContext, type Toolbox, type ToolOutcome } from "./tools/index.ts";
+import { describeSandbox } from "./sandbox/types.ts";
+import { defaultRunSandbox } from "./sandbox/default.ts";
+import { createToolbox, runCommand, type ToolContext, type Toolbox, type ToolOutcome } from "./tools/index.ts";
 import { DEFAULT_OUTPUT_LIMIT, DEFAULT_SHELL_TIMEOUT_MS } from "./tools/types.ts";
 import { HarnessFaultError, harnessFault } from "./models/fault.ts";
+import { timeLimitProblem } from "../core/limits.ts";
 
 /** Caps that apply when the caller sets none: generous for real work, finite for any run. */
 export const DEFAULT_LIMITS = { maxRounds: 250, maxWallMs: 45 * 60_000 } as const;
@@ -98,6 +101,11 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
   if (!(maxRounds > 0) || !(maxWallMs > 0)) {
     throw new AgentError("AGENT_BAD_OPTIONS", `limits must be positive: maxRounds ${maxRounds}, maxWallMs ${maxWallMs}`);
   }
+  // A timer past 2^31 ms fires at once: every time limit is at most 24 h (ADR 0084).
+  for (const [field, ms] of [["limits.maxWallMs", maxWallMs], ["shellTimeoutMs", options.shellTimeoutMs]] as const) {
+    const problem = ms === undefined ? null : timeLimitProblem(ms);
+    if (problem !== null) throw new AgentError("AGENT_BAD_OPTIONS", `${field} ${problem}, got ${ms}`);
+  }
   const startMs = clock();
   const now = () => clock() - startMs;
   const emit: Emit = async (event) => {
@@ -125,9 +133,11 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
   const checkMode = options.completionCheck ?? completionCheckMode(process.env.ARMSTUDY_COMPLETION_CHECK);
   const counter = options.counter ?? processRequestCounter();
   const env = options.env ?? process.env;
+  const sandbox = options.sandbox ?? defaultRunSandbox(env);
   const toolContext: ToolContext = {
     dir,
     env,
+    sandbox,
     signal: runAbort.signal,
     shellTimeoutMs: options.shellTimeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS,
     outputLimit: options.outputLimit ?? DEFAULT_OUTPUT_LIMIT,
@@ -145,7 +155,8 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     const atMs = now();
     const result = await runCommand(command, {
       cwd: dir,
-      env: shellEnvironment(env),
+      env,
+      sandbox,
       timeoutMs: toolContext.shellTimeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS,
       outputLimit: toolContext.outputLimit ?? DEFAULT_OUTPUT_LIMIT,
       signal: runAbort.signal,
@@ -154,12 +165,12 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     await emit({ t: now(), type: "note", level: "info", text: `measure command \`${command}\` exited ${result.exitCode ?? "without a code"}` });
   };
 
-  const finish = async (status: SettleStatus | "interrupted", reason: string): Promise<AgentRunOutcome> => {
+  const finish = async (status: SettleStatus | "interrupted", reason: string, cause?: string): Promise<AgentRunOutcome> => {
     clearTimeout(wallTimer);
     options.signal?.removeEventListener("abort", onCallerAbort);
     const wallMs = now();
-    await emit({ t: wallMs, type: "run.end", status, reason, wallMs });
-    return { status, reason, wallMs };
+    await emit({ t: wallMs, type: "run.end", status, reason, ...(cause === undefined ? {} : { cause }), wallMs });
+    return { status, reason, wallMs, ...(cause === undefined ? {} : { cause }) };
   };
 
   await emit({
@@ -173,6 +184,7 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     prefixHash: arm.prompt.prefixHash,
     prefixTokens: arm.prompt.prefixTokens,
     source: "armstudy",
+    sandbox: describeSandbox(sandbox),
   });
 
   let state = control.initialState();
@@ -232,6 +244,10 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     round += 1;
     reply.tokens.input += countedInput;
     reply.tokens.output += countedOutput;
+    for (const retry of answer.retries ?? []) {
+      const { attempt, cause, message, waitMs } = retry;
+      await emit({ t: requestStart + retry.atMs, type: "model.retry", round: round - 1, attempt, cause, message, waitMs });
+    }
     await emit({
       t: now(),
       type: "model.request",
@@ -251,6 +267,12 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     // A missing or broken cassette is armstudy's fault, not the agent's: stop, don't score it.
     const fault = harnessFault(answer);
     if (fault !== undefined) throw new HarnessFaultError(fault, answer.errorMessage ?? fault);
+    // A model that could not be used is a fault, not the arm's result: the run ends as `error` (ADR 0081).
+    if (answer.stop === "error" && answer.fault !== undefined && !runAbort.signal.aborted) {
+      const message = answer.errorMessage ?? answer.fault;
+      await emit({ t: now(), type: "reply.end", reason: "error", errorMessage: message });
+      return finish("error", message, answer.fault);
+    }
 
     // 2. What the reply says, and whether it ends here.
     let endReason: ReplyEndReason | null = null;
@@ -278,6 +300,11 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     let stepStop: string | null = null;
     let asked = false;
     for (const call of toolCalls) {
+      // The wall cap holds between tool calls too: a reply with thousands of calls cannot outrun it.
+      if (wallCapHit || runAbort.signal.aborted) {
+        const stopped = await capped();
+        if (stopped !== null) return stopped;
+      }
       const outcome = await runTool(call);
       if (outcome.question !== undefined) asked = true;
       const stepped = control.onStep?.(view(), { index: reply.index, toolCalls: reply.toolCalls, startedAtMs: reply.startedAtMs, nowMs: now() }, state) ?? { state };
@@ -339,6 +366,9 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
         });
       }
       await emit({ t: now(), ...claimCheckRecord(result) });
+      // A claim check the model could not answer is a fault too: accepting the claim unchecked would score it (ADR 0081).
+      const checkFault = result.reply?.stop === "error" ? result.reply.fault : undefined;
+      if (checkFault !== undefined && !runAbort.signal.aborted) return finish("error", result.reply?.errorMessage ?? checkFault, checkFault);
       if (control.onClaimVerdict === undefined) {
         decision = { kind: "settle", status: "error", reason: `the control "${control.name}" asked for a claim check but cannot take its verdict` };
       } else {

@@ -28,6 +28,16 @@ export const RunStartEvent = z.object({
   /** Wall-clock start as ISO text, when known (importers, the CLI); never read inside core. */
   startedAt: z.string().optional(),
   cwd: z.string().optional(),
+  /** Which sandbox the agent's commands ran in (src/run/sandbox/): kind, version, network, limits; or none and why. */
+  sandbox: z
+    .object({
+      kind: z.enum(["bwrap", "none"]),
+      version: z.string().optional(),
+      network: z.enum(["none", "host", "unconfined"]),
+      limits: z.object({ cpuSeconds: z.number(), memoryBytes: z.number(), processes: z.number(), fileBytes: z.number() }).optional(),
+      reason: z.string().optional(),
+    })
+    .optional(),
 });
 
 export const UserMessageEvent = z.object({
@@ -167,6 +177,8 @@ export const RunEndEvent = z.object({
   type: z.literal("run.end"),
   status: z.string(),
   reason: z.string().optional(),
+  /** With status `error`: the named fault (`model.timeout`, `harness.exception`, …; ADR 0081). */
+  cause: z.string().optional(),
   wallMs: z.number().nonnegative(),
   /**
    * The run's total usage as the log itself states it (importers): Codex's last cumulative total,
@@ -177,6 +189,21 @@ export const RunEndEvent = z.object({
   usage: RunUsage.optional(),
   /** Total cost the log itself recorded for the run (`claude -p` result), in USD. */
   costUsd: z.number().nonnegative().optional(),
+});
+
+/** One failed model request attempt that the adapter retried (ADR 0082). */
+export const ModelRetryEvent = z.object({
+  ...base,
+  type: z.literal("model.retry"),
+  /** The round of the request, as in `model.request`. */
+  round: z.number().int().nonnegative(),
+  /** 1 for the first attempt. */
+  attempt: z.number().int().positive(),
+  /** The fault cause of the attempt, such as `model.http_5xx`. */
+  cause: z.string(),
+  message: z.string(),
+  /** The wait before the next attempt. */
+  waitMs: z.number().nonnegative(),
 });
 
 /** A warning the producer wants kept with the record (an importer's skipped line, a driver mismatch). */
@@ -191,6 +218,7 @@ export const RunEvent = z.discriminatedUnion("type", [
   RunStartEvent,
   UserMessageEvent,
   ModelRequestEvent,
+  ModelRetryEvent,
   AssistantTextEvent,
   ToolCallEvent,
   ToolResultEvent,

@@ -1,7 +1,8 @@
 /**
  * Acceptance checks: commands run in the worktree after the agent stops. The exit code is the
  * truth — 0 means the step is met — that "false completion" is measured against. Each check runs
- * in its own process group with a timeout that kills the whole group.
+ * inside the run's sandbox (it executes the agent's code), in its own process group with a timeout
+ * that kills the whole group.
  */
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
@@ -10,8 +11,9 @@ import { z } from "zod";
 import type { AcceptanceResult, CheckOutcome, CheckSpec } from "../render/results.ts";
 import { killGroup } from "../run/process-group.ts";
 import { StudyInputError, describeZodIssues } from "./errors.ts";
-import { isSecretName } from "../run/tools/env.ts";
+import { defaultRunSandbox, type RunSandbox, sandboxCommand } from "../run/sandbox/index.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
+import { MAX_TIME_LIMIT_MS } from "../core/limits.ts";
 
 /** The check types are defined beside the study.json and result.json they are stored in. */
 export type { AcceptanceResult, CheckSpec };
@@ -23,8 +25,8 @@ const CheckSchema = z
     run: z.string().trim().min(1).optional(),
     description: z.string().optional(),
     title: z.string().optional(),
-    timeoutMs: z.number().int().positive().optional(),
-    timeout: z.number().positive().optional(),
+    timeoutMs: z.number().int().positive().max(MAX_TIME_LIMIT_MS, `must be at most 24 hours (${MAX_TIME_LIMIT_MS} ms)`).optional(),
+    timeout: z.number().positive().max(MAX_TIME_LIMIT_MS / 1000, "must be at most 24 hours (86400 s)").optional(),
   })
   .passthrough()
   .refine((check) => check.command !== undefined || check.run !== undefined, { message: "give the check a `command` to run" });
@@ -80,13 +82,6 @@ export async function loadChecks(file: string): Promise<CheckSpec[]> {
 }
 
 const OUTPUT_CAP = 4000;
-/** Variables that look like credentials never reach a check: the same rule as the agent's shell. */
-export function checkEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(env)) if (!isSecretName(name)) out[name] = value;
-  return out;
-}
-
 /** Keeps the last `cap` characters, marking the cut. */
 function tail(text: string, cap: number): string {
   return text.length <= cap ? text : `[… ${text.length - cap} characters cut …]\n${text.slice(-cap)}`;
@@ -98,6 +93,8 @@ export interface RunCheckOptions {
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
   now?: () => number;
+  /** Where the check runs; default the machine's sandbox with no network. */
+  sandbox?: RunSandbox;
 }
 
 /** Runs one check. Never throws for a failing command: the failure is the result. */
@@ -108,9 +105,11 @@ export function runCheck(check: CheckSpec, options: RunCheckOptions): Promise<Ch
   return new Promise((resolvePromise) => {
     let output = "";
     let timedOut = false;
-    const child = spawn("sh", ["-c", check.command], {
+    const run = options.sandbox ?? defaultRunSandbox(options.env ?? process.env);
+    const wrapped = sandboxCommand(run.sandbox, { argv: ["sh", "-c", check.command], dir: options.cwd, network: run.network, readable: run.readable }, options.env ?? process.env);
+    const child = spawn(wrapped.file, wrapped.args, {
       cwd: options.cwd,
-      env: checkEnvironment(options.env ?? process.env),
+      env: wrapped.env,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });

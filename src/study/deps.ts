@@ -3,11 +3,13 @@
  * a real client's driver, and the per-run metrics. The CLI builds these; tests may pass their own
  * at the same boundary (runner.ts `StudyDeps`).
  */
+import { join } from "node:path";
 import { runMetrics } from "../measure/metrics.ts";
+import { turnMessages } from "../measure/turns.ts";
 import { runAgent } from "../run/agent.ts";
 import type { AgentRunner } from "../run/agent-contract.ts";
 import { loadArms } from "../run/arms/load.ts";
-import { type ClientName, clientBinary } from "../run/drivers/clients.ts";
+import { type ClientName, agentsDir, clientBinary } from "../run/drivers/clients.ts";
 import { createDriver } from "../run/drivers/driver.ts";
 import { PERSONA_USAGE_SOURCE, createDriverModel, driverEndpoint, personaServed } from "../run/drivers/endpoints.ts";
 import { type NetworkMode, probeNetwork } from "../run/drivers/netns.ts";
@@ -27,7 +29,7 @@ export interface DefaultDepsOptions {
 function driverFor(client: ClientName, options: DefaultDepsOptions, network: () => NetworkMode): AgentRunner {
   const env = options.env as NodeJS.ProcessEnv;
   return createDriver(client, {
-    // Not installed: spawning the bare name fails fast, and the run records a harness error.
+    // Not installed: spawning the bare name fails fast, and the run ends as `error` (harness.client).
     bin: clientBinary(client, env, options.cwd ?? process.cwd()) ?? client,
     mapper: liveMapper,
     // The persona plays with our tools (renamed to the client's by the server); a provider spec goes to the provider.
@@ -37,6 +39,8 @@ function driverFor(client: ClientName, options: DefaultDepsOptions, network: () 
       return (await importSessionFile(path, { format })).events;
     },
     baseEnv: { PATH: env.PATH },
+    // Inside the sandbox the client reads its own install folder and nothing else of the project.
+    readable: [join(agentsDir(env, options.cwd ?? process.cwd()), client)],
   });
 }
 
@@ -62,12 +66,23 @@ export function defaultStudyDeps(options: DefaultDepsOptions): StudyDeps {
   return {
     loadArms: async (armsDir, names, cwd) => loadArms(armsDir, names, { cwd }),
     createModel: (spec, context) => {
-      const settings = { env: options.env, cwd: context.cwd, seed: context.seed, runIndex: context.runIndex };
-      return context.agent === undefined || context.agent === "armstudy" ? createModelClient(spec, settings) : createDriverModel(context.agent, spec, settings);
+      const settings = { env: options.env, cwd: context.cwd, seed: context.seed, runIndex: context.runIndex, ...(context.origin ? { origin: context.origin } : {}) };
+      const requests = context.requests;
+      const http = requests
+        ? {
+            connectTimeoutMs: requests.connectTimeoutMs,
+            idleTimeoutMs: requests.idleTimeoutMs,
+            retry: { maxRetries: requests.maxRetries, baseDelayMs: requests.retryDelayMs },
+          }
+        : {};
+      const onRetry = context.onRetry ? { onRetry: context.onRetry } : {};
+      return context.agent === undefined || context.agent === "armstudy"
+        ? createModelClient(spec, { ...settings, ...http, ...onRetry })
+        : createDriverModel(context.agent, spec, settings);
     },
     agentFor: (arm) => agentFor(arm, options, networkMode),
     measure: (events, acceptance, context) => {
-      const metrics = runMetrics(events, { acceptance });
+      const metrics = { ...runMetrics(events, { acceptance }), turnMessages: turnMessages(events) };
       if (context === undefined || !personaServed(context.arm.agent, context.model)) return metrics;
       // The persona server counted these tokens; no model was billed, so no cost either.
       return { ...metrics, tokens: { ...metrics.tokens, source: PERSONA_USAGE_SOURCE }, costUsd: null };

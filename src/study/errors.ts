@@ -10,7 +10,9 @@ export type StudyErrorCode =
   | "STUDY_SHARD" // a bad --shard value
   | "STUDY_MERGE" // shard folders that do not belong together
   | "STUDY_OUT" // an --out that cannot hold a results folder
-  | "STUDY_RESULTS"; // a results folder that cannot be read
+  | "STUDY_LOCKED" // a results folder another running study is writing
+  | "STUDY_RESULTS" // a results folder that cannot be read
+  | "STUDY_SANDBOX"; // a model that must run sandboxed, on a machine with no sandbox
 
 export class StudyInputError extends Error {
   constructor(

@@ -1,17 +1,21 @@
 /**
  * Git for the study runner, through simple-git: a fixture folder materialised once as a repository
- * with a fixed author and date (so its commit is the same on every machine), detached worktrees of a
- * pinned commit, the diff a run left, and the clean-up of worktrees a crashed study left behind.
+ * with a fixed author and date (so its commit is the same on every machine), one fresh clone of a
+ * pinned commit per run, the diff a run left, and the clean-up of run folders a crashed study left.
  *
- * The source repository's working tree, index and branches are never touched: worktrees are added
- * detached, and every command that changes state runs inside a worktree.
+ * armstudy's git never trusts what a run could have written (ADR 0078). Every command runs with
+ * hooks, fsmonitor and replace refs off, without system or global config, and with an environment
+ * of its own that holds no secret. A run's folder is a clone whose `.git` belongs to the agent; the
+ * diff is taken with armstudy's own index and object folder beside it (never the agent's `.git`,
+ * its config or its hooks), against the source repository, which the sandbox binds read-only. The
+ * source's working tree, index and branches are never touched.
  */
+import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { lstat, mkdir, readFile, readdir, readlink, rename, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { copyFile, lstat, mkdir, readFile, readdir, readlink, rename, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, join, relative, resolve, sep } from "node:path";
-import { simpleGit, type SimpleGit } from "simple-git";
+import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { StudyInputError } from "./errors.ts";
 
 /** The identity every materialised fixture commit carries, so its hash never depends on the machine. */
@@ -26,19 +30,53 @@ export const FIXTURE_IDENTITY = {
 
 const FIXTURE_MESSAGE = "armstudy fixture\n";
 
-/** A simple-git instance for `dir`; git's own config and hooks stay as the user has them otherwise. */
-export function git(dir: string, env?: Record<string, string>): SimpleGit {
-  const instance = simpleGit({
-    baseDir: dir,
-    maxConcurrentProcesses: 4,
-    trimmed: false,
-    ...(env ? { allowEnvironment: Object.keys(env) } : {}),
-  });
-  if (!env) return instance;
-  // simple-git replaces the whole environment with .env(); keep only what git needs to run.
-  const base: Record<string, string> = {};
-  for (const name of ["PATH", "HOME", "TMPDIR", "LANG"]) if (process.env[name] !== undefined) base[name] = process.env[name] as string;
-  return instance.env({ ...base, ...env });
+/**
+ * `-c` settings on every git command armstudy runs: no hook, no fsmonitor daemon, no untracked
+ * cache written, ctime ignored (handing a folder to the sandbox user changes it, never the content).
+ */
+export const HARDENED_CONFIG = [
+  "core.hooksPath=/dev/null",
+  "core.fsmonitor=false",
+  "core.untrackedCache=false",
+  "core.trustctime=false",
+] as const;
+
+/** The whole environment of armstudy's git: no inherited variable besides PATH and the locale, no config but the repository's. */
+export function hardenedGitEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: "/nonexistent",
+    LANG: "C",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_NO_REPLACE_OBJECTS: "1",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_OPTIONAL_LOCKS: "0",
+  };
+  return { ...env, ...extra };
+}
+
+/** armstudy's git, as the study runner uses it: `raw(args)` resolves with stdout. */
+export interface Git {
+  raw(args: readonly string[]): Promise<string>;
+}
+
+/** Largest output one git command may print (a patch): beyond it the command fails rather than grow memory. */
+const MAX_GIT_OUTPUT = 256 * 1024 * 1024;
+
+/** Git in `dir`, hardened as above; `env` adds variables (an identity, GIT_DIR). */
+export function git(dir: string, env: Record<string, string> = {}): Git {
+  const full = hardenedGitEnv(env);
+  const config = HARDENED_CONFIG.flatMap((setting) => ["-c", setting]);
+  return {
+    raw: (args) =>
+      new Promise((resolvePromise, reject) => {
+        execFile("git", [...config, ...args], { cwd: dir, env: full, encoding: "utf8", maxBuffer: MAX_GIT_OUTPUT }, (error, stdout, stderr) => {
+          if (error) reject(new Error(`git ${args.join(" ")} failed in ${dir}: ${stderr.trim() || error.message}`));
+          else resolvePromise(stdout);
+        });
+      }),
+  };
 }
 
 async function walkFiles(root: string): Promise<string[]> {
@@ -171,54 +209,66 @@ export function worktreeName(label: string, pid = process.pid): string {
   return `armstudy-${pid}-${safe}-${randomBytes(3).toString("hex")}`;
 }
 
-/** Adds a detached worktree of `commit` at a fresh path under `root` and returns the path. */
+/** armstudy's own git state for a run folder (its index and object folder): beside the folder, never bound into the sandbox. */
+export function runGitState(path: string): string {
+  return `${path}${STATE_SUFFIX}`;
+}
+
+const STATE_SUFFIX = ".armstudy-git";
+
+/** The object folder of `repoPath`, which a run's clone borrows from (read-only in the sandbox). */
+export async function objectStore(repoPath: string): Promise<string> {
+  const common = (await git(repoPath).raw(["rev-parse", "--git-common-dir"])).trim();
+  return join(isAbsolute(common) ? common : resolve(repoPath, common), "objects");
+}
+
+/**
+ * Makes a run folder under `root`: a clone of `repoPath` sharing its objects (`--shared`: nothing
+ * copied, the source's objects read through `objects/info/alternates`), with `commit` checked out
+ * detached. The clone's `.git` is the agent's to change; armstudy keeps a copy of the index as it
+ * made it, and later diffs with that, never with the agent's `.git` (collectDiff).
+ */
 export async function addWorktree(repoPath: string, commit: string, root: string, label: string): Promise<string> {
   await mkdir(root, { recursive: true });
-  // Concurrent adds to one repository can trip over each other's registrations; retry briefly.
-  for (let attempt = 1; ; attempt += 1) {
-    const path = join(root, worktreeName(label));
-    try {
-      // Not --quiet on purpose: simple-git waits an extra 50 ms after a git process that printed
-      // nothing (its completion plugin), which would double the cost of a worktree.
-      await git(repoPath).raw(["worktree", "add", "--detach", path, commit]);
-      return path;
-    } catch (error) {
-      await rm(path, { recursive: true, force: true });
-      if (attempt >= 3) throw error;
-      await new Promise((resolveDelay) => setTimeout(resolveDelay, 100 * attempt));
-    }
+  const path = join(root, worktreeName(label));
+  const state = runGitState(path);
+  try {
+    // --template= : no sample hooks, no info/exclude copied from the system template.
+    await git(root).raw(["clone", "--quiet", "--shared", "--no-checkout", "--template=", "--", repoPath, path]);
+    await git(path).raw(["checkout", "--quiet", "--detach", commit]);
+    await mkdir(join(state, "objects"), { recursive: true });
+    await copyFile(join(path, ".git", "index"), join(state, "index"));
+    return path;
+  } catch (error) {
+    await rm(path, { recursive: true, force: true });
+    await rm(state, { recursive: true, force: true });
+    throw error;
   }
 }
 
 /**
- * Removes a worktree and its registration; tolerates a folder that is already gone.
- *
- * The fast path spawns no process: it reads the worktree's `.git` file (`gitdir: <repo>/.git/
- * worktrees/<id>`), deletes the folder, then deletes that administrative folder — exactly what
- * `git worktree prune` does for a worktree whose folder is gone (see gitrepository-layout,
- * "worktrees/<id>"). Anything unexpected falls back to `git worktree remove --force --force`.
+ * Removes a run folder and armstudy's state beside it; tolerates folders already gone. Nothing in
+ * the folder is read first: the agent may have made its `.git` say anything.
  */
-export async function removeWorktree(repoPath: string, path: string): Promise<void> {
-  const pointer = await readFile(join(path, ".git"), "utf8").catch(() => "");
-  const adminDir = pointer.startsWith("gitdir:") ? pointer.slice("gitdir:".length).trim() : "";
-  const commonDir = resolve(repoPath, ".git", "worktrees");
-  if (adminDir !== "" && resolve(adminDir, "..") === commonDir && existsSync(join(adminDir, "HEAD"))) {
-    await rm(path, { recursive: true, force: true });
-    // Move the registration out of worktrees/ in one step, so a concurrent `git worktree add`
-    // that lists worktrees never sees it half deleted; then delete it at leisure.
-    const trash = join(commonDir, "..", `armstudy-removed-${process.pid}-${randomBytes(4).toString("hex")}`);
-    await rename(adminDir, trash);
-    await rm(trash, { recursive: true, force: true });
-    return;
+export async function removeWorktree(_repoPath: string, path: string): Promise<void> {
+  await rm(path, { recursive: true, force: true });
+  await rm(runGitState(path), { recursive: true, force: true });
+}
+
+/**
+ * What became of the `.git` armstudy made in a run folder: `null` when it is still a plain folder
+ * (a symbolic link, a file pointing elsewhere or nothing at all is named). Only reported: the diff
+ * never reads it either way.
+ */
+export async function checkRunGit(path: string): Promise<string | null> {
+  const info = await lstat(join(path, ".git")).catch(() => undefined);
+  if (info === undefined) return ".git was deleted";
+  if (info.isSymbolicLink()) return `.git was replaced by a symbolic link to ${await readlink(join(path, ".git")).catch(() => "?")}`;
+  if (info.isFile()) {
+    const text = (await readFile(join(path, ".git"), "utf8").catch(() => "")).slice(0, 300).trim();
+    return `.git was replaced by a file (${JSON.stringify(text)})`;
   }
-  try {
-    await git(repoPath).raw(["worktree", "remove", "--force", "--force", path]);
-  } catch {
-    await rm(path, { recursive: true, force: true });
-    await git(repoPath)
-      .raw(["worktree", "prune"])
-      .catch(() => undefined);
-  }
+  return info.isDirectory() ? null : ".git was replaced by something that is not a folder";
 }
 
 /** The paths of a repository's linked worktrees (the main working tree excluded). */
@@ -242,8 +292,9 @@ function isAlive(pid: number): boolean {
 }
 
 /**
- * Start-up clean-up: removes the worktrees under `root` whose owning process is gone (a study that
- * was killed), then lets git forget registrations whose folders are missing. Worktrees of live
+ * Start-up clean-up: removes the run folders under `root` whose owning process is gone (a study that
+ * was killed) — clones, and worktrees registered by earlier versions — then lets git forget
+ * registrations whose folders are missing. Worktrees of live
  * studies are left alone. Returns the removed paths.
  */
 export async function pruneStaleWorktrees(repoPath: string, root: string, alive: (pid: number) => boolean = isAlive): Promise<string[]> {
@@ -261,19 +312,16 @@ export async function pruneStaleWorktrees(repoPath: string, root: string, alive:
       removed.push(path);
     }
   }
-  // Folders of dead owners that git no longer lists (their registration was pruned elsewhere).
+  // Run folders (and armstudy's state beside them) of dead owners: a crashed study's clones.
+  // Nothing inside them is read; the owner's pid in the name is all that decides.
   if (existsSync(rootPath)) {
-    const gitDir = resolve(repoPath, (await git(repoPath).raw(["rev-parse", "--git-common-dir"])).trim());
     for (const name of await readdir(rootPath)) {
       const path = join(rootPath, name);
       const pid = owned(path);
       if (pid === null || alive(pid) || removed.includes(path)) continue;
-      const pointer = await readFile(join(path, ".git"), "utf8").catch(() => "");
-      const target = pointer.startsWith("gitdir:") ? pointer.slice("gitdir:".length).trim() : "";
-      if (target === "" || target.startsWith(gitDir + sep) || !existsSync(target)) {
-        await rm(path, { recursive: true, force: true });
-        removed.push(path);
-      }
+      await rm(path, { recursive: true, force: true });
+      // armstudy's state goes with its folder and is not counted on its own.
+      if (!path.endsWith(STATE_SUFFIX)) removed.push(path);
     }
   }
   await git(repoPath).raw(["worktree", "prune"]);
@@ -291,14 +339,27 @@ export interface RunDiff {
   deletions: number;
 }
 
-/** Stages everything in the worktree (its own index) and diffs it against the pinned commit. */
-export async function collectDiff(worktree: string, commit: string): Promise<RunDiff> {
-  const repo = git(worktree);
-  // --verbose: output spares simple-git's 50 ms wait after a silent process (see addWorktree).
-  await repo.raw(["add", "-A", "--verbose"]);
+/**
+ * Stages everything in the run folder and diffs it against the pinned commit — with armstudy's own
+ * index and object folder (runGitState) and the source repository's git data, never the agent's
+ * `.git`: its config, hooks, alternates or index cannot change what armstudy's git does or sees.
+ */
+export async function collectDiff(worktree: string, commit: string, repoPath: string): Promise<RunDiff> {
+  const state = runGitState(worktree);
+  const common = (await git(repoPath).raw(["rev-parse", "--git-common-dir"])).trim();
+  const gitDir = isAbsolute(common) ? common : resolve(repoPath, common);
+  const repo = git(worktree, {
+    GIT_DIR: gitDir,
+    GIT_WORK_TREE: worktree,
+    GIT_INDEX_FILE: join(state, "index"),
+    GIT_OBJECT_DIRECTORY: join(state, "objects"),
+    GIT_ALTERNATE_OBJECT_DIRECTORIES: join(gitDir, "objects"),
+  });
+  if (!existsSync(join(state, "index"))) await repo.raw(["read-tree", commit]);
+  await repo.raw(["add", "-A"]);
   const stat = await repo.raw(["diff", "--cached", "--stat", "--no-color", commit]);
-  const patch = await repo.raw(["diff", "--cached", "--no-color", "--no-ext-diff", commit]);
-  const numstat = await repo.raw(["diff", "--cached", "--numstat", commit]);
+  const patch = await repo.raw(["diff", "--cached", "--no-color", "--no-ext-diff", "--no-textconv", commit]);
+  const numstat = await repo.raw(["diff", "--cached", "--numstat", "--no-ext-diff", "--no-textconv", commit]);
   let files = 0;
   let insertions = 0;
   let deletions = 0;

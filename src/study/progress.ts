@@ -27,7 +27,13 @@ export function formatElapsed(ms: number): string {
   return hours > 0 ? `${hours}:${two(minutes)}:${two(seconds)}` : `${two(minutes)}:${two(seconds)}`;
 }
 
+function formatWait(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
 export function describeResult(result: RunResult): string {
+  // A fault is not a result: name the cause and the message, nothing the report would score.
+  if (result.status === "error") return `error ${result.cause ?? "harness.exception"}: ${result.error ?? result.reason ?? "no message"}`;
   const m = result.metrics;
   const parts = [
     result.status,
@@ -100,6 +106,14 @@ export function progressPrinter(sink: ProgressSink): ProgressPrinter {
           }
           redraw();
           return;
+        case "retry": {
+          // Said at once: a provider that fails is never waited on in silence.
+          const { attempt, cause, message, waitMs } = event.retry;
+          clear();
+          sink.write(`${event.arm} run ${event.runIndex}: attempt ${attempt} failed (${cause}: ${message}); retrying in ${formatWait(waitMs)}\n`);
+          redraw();
+          return;
+        }
         case "interrupted":
           running.delete(`${event.arm}#${event.runIndex}`);
           clear();

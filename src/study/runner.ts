@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
 import pLimit from "p-limit";
-import type { ModelClient } from "../core/model.ts";
+import type { ModelClient, RetriedAttempt } from "../core/model.ts";
 import { contentHash } from "../core/tokens.ts";
 import {
   type ArmMeta,
@@ -33,12 +33,19 @@ import { RecordWriter } from "../run/record-writer.ts";
 import { type AcceptanceResult, type CheckSpec, loadChecks, runAcceptance } from "./checks.ts";
 import { StudyInputError } from "./errors.ts";
 import { ENVELOPE_FILE, writeRunEnvelope } from "./envelope/run.ts";
-import { addWorktree, collectDiff, defaultWorktreeRoot, materialiseFixture, pruneStaleWorktrees, removeWorktree, resolveCommit } from "./git.ts";
+import { addWorktree, checkRunGit, collectDiff, defaultWorktreeRoot, materialiseFixture, objectStore, pruneStaleWorktrees, removeWorktree, resolveCommit } from "./git.ts";
 import { type PlannedRun, type Shard, planRuns, shardOf } from "./plan.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../run/fs/atomic-write.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
 import { type StudyArmEntry, type StudySpec, selectArms } from "./study-file.ts";
 import { HarnessFaultError } from "../run/models/fault.ts";
+import { unsandboxedRefusal } from "../run/sandbox/policy.ts";
+import { probeSandbox } from "../run/sandbox/probe.ts";
+import type { RunSandbox, Sandbox } from "../run/sandbox/types.ts";
+import { NO_REDACTION, type Redactor } from "../run/secrets/redact.ts";
+import type { SpecOrigin } from "../run/secrets/key-host.ts";
+import { lockResultsFolder } from "./lock.ts";
+import type { RequestSettings } from "./study-file.ts";
 
 /** The arm as the runner uses it: a loaded arm, perhaps with section sizes from the compiler. */
 export type StudyArm = LoadedArm & {
@@ -49,7 +56,19 @@ export type StudyArm = LoadedArm & {
 export interface StudyDeps {
   loadArms(armsDir: string, names: readonly string[], cwd: string): Promise<StudyArm[]>;
   /** One client per run, so no state leaks between runs; `seed` and `runIndex` make a scripted run repeatable. */
-  createModel(spec: string, context: { cwd: string; seed: number; runIndex: number; agent?: StudyArm["agent"] }): Promise<ModelClient> | ModelClient;
+  createModel(
+    spec: string,
+    context: {
+      cwd: string;
+      seed: number;
+      runIndex: number;
+      agent?: StudyArm["agent"];
+      origin?: SpecOrigin;
+      requests?: RequestSettings;
+      /** Called as each model request is retried (the progress line says so at once). */
+      onRetry?: (retry: RetriedAttempt) => void;
+    },
+  ): Promise<ModelClient> | ModelClient;
   /** Our agent loop, or the driver of a real client, for this arm. */
   agentFor(arm: StudyArm): AgentRunner;
   /** Per-run metrics from the run record and the acceptance result. */
@@ -61,6 +80,7 @@ export type ProgressEvent =
   | { kind: "start"; arm: string; runIndex: number; position: number; total: number }
   | { kind: "finish"; arm: string; runIndex: number; position: number; total: number; done: number; result: RunResult }
   | { kind: "interrupted"; arm: string; runIndex: number }
+  | { kind: "retry"; arm: string; runIndex: number; retry: RetriedAttempt }
   | { kind: "pruned"; paths: string[] };
 
 export interface StudyRunOptions {
@@ -92,6 +112,22 @@ export interface StudyRunOptions {
   onProgress?: (event: ProgressEvent) => void;
   /** A fresh clock per run, in milliseconds from its start. Default: performance.now(). */
   clockFactory?: () => () => number;
+  /** The sandbox every run gets (the CLI probes it, `--no-sandbox` turns it off); default probed here. */
+  sandbox?: Sandbox;
+  /** Rerun only the runs of the folder that ended as `error` (implies resume). */
+  retryErrors?: boolean;
+  /** Stop the study after this many runs in a row end with the same fault (default 2; ADR 0081). */
+  failFastAfter?: number;
+  /** Applied to every record event and result before it is written (ADR 0083). */
+  redact?: Redactor;
+}
+
+/** Why a study stopped before its plan was done: the same fault ended runs in a row. */
+export interface FailFast {
+  cause: string;
+  /** The runs that ended with it, in the order they finished. */
+  runs: Array<{ arm: string; runIndex: number }>;
+  message: string;
 }
 
 export interface StudyRunOutcome {
@@ -101,9 +137,13 @@ export interface StudyRunOutcome {
   ran: number;
   /** Runs found finished (resume) and skipped. */
   skipped: number;
-  /** Runs whose harness failed (status `error`); they still have a result. */
+  /** Runs that ended as `error` (a fault, not a result); they still have a result. */
   errors: number;
+  /** Error runs by cause, in this invocation. */
+  errorCauses: Record<string, number>;
   interrupted: boolean;
+  /** Set when the study stopped early because the same fault ended runs in a row. */
+  failFast: FailFast | null;
   pruned: string[];
 }
 
@@ -127,30 +167,43 @@ export function studyIdentity(meta: StudyMeta): Omit<StudyMeta, "shard" | "plann
   return identity;
 }
 
-/** Names the top-level fields in which two studies differ (empty when they agree). */
-export function identityDifferences(a: StudyMeta, b: StudyMeta): string[] {
+/**
+ * Names the top-level fields in which two studies differ (empty when they agree). With `grow`, more
+ * runs per arm in `b` than in `a` is no difference: the folder grows (seeds depend on the run
+ * index only, so the runs already done keep their place in the plan).
+ */
+export function identityDifferences(a: StudyMeta, b: StudyMeta, grow = false): string[] {
   const left = studyIdentity(a) as Record<string, unknown>;
   const right = studyIdentity(b) as Record<string, unknown>;
   const keys = [...new Set([...Object.keys(left), ...Object.keys(right)])].sort();
-  return keys.filter((key) => JSON.stringify(left[key]) !== JSON.stringify(right[key]));
+  return keys.filter((key) => JSON.stringify(left[key]) !== JSON.stringify(right[key]) && !(grow && key === "runsPerArm" && b.runsPerArm > a.runsPerArm));
+}
+
+/** The prepared study with another number of runs per arm (resuming a folder that holds more, or growing one). */
+function withRunsPerArm(prepared: PreparedStudy, runsPerArm: number, shard: Shard | null): PreparedStudy {
+  const plan = shardOf(planRuns(prepared.meta.arms.map((arm) => arm.name), runsPerArm, prepared.meta.seed), shard);
+  return { ...prepared, plan, meta: { ...prepared.meta, runsPerArm, planned: plan.map(({ arm, runIndex }) => ({ arm, runIndex })) } };
 }
 
 interface PreparedStudy {
   meta: StudyMeta;
-  arms: Map<string, { arm: StudyArm; model: string }>;
+  arms: Map<string, { arm: StudyArm; model: string; origin: SpecOrigin }>;
   repoPath: string;
   commit: string;
   handoff: string;
   checks: CheckSpec[];
   plan: PlannedRun[];
+  /** The sandbox of every run: no network, the source's objects readable (the clone borrows them). */
+  sandbox: RunSandbox;
 }
 
 async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
   const { spec, deps, cwd } = options;
+  const sandbox = options.sandbox ?? probeSandbox({ env: process.env });
   const entries = selectArms(spec, options.arms ?? []);
   const loaded = await deps.loadArms(spec.armsDir, entries.map((entry) => entry.name), cwd);
   const runsPerArm = options.runs ?? spec.runs;
-  const arms = new Map<string, { arm: StudyArm; model: string }>();
+  const arms = new Map<string, { arm: StudyArm; model: string; origin: SpecOrigin }>();
   const armMetas: ArmMeta[] = [];
   for (const base of loaded) {
     const entry = armEntryFor(entries, base.name);
@@ -160,9 +213,13 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
       ...(entry.goal ? { goal: entry.goal } : {}),
     };
     const model = options.model ?? entry.model ?? spec.model;
+    // Only a spec typed on the command line may send a key to a host other than its provider's.
+    const origin: SpecOrigin = options.model !== undefined ? "command-line" : "study-file";
     // Creating a client validates the spec before any run starts, and tells whether it is the test double.
-    const probe = await deps.createModel(model, { cwd, seed: spec.seed, runIndex: 0, agent: arm.agent });
-    arms.set(arm.name, { arm, model });
+    const probe = await deps.createModel(model, { cwd, seed: spec.seed, runIndex: 0, agent: arm.agent, origin, requests: spec.requests });
+    const refusal = unsandboxedRefusal(sandbox, { arm: arm.name, agent: arm.agent, modelSpec: model, testDouble: probe.isTestDouble });
+    if (refusal !== null) throw new StudyInputError("STUDY_SANDBOX", refusal);
+    arms.set(arm.name, { arm, model, origin });
     const sections = arm.prompt?.sections?.filter((section) => section.stable !== false).map(({ id, chars, tokens }) => ({ id, chars, tokens })) ?? null;
     armMetas.push({
       name: arm.name,
@@ -195,6 +252,7 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
     schema: "armstudy.study/1",
     study: spec.name,
     description: spec.description,
+    question: spec.question,
     studyFile: displayPath(spec.file, cwd),
     repo: {
       source: spec.repo.kind === "fixture" ? `fixture:${displayPath(spec.repo.dir, cwd)}` : `git:${displayPath(spec.repo.path, cwd)}@${spec.repo.ref}`,
@@ -205,20 +263,28 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
     seed: spec.seed,
     runsPerArm,
     model: options.model ?? spec.model,
+    ...(options.model !== undefined && options.model !== spec.model ? { studyFileModel: spec.model } : {}),
     arms: armMetas,
     limits: spec.limits,
+    requests: spec.requests,
     shard: options.shard ?? null,
     planned: plan.map(({ arm, runIndex }) => ({ arm, runIndex })),
+    sandbox:
+      sandbox.kind === "bwrap"
+        ? { kind: "bwrap", version: sandbox.version, disabled: false }
+        : { kind: "none", reason: sandbox.reason, disabled: sandbox.chosen },
   };
-  return { meta, arms, repoPath, commit, handoff, checks, plan };
+  const runSandbox: RunSandbox = { sandbox, network: "none", readable: [await objectStore(repoPath)] };
+  return { meta, arms, repoPath, commit, handoff, checks, plan, sandbox: runSandbox };
 }
 
 /** Runs (or resumes) a study and writes its results folder. Does not render the report. */
 export async function runStudy(options: StudyRunOptions): Promise<StudyRunOutcome> {
-  const prepared = await prepare(options);
-  const { meta, plan } = prepared;
-  const outDir = options.resume && options.resumeCandidates ? await pickResumable(options.resumeCandidates, meta, options.cwd) : options.outDir;
-  options = { ...options, outDir };
+  let prepared = await prepare(options);
+  const grow = options.runs !== undefined;
+  const resume = options.resume === true || options.retryErrors === true;
+  const outDir = resume && options.resumeCandidates ? await pickResumable(options.resumeCandidates, prepared.meta, options.cwd, grow) : options.outDir;
+  options = { ...options, outDir, resume };
   const metaFile = join(outDir, STUDY_META_FILE);
   const outInfo = await stat(outDir).catch(() => undefined);
   if (outInfo !== undefined && !outInfo.isDirectory()) {
@@ -226,11 +292,19 @@ export async function runStudy(options: StudyRunOptions): Promise<StudyRunOutcom
   }
   // A study.json that is there but unreadable is an error, never a fresh start over the runs beside it.
   const existing: StudyMeta | null = existsSync(metaFile) ? await readStudyMeta(outDir) : null;
+  // Resuming without --runs finishes the folder as it was planned, however many runs per arm it holds.
+  if (options.resume && existing !== null && !grow && existing.runsPerArm !== prepared.meta.runsPerArm) {
+    prepared = withRunsPerArm(prepared, existing.runsPerArm, options.shard ?? null);
+  }
+  if (options.resume && existing !== null && grow && prepared.meta.runsPerArm < existing.runsPerArm) {
+    throw new StudyInputError("STUDY_RESUME", `${displayPath(outDir, options.cwd)} holds ${existing.runsPerArm} runs per arm; --runs ${prepared.meta.runsPerArm} cannot shrink it. Give --runs ${existing.runsPerArm} or more, or drop --runs to finish it.`);
+  }
+  const { meta, plan } = prepared;
   if (options.resume) {
     if (existing === null) {
       throw new StudyInputError("STUDY_RESUME", `nothing to resume in ${displayPath(outDir, options.cwd)}: it holds no ${STUDY_META_FILE}. Drop --resume to start a new study.`);
     }
-    const differences = identityDifferences(existing, meta);
+    const differences = identityDifferences(existing, meta, grow);
     if (differences.length > 0 || JSON.stringify(existing.shard) !== JSON.stringify(meta.shard)) {
       const fields = [...differences, ...(JSON.stringify(existing.shard) !== JSON.stringify(meta.shard) ? ["shard"] : [])];
       throw new StudyInputError(
@@ -242,6 +316,21 @@ export async function runStudy(options: StudyRunOptions): Promise<StudyRunOutcom
     throw new StudyInputError("STUDY_RESUME", `${displayPath(outDir, options.cwd)} already holds a study. Pass --resume to finish it, or choose another --out.`);
   }
   await mkdir(outDir, { recursive: true });
+  // One study writes a folder at a time; the lock is released however this ends.
+  const lock = await lockResultsFolder(outDir, displayPath(outDir, options.cwd));
+  try {
+    return await runLocked(prepared, options, outDir, metaFile);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function runLocked(prepared: PreparedStudy, options: StudyRunOptions, outDir: string, metaFile: string): Promise<StudyRunOutcome> {
+  const { meta, plan } = prepared;
+  // Checked again under the lock: another study may have started here since the check above.
+  if (options.resume !== true && existsSync(metaFile)) {
+    throw new StudyInputError("STUDY_RESUME", `${displayPath(outDir, options.cwd)} already holds a study. Pass --resume to finish it, or choose another --out.`);
+  }
   await writeJsonAtomic(metaFile, meta);
 
   const worktreeRoot = options.worktreeRoot ?? defaultWorktreeRoot();
@@ -251,7 +340,9 @@ export async function runStudy(options: StudyRunOptions): Promise<StudyRunOutcom
   const todo: PlannedRun[] = [];
   let skipped = 0;
   for (const planned of plan) {
-    if ((await readRunResult(outDir, planned.arm, planned.runIndex)) !== null) skipped += 1;
+    const finished = await readRunResult(outDir, planned.arm, planned.runIndex);
+    // --retry-errors: a run that ended as a fault is redone; every other finished run is kept.
+    if (finished !== null && !(options.retryErrors === true && finished.status === "error")) skipped += 1;
     else todo.push(planned);
   }
   options.onProgress?.({ kind: "planned", total: plan.length, skipped, toRun: todo.length, outDir });
@@ -260,7 +351,12 @@ export async function runStudy(options: StudyRunOptions): Promise<StudyRunOutcom
   let done = skipped;
   let ran = 0;
   let errors = 0;
+  const errorCauses: Record<string, number> = {};
   let interrupted = false;
+  // Fail fast: the same fault ending runs in a row stops the study (ADR 0081).
+  const failFastAfter = Math.max(1, options.failFastAfter ?? 2);
+  let streak: { cause: string; runs: Array<{ arm: string; runIndex: number }>; message: string } | null = null;
+  let failFast: FailFast | null = null;
   const positions = new Map(plan.map((planned, index) => [`${planned.arm}#${planned.runIndex}`, index + 1]));
   // A harness fault in one run (a cassette miss) stops the others too, then is thrown to the caller.
   let fault: HarnessFaultError | null = null;
@@ -271,7 +367,7 @@ export async function runStudy(options: StudyRunOptions): Promise<StudyRunOutcom
     todo.map((planned) =>
       limit(async () => {
         if (signal.aborted) {
-          interrupted = true;
+          if (failFast === null) interrupted = true;
           return;
         }
         const position = positions.get(`${planned.arm}#${planned.runIndex}`) ?? 0;
@@ -286,22 +382,45 @@ export async function runStudy(options: StudyRunOptions): Promise<StudyRunOutcom
           return;
         }
         if (result === null) {
+          // A run cut short by fail-fast is not an interruption by the person: it just has no result.
+          if (failFast !== null) return;
           interrupted = true;
           options.onProgress?.({ kind: "interrupted", arm: planned.arm, runIndex: planned.runIndex });
           return;
         }
         done += 1;
         ran += 1;
-        if (result.error !== null) errors += 1;
+        if (result.status === "error") {
+          errors += 1;
+          const cause = result.cause ?? "harness.exception";
+          errorCauses[cause] = (errorCauses[cause] ?? 0) + 1;
+          streak = streak !== null && streak.cause === cause ? { ...streak, runs: [...streak.runs, { arm: planned.arm, runIndex: planned.runIndex }] } : { cause, runs: [{ arm: planned.arm, runIndex: planned.runIndex }], message: result.error ?? cause };
+          if (streak.runs.length >= failFastAfter && failFast === null) {
+            failFast = { ...streak };
+            stop.abort(new Error(`fail fast: ${cause}`));
+          }
+        } else {
+          streak = null;
+        }
         options.onProgress?.({ kind: "finish", arm: planned.arm, runIndex: planned.runIndex, position, total: plan.length, done, result });
       }),
     ),
   );
   if (fault !== null) throw fault;
-  return { outDir, meta, ran, skipped, errors, interrupted: interrupted || Boolean(options.signal?.aborted && ran + skipped < plan.length), pruned };
+  return {
+    outDir,
+    meta,
+    ran,
+    skipped,
+    errors,
+    errorCauses,
+    interrupted: interrupted || Boolean(options.signal?.aborted && ran + skipped < plan.length),
+    failFast,
+    pruned,
+  };
 }
 
-async function pickResumable(candidates: readonly string[], meta: StudyMeta, cwd: string): Promise<string> {
+async function pickResumable(candidates: readonly string[], meta: StudyMeta, cwd: string, grow: boolean): Promise<string> {
   let newest: { dir: string; fields: string[] } | null = null;
   for (const dir of candidates) {
     let existing: StudyMeta;
@@ -310,7 +429,7 @@ async function pickResumable(candidates: readonly string[], meta: StudyMeta, cwd
     } catch {
       continue;
     }
-    const fields = [...identityDifferences(existing, meta), ...(JSON.stringify(existing.shard) !== JSON.stringify(meta.shard) ? ["shard"] : [])];
+    const fields = [...identityDifferences(existing, meta, grow).filter((field) => grow || field !== "runsPerArm"), ...(JSON.stringify(existing.shard) !== JSON.stringify(meta.shard) ? ["shard"] : [])];
     if (fields.length === 0) return dir;
     newest ??= { dir, fields };
   }
@@ -324,7 +443,8 @@ async function pickResumable(candidates: readonly string[], meta: StudyMeta, cwd
 
 /** One run from worktree to result. Returns null when it was interrupted (nothing written but the partial record). */
 async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: StudyRunOptions, worktreeRoot: string): Promise<RunResult | null> {
-  const { arm, model: modelSpec } = prepared.arms.get(planned.arm) as { arm: StudyArm; model: string };
+  const { arm, model: modelSpec, origin } = prepared.arms.get(planned.arm) as { arm: StudyArm; model: string; origin: SpecOrigin };
+  const redact = options.redact ?? NO_REDACTION;
   const folder = join(options.outDir, runFolder(planned.arm, planned.runIndex));
   // An unfinished folder from an earlier, interrupted attempt is redone from scratch.
   await rm(folder, { recursive: true, force: true });
@@ -347,7 +467,15 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
   let removed = false;
   try {
     writer = await RecordWriter.open(join(folder, RECORD_FILE));
-    const model = await options.deps.createModel(modelSpec, { cwd: options.cwd, seed: planned.seed, runIndex: planned.runIndex, agent: arm.agent });
+    const model = await options.deps.createModel(modelSpec, {
+      cwd: options.cwd,
+      seed: planned.seed,
+      runIndex: planned.runIndex,
+      agent: arm.agent,
+      origin,
+      ...(prepared.meta.requests ? { requests: prepared.meta.requests } : {}),
+      onRetry: (retry) => options.onProgress?.({ kind: "retry", arm: planned.arm, runIndex: planned.runIndex, retry: redact.value(retry) }),
+    });
     let outcome: AgentRunOutcome | null = null;
     let harnessError: string | null = null;
     t = clock();
@@ -360,37 +488,46 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
         handoff: prepared.handoff,
         runIndex: planned.runIndex,
         seed: planned.seed,
-        onEvent: async (event) => {
+        onEvent: async (raw) => {
+          // Nothing a server sent back reaches the record with a secret in it.
+          const event = redact.value(raw);
           events.push(event);
           await recordWriter.write(event);
         },
         clock,
         limits: prepared.meta.limits,
         artifactsDir: folder,
+        sandbox: prepared.sandbox,
         ...(signal ? { signal } : {}),
       });
     } catch (error) {
       if (signal?.aborted) return null;
       // A harness fault stops the whole study (runStudy); the worktree is still removed below.
       if (error instanceof HarnessFaultError) throw error;
-      harnessError = `${(error as Error).name}: ${(error as Error).message}`;
+      harnessError = redact.text(`${(error as Error).name}: ${(error as Error).message}`);
     }
     timing.agentMs = Math.round(clock() - t);
     await writer.close();
     if (signal?.aborted) return null;
 
     t = clock();
-    const acceptance = await runAcceptance(prepared.meta.checks, {
-      cwd: worktree,
-      timeoutMs: 120_000,
-      now: clock,
-      ...(signal ? { signal } : {}),
-    });
+    // A faulted run is not graded: its checks would describe the fault, and no number reads them (ADR 0081).
+    const faulted = harnessError !== null || outcome?.status === "error";
+    const acceptance: AcceptanceResult = faulted
+      ? { passed: 0, failed: 0, checks: [] }
+      : await runAcceptance(prepared.meta.checks, {
+          cwd: worktree,
+          timeoutMs: 120_000,
+          now: clock,
+          sandbox: prepared.sandbox,
+          ...(signal ? { signal } : {}),
+        });
     timing.checksMs = Math.round(clock() - t);
     if (signal?.aborted) return null;
 
     t = clock();
-    const diff = await collectDiff(worktree, prepared.commit);
+    const gitTampered = await checkRunGit(worktree);
+    const diff = await collectDiff(worktree, prepared.commit, prepared.repoPath);
     await writeFileAtomic(join(folder, PATCH_FILE), diff.patch);
     timing.diffMs = Math.round(clock() - t);
     if (options.envelope === true) {
@@ -406,6 +543,10 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
     }
 
     const metrics = options.deps.measure(events, acceptance, { arm, model });
+    // A fault (the model could not be used, the harness failed) is an `error` run with a named cause.
+    const status = harnessError !== null ? "error" : (outcome?.status ?? "error");
+    const cause = status !== "error" ? null : harnessError !== null ? "harness.exception" : (outcome?.cause ?? (arm.agent === "armstudy" ? "harness.policy" : "harness.client"));
+    const errorText = status !== "error" ? null : (harnessError ?? outcome?.reason ?? cause);
     const result: RunResult = {
       schema: "armstudy.result/1",
       arm: planned.arm,
@@ -414,24 +555,34 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
       model: modelSpec,
       testDouble: model.isTestDouble,
       agent: arm.agent,
-      status: harnessError !== null ? "error" : (outcome?.status ?? "error"),
+      status,
       reason: harnessError !== null ? "harness_error" : (outcome?.reason ?? null),
-      error: harnessError,
+      error: errorText,
+      cause,
       acceptance,
       diff: { stat: diff.stat, files: diff.files, insertions: diff.insertions, deletions: diff.deletions },
       metrics,
       files: { record: RECORD_FILE, patch: PATCH_FILE, ...(options.envelope === true ? { envelope: ENVELOPE_FILE } : {}) },
       timing,
+      sandbox: sandboxOfResult(prepared.sandbox),
+      gitTampered,
     };
     t = clock();
     await removeWorktree(prepared.repoPath, worktree);
     removed = true;
     result.timing.cleanupMs = Math.round(clock() - t);
     // Written last: its presence is what marks the run finished.
-    await writeJsonAtomic(join(folder, RESULT_FILE), result);
-    return result;
+    const clean = redact.value(result);
+    await writeJsonAtomic(join(folder, RESULT_FILE), clean);
+    return clean;
   } finally {
     await writer?.close().catch(() => undefined);
     if (!removed) await removeWorktree(prepared.repoPath, worktree);
   }
+}
+
+function sandboxOfResult(run: RunSandbox): NonNullable<RunResult["sandbox"]> {
+  return run.sandbox.kind === "bwrap"
+    ? { kind: "bwrap", version: run.sandbox.version, network: run.network, disabled: false }
+    : { kind: "none", network: "unconfined", reason: run.sandbox.reason, disabled: run.sandbox.chosen };
 }

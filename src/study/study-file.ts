@@ -11,8 +11,40 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { StudyInputError, describeZodIssues } from "./errors.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
+import { DecisionSchema, PrimarySchema, SecondarySchema, type StudyQuestion, buildQuestion } from "./question.ts";
+import { MAX_TIME_LIMIT_HOURS, MAX_TIME_LIMIT_MS } from "../core/limits.ts";
+import { DEFAULT_REQUEST_TIMEOUTS, DEFAULT_RETRY } from "../run/models/openai-compatible.ts";
+
+/** Runs per arm, at most: the study file's `runs` and `--runs` alike. */
+export const MAX_RUNS_PER_ARM = 1000;
 
 const nonEmpty = z.string().trim().min(1, "must be a non-empty string");
+
+/** A time limit in milliseconds: a positive whole number, at most 24 h (ADR 0084). */
+const timeMs = z
+  .number()
+  .int("must be a whole number of milliseconds")
+  .positive("must be a positive number of milliseconds")
+  .max(MAX_TIME_LIMIT_MS, `must be at most 24 hours (${MAX_TIME_LIMIT_MS} ms)`);
+
+/** How model requests are timed and retried (ADR 0082); defaults in DEFAULT_REQUESTS. */
+const RequestsSchema = z
+  .object({
+    connectTimeoutMs: timeMs.optional(),
+    idleTimeoutMs: timeMs.optional(),
+    maxRetries: z.number().int().min(0).max(10).optional(),
+    retryDelayMs: timeMs.optional(),
+  })
+  .strict();
+
+export type RequestSettings = { connectTimeoutMs: number; idleTimeoutMs: number; maxRetries: number; retryDelayMs: number };
+
+export const DEFAULT_REQUESTS: RequestSettings = {
+  connectTimeoutMs: DEFAULT_REQUEST_TIMEOUTS.connectTimeoutMs,
+  idleTimeoutMs: DEFAULT_REQUEST_TIMEOUTS.idleTimeoutMs,
+  maxRetries: DEFAULT_RETRY.maxRetries,
+  retryDelayMs: DEFAULT_RETRY.baseDelayMs,
+};
 
 const PolicySpecSchema = z
   .object({
@@ -24,7 +56,7 @@ const PolicySpecSchema = z
 const GoalLimitsSchema = z
   .object({
     rounds: z.number().int().positive().optional(),
-    hours: z.number().positive().optional(),
+    hours: z.number().positive().max(MAX_TIME_LIMIT_HOURS, "must be at most 24 hours").optional(),
   })
   .strict();
 
@@ -56,11 +88,16 @@ export const StudyFileSchema = z
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "must be letters, digits, '.', '_' or '-' (it names a folder under reports/)")
       .optional(),
     description: z.string().optional(),
+    /** The question the study answers, stated before any run (src/study/question.ts). */
+    decision: DecisionSchema.optional(),
+    hypothesis: z.string().optional(),
+    primary: PrimarySchema.optional(),
+    secondary: z.array(SecondarySchema).optional(),
     repo: RepoSchema,
     handoff: nonEmpty,
     checks: nonEmpty,
     arms: z.array(ArmEntrySchema).min(1, "list at least one arm"),
-    runs: z.number().int().positive().max(1000).default(3),
+    runs: z.number().int().positive().max(MAX_RUNS_PER_ARM).default(3),
     model: nonEmpty,
     seed: z.number().int().default(1),
     /** Folder holding the arms (`<armsDir>/<arm>/arm.yaml`); defaults to the study file's folder. */
@@ -68,12 +105,14 @@ export const StudyFileSchema = z
     limits: z
       .object({
         maxRounds: z.number().int().positive().optional(),
-        maxWallMs: z.number().int().positive().optional(),
+        maxWallMs: timeMs.optional(),
       })
       .strict()
       .default({ maxRounds: 80, maxWallMs: 300_000 }),
     /** Default timeout for one acceptance check, when the checks file gives none. */
-    checkTimeoutMs: z.number().int().positive().default(120_000),
+    checkTimeoutMs: timeMs.default(120_000),
+    /** Model request timeouts and retries. */
+    requests: RequestsSchema.optional(),
   })
   .strict();
 
@@ -90,6 +129,8 @@ export interface StudyArmEntry {
 export interface StudySpec {
   name: string;
   description: string;
+  /** The pre-stated question, or null when the study file states none. */
+  question: StudyQuestion | null;
   /** The study file itself (absolute). */
   file: string;
   repo: { kind: "fixture"; dir: string } | { kind: "git"; path: string; ref: string };
@@ -102,6 +143,8 @@ export interface StudySpec {
   seed: number;
   limits: { maxRounds?: number; maxWallMs?: number };
   checkTimeoutMs: number;
+  /** Model request timeouts and retries, defaults filled in. */
+  requests: RequestSettings;
 }
 
 export const STUDY_FILE_SUFFIX = ".study.yaml";
@@ -125,6 +168,7 @@ export function parseStudyFile(value: unknown, file: string): StudySpec {
   return {
     name: data.name ?? fallbackName,
     description: data.description ?? "",
+    question: buildQuestion(data, data.arms.map((arm) => arm.name), file),
     file: resolve(file),
     repo: "fixture" in data.repo ? { kind: "fixture", dir: resolve(dir, data.repo.fixture) } : { kind: "git", path: resolve(dir, data.repo.path), ref: data.repo.ref },
     handoffPath: resolve(dir, data.handoff),
@@ -136,6 +180,7 @@ export function parseStudyFile(value: unknown, file: string): StudySpec {
     seed: data.seed,
     limits: data.limits,
     checkTimeoutMs: data.checkTimeoutMs,
+    requests: { ...DEFAULT_REQUESTS, ...data.requests },
   };
 }
 

@@ -231,7 +231,8 @@ async function problemsOf(words: readonly string[]): Promise<string[]> {
     if (body === undefined) return [`"${script}" is not an npm script in package.json: ${Object.keys(SCRIPTS).sort().join(", ")}`];
     if (rest.length > 0 && rest[0] !== "--") problems.push(`npm run ${script}: put -- before ${rest[0]}, or npm takes it as its own option`);
     args = rest[0] === "--" ? rest.slice(1) : rest;
-    const cli = /^tsx src\/cli\/main\.ts(?:\s+(\S+))?$/.exec(body);
+    // The scripts start the CLI as `exec node bin/armstudy.js [COMMAND]` (ADR 0084).
+    const cli = /^(?:exec node bin\/armstudy\.js|tsx src\/cli\/main\.ts)(?:\s+(\S+))?$/.exec(body);
     if (cli !== null) problems.push(...(await armstudyProblems(cli[1] === undefined ? args : [cli[1], ...args])));
     if (script === "bench") {
       const topics = args.filter((arg) => !arg.startsWith("-"));

@@ -26,9 +26,9 @@ async function countColour(png: Buffer, hex: string): Promise<number> {
 }
 
 describe("renderCharts", () => {
-  it("draws four real PNGs of the chart size", () => {
+  it("draws six real PNGs of the chart size", () => {
     const charts = renderCharts(summarize(threeArms()));
-    expect(charts.map((chart) => chart.name)).toEqual(["tool-calls-before-reply-end.png", "rates.png", "tokens.png", "prefix-sections.png"]);
+    expect(charts.map((chart) => chart.name)).toEqual(["rates.png", "turns.png", "checks.png", "tokens.png", "tool-calls-before-reply-end.png", "prefix-sections.png"]);
     for (const chart of charts) {
       expect([...chart.png.subarray(0, 8)]).toEqual(PNG_SIGNATURE);
       expect(pngSize(chart.png)).toEqual({ chunk: "IHDR", width: CHART_WIDTH, height: CHART_HEIGHT });
@@ -39,16 +39,16 @@ describe("renderCharts", () => {
   it("draws the same bytes for the same summary", () => {
     const a = renderCharts(summarize(threeArms()));
     const b = renderCharts(summarize(threeArms()));
-    expect(a.map((chart) => chart.png.equals(b[a.indexOf(chart)]!.png))).toEqual([true, true, true, true]);
+    expect(a.map((chart) => chart.png.equals(b[a.indexOf(chart)]!.png))).toEqual([true, true, true, true, true, true]);
   });
 
   it("draws what the numbers say: a full false-completion bar for ordinary, none when no run claimed falsely", async () => {
     const loaded = threeArms();
-    const rates = renderCharts(summarize(loaded))[1]!;
+    const rates = renderCharts(summarize(loaded)).find((chart) => chart.name === "rates.png")!;
     const falseCompletionColour = "#D55E00";
     expect(await countColour(rates.png, falseCompletionColour)).toBeGreaterThan(10_000);
     loaded.results = loaded.results.map((r) => ({ ...r, metrics: { ...r.metrics, falseCompletion: false } }));
-    const none = renderCharts(summarize(loaded))[1]!;
+    const none = renderCharts(summarize(loaded)).find((chart) => chart.name === "rates.png")!;
     // Only the legend swatch is left.
     expect(await countColour(none.png, falseCompletionColour)).toBeLessThan(1_000);
     expect(await countColour(none.png, falseCompletionColour)).toBeGreaterThan(0);
@@ -94,9 +94,9 @@ describe("chart text", () => {
   it("draws the every-check-passed bars beside false completion: two full arms, none when no run passed", async () => {
     const loaded = threeArms();
     const passed = "#009E73";
-    expect(await countColour(renderCharts(summarize(loaded))[1]!.png, passed)).toBeGreaterThan(10_000);
+    expect(await countColour(renderCharts(summarize(loaded)).find((chart) => chart.name === "rates.png")!.png, passed)).toBeGreaterThan(10_000);
     loaded.results = loaded.results.map((r) => ({ ...r, acceptance: { ...r.acceptance, passed: 0, failed: 3, checks: r.acceptance.checks.map((c) => ({ ...c, passed: false })) } }));
-    const none = await countColour(renderCharts(summarize(loaded))[1]!.png, passed);
+    const none = await countColour(renderCharts(summarize(loaded)).find((chart) => chart.name === "rates.png")!.png, passed);
     expect({ legendOnly: none > 0 && none < 1_000 }).toEqual({ legendOnly: true });
   });
 });

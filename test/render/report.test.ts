@@ -77,6 +77,8 @@ describe("renderReportMarkdown", () => {
       "",
       "With the scripted test double every run of an arm takes the same steps, so its intervals are (close to) a single point: the table shows what each arm's control does with this persona, not how often a real model would need it.",
       "",
+      "Under the scripted test double (mechanics, not a model's behaviour): ordinary against old-build: every check passed in 0/3 runs against 3/3; a false completion claim in 3/3 runs against 0/3; 21 fewer tool calls per run. goal against old-build: 2 more claim checks, 6 more tool calls per run.",
+      "",
     ]);
     // Within the first screen: after the title, the test-double box, the study line and the warning.
     expect(lines.indexOf("## At a glance")).toEqual(9);
@@ -96,6 +98,9 @@ describe("renderReportMarkdown", () => {
       "| codex-exec | none (codex's own loop) | 0/1 | 1/1 | 0/1 | 1 of 3 | 6 | 61,731 |",
       "| ordinary | armstudy | `scripted:fixtures/personas/early-stopper.yaml` (test double) | none | 1,008 tokens, 4,000 chars, `ordinary-has` | the ordinary arm |",
       "| codex-exec | codex | `scripted:fixtures/personas/early-stopper.yaml` (test double) | none | client's own prompt (not measured) | the real Codex CLI |",
+      // What each arm did: hand-built results carry no turn counts, so those cells are "–".
+      "| ordinary | completed ×1 | none | – | – | – | none |",
+      "| codex-exec | completed ×1 | none | – | – | – | none |",
     ]);
     expect(lines.filter((line) => line.startsWith("| token counts from") || line.startsWith("| tokens in all"))).toEqual([
       "| token counts from | armstudy's o200k count | persona server's o200k count of what the client sent (no model) |",

@@ -39,6 +39,7 @@ describe("summarize", () => {
       status: "completed",
       reason: null,
       error: null,
+      cause: null,
       checks: { passed: 1, failed: 2, failedIds: ["B2", "B3"] },
       claimedComplete: true,
       claimSource: "report_first_line",
@@ -48,6 +49,7 @@ describe("summarize", () => {
       toolCalls: 9,
       toolCallsBeforeReplyEnd: 9,
       toolCallsPerReply: [10],
+      turns: { replies: null, continuations: null, nudges: null },
       claimChecks: { count: 0, done: 0, continue: 0, acceptedUnchecked: 0, shieldRejected: 0, agreesWithAcceptance: null },
       tokens: { prefix: 1000, input: 20_000, cachedInput: 0, output: 1000, reasoning: 0, total: 21_000, source: "counted" },
       costUsd: null,
@@ -69,11 +71,21 @@ describe("summarize", () => {
     loaded.results[0] = { ...loaded.results[0]!, error: "TypeError: broke", status: "error" };
     const summary = summarize(loaded);
     expect(summary.warnings).toEqual([
-      "Fewer than 5 runs per arm for old-build (n=3), ordinary (n=3), goal (n=2): intervals are wide and only large differences can be told from chance; treat the comparisons as indicative.",
+      "Fewer than 5 runs per arm for old-build (n=2), ordinary (n=3), goal (n=2): intervals are wide and only large differences can be told from chance; treat the comparisons as indicative.",
       "1 planned run(s) have no result (goal run 3): the study was interrupted or is one shard. Finish it with --resume, or merge the other shards.",
-      "1 run(s) hit a harness error (old-build run 1); their numbers describe the failure, not the arm.",
+      "1 run(s) ended as error (old-build run 1: harness.exception); they are left out of every number. Rerun them with --retry-errors.",
     ]);
-    expect(summary.runs).toEqual({ planned: 9, finished: 8, missing: [{ arm: "goal", runIndex: 3 }] });
+    expect(summary.runs).toEqual({ planned: 9, finished: 8, scored: 7, errors: 1, errorCauses: { "harness.exception": 1 }, missing: [{ arm: "goal", runIndex: 3 }] });
+    // The error run is in no statistic: the arm is scored on its other two runs, and lists it apart.
+    const oldBuild = summary.arms.find((arm) => arm.name === "old-build");
+    expect([oldBuild?.n, oldBuild?.runs.map((run) => run.runIndex), oldBuild?.errors.count, oldBuild?.errors.causes, oldBuild?.errors.runs.map((run) => [run.runIndex, run.cause])]).toEqual([
+      2,
+      [2, 3],
+      1,
+      { "harness.exception": 1 },
+      [[1, "harness.exception"]],
+    ]);
+    expect(oldBuild?.rates.allChecksPassed.n).toEqual(2);
     expect({ testDouble: summary.testDouble, arms: summary.testDoubleArms }).toEqual({ testDouble: true, arms: ["old-build", "ordinary", "goal"] });
     const real = summarize({ dir: "/r", meta: meta([armMeta("a", { testDouble: false, model: "openai:gpt-5" })], 5), results: [1, 2, 3, 4, 5].map((i) => result("a", i, 3)), missing: [] });
     expect({ testDouble: real.testDouble, arms: real.testDoubleArms, warnings: real.warnings }).toEqual({ testDouble: false, arms: [], warnings: [] });

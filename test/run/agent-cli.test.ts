@@ -55,13 +55,15 @@ describe("armstudy run", () => {
     }
   });
 
-  const USAGE = "usage: armstudy run --arm NAME --model SPEC --dir DIR --handoff FILE [--out FILE] [--seed N] [--run-index N] [--arms-dir DIR] [--max-rounds N] [--max-minutes N]";
+  const USAGE = "usage: armstudy run --arm NAME --model SPEC --dir DIR --handoff FILE [--out FILE] [--seed N] [--run-index N] [--arms-dir DIR] [--max-rounds N] [--max-minutes N] [--no-sandbox]";
   it.each([
     [["run"], `armstudy run: missing --arm, --model, --dir, --handoff\n${USAGE}\n`],
     [["run", "--bogus"], `armstudy run: Unknown option '--bogus'\n${USAGE}\n`],
     [["run", "--arm", "ordinary", "--model", "scripted:x", "--dir", "no/such/dir", "--handoff", "h.md"], `armstudy run: --dir ${path.join(ROOT, "no/such/dir")} does not exist; give the work directory the agent should run in\n`],
     [["run", "--arm", "ordinary", "--model", "scripted:x", "--dir", ".", "--handoff", "no-such.md"], `armstudy run: --handoff ${path.join(ROOT, "no-such.md")} cannot be read (ENOENT); check the path\n`],
     [["run", "--arm", "ordinary", "--model", "scripted:x", "--dir", ".", "--handoff", "fixtures/handoffs/main.md", "--seed", "x"], 'armstudy run: --seed must be a whole number, got "x"\n'],
+    // 40,000 minutes is past 2^31 ms: Node would fire the wall cap at once (ADR 0084).
+    [["run", "--arm", "ordinary", "--model", "scripted:x", "--dir", ".", "--handoff", "h.md", "--max-minutes", "40000"], 'armstudy run: --max-minutes must be at most 24 hours (1440 minutes), got "40000"\n'],
     [
       ["run", "--arm", "ordinary", "--model", "nonsense", "--dir", ".", "--handoff", "fixtures/handoffs/main.md"],
       'armstudy run: model spec "nonsense": it has no kind before a colon. Forms: openai:MODEL, openai-compatible:MODEL@BASE_URL[#KEY_ENV], ollama:MODEL[@BASE_URL], scripted:FILE, replay:DIR, record:DIR=SPEC\n',

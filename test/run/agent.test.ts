@@ -9,6 +9,8 @@ import { countTokens } from "../../src/core/tokens.ts";
 import { RunEvent } from "../../src/run/record.ts";
 import { createToolbox, UNATTENDED_ANSWER } from "../../src/run/tools/index.ts";
 import { collector, fakeClock, testArm } from "./scripted-support.ts";
+import { defaultRunSandbox } from "../../src/run/sandbox/default.ts";
+import { describeSandbox } from "../../src/run/sandbox/types.ts";
 
 /** A model at the boundary: answers each request from a list, and keeps what it was sent. */
 class ListModel implements ModelClient {
@@ -69,7 +71,7 @@ describe("the agent loop", () => {
     const callText = `Writing it.\nwrite_file ${JSON.stringify({ path: "hello.txt", content: "hi\n" })}`;
     const sent1 = sent0 + countTokens(callText) + 4 + countTokens("wrote hello.txt (1 lines)") + 4;
     expect(events).toEqual([
-      { t: 1, type: "run.start", arm: "test-arm", runIndex: 2, seed: 5, model: "list:test", testDouble: true, prefixHash: "0".repeat(64), prefixTokens: 17, source: "armstudy" },
+      { t: 1, type: "run.start", arm: "test-arm", runIndex: 2, seed: 5, model: "list:test", testDouble: true, prefixHash: "0".repeat(64), prefixTokens: 17, source: "armstudy", sandbox: describeSandbox(defaultRunSandbox()) },
       { t: 3, type: "user.message", text: "Write hello.txt.", kind: "handoff" },
       // Our o200k count of what was sent, beside the provider's own figures.
       { t: 7, type: "model.request", round: 0, counted: { input: sent0, output: countTokens(callText) }, input: 100, cachedInput: 40, output: 10, reasoning: 2, usageSource: "reported", durationMs: 2, stop: "tool_calls", purpose: "agent" },

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { checkEnvironment, loadChecks, parseChecks, runAcceptance, runCheck } from "../../src/study/checks.ts";
+import { loadChecks, parseChecks, runAcceptance, runCheck } from "../../src/study/checks.ts";
 
 const temps: string[] = [];
 function temp(): string {
@@ -30,6 +30,9 @@ describe("parseChecks", () => {
     expect(() => parseChecks({ checks: [{ id: "B1", command: "a" }, { id: "B1", command: "b" }] }, "c.yaml")).toThrow(
       'c.yaml: field checks.1.id: "B1" is used twice; ids must be unique.',
     );
+    // A timeout past 24 h is refused by field, not handed to a timer that would fire at once (ADR 0084).
+    expect(() => parseChecks({ checks: [{ id: "B1", command: "a", timeoutMs: 3e9 }] }, "c.yaml")).toThrow("c.yaml: field checks.0.timeoutMs: must be at most 24 hours (86400000 ms)");
+    expect(() => parseChecks({ checks: [{ id: "B1", command: "a", timeout: 100000 }] }, "c.yaml")).toThrow("c.yaml: field checks.0.timeout: must be at most 24 hours (86400 s)");
   });
 
   it("names an unreadable file", async () => {
@@ -69,11 +72,10 @@ describe("runCheck", () => {
     expect(existsSync(join(dir, "late"))).toEqual(false);
   });
 
-  it("keeps credentials out of the check's environment", async () => {
+  it("gives the check only the allow-listed environment (no key, no custom name)", async () => {
     const dir = temp();
-    const env = { PATH: process.env.PATH, OPENAI_API_KEY: "sk-x", GH_TOKEN: "t", VISIBLE: "1" };
-    expect(checkEnvironment(env)).toEqual({ PATH: process.env.PATH, VISIBLE: "1" });
-    const result = await runCheck({ id: "env", command: 'test -z "$OPENAI_API_KEY" && test "$VISIBLE" = 1' }, { cwd: dir, timeoutMs: 10_000, env });
+    const env = { PATH: process.env.PATH, OPENAI_API_KEY: "sk-x", GH_PAT: "t", VISIBLE: "1", LANG: "C" };
+    const result = await runCheck({ id: "env", command: 'test -z "$OPENAI_API_KEY$GH_PAT$VISIBLE" && test "$LANG" = C' }, { cwd: dir, timeoutMs: 10_000, env });
     expect(result.passed).toEqual(true);
   });
 

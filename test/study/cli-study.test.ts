@@ -19,6 +19,7 @@ async function run(args: string[]) {
 describe("armstudy study / merge: bad input exits 2 with a clear message", () => {
   it.each([
     [["study", "--runs", "0"], 'armstudy study: --runs must be a whole number of at least 1, got "0"'],
+    [["study", "--runs", "999999999999"], 'armstudy study: --runs must be at most 1000, got "999999999999"'],
     [["study", "-j", "two"], 'armstudy study: -j must be a whole number of at least 1, got "two"'],
     [["study", "--shard", "3/2"], 'armstudy study: --shard "3/2" is not i/n with 1 <= i <= n (for example --shard 1/3).'],
     [["study", "--frobnicate"], "armstudy study: Unknown option '--frobnicate'"],
@@ -54,11 +55,13 @@ describe("progress", () => {
     now = 65_000;
     printer.onProgress({ kind: "finish", arm: "goal", runIndex: 2, position: 6, total: 9, done: 4, result: finished });
     printer.onProgress({ kind: "interrupted", arm: "ordinary", runIndex: 3 });
+    printer.onProgress({ kind: "retry", arm: "goal", runIndex: 4, retry: { attempt: 1, cause: "model.http_5xx", message: "HTTP 503: busy", atMs: 9, waitMs: 1500 } });
     printer.close();
     expect(lines).toEqual([
       "9 runs → reports/default/x\n",
       "[4/9] goal run 2: completed · checks 3/3 · claimed complete (goal_complete) · 39 tool calls (01:05 elapsed)\n",
       "ordinary run 3: interrupted; its worktree was removed and --resume will redo it\n",
+      "goal run 4: attempt 1 failed (model.http_5xx: HTTP 503: busy); retrying in 1.5 s\n",
     ]);
   });
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, chmodSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, readFileSync, statSync, writeFileSync, chmodSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -12,6 +12,7 @@ import {
   pruneStaleWorktrees,
   removeWorktree,
   resolveCommit,
+  runGitState,
 } from "../../src/study/git.ts";
 import { StudyInputError } from "../../src/study/errors.ts";
 
@@ -86,13 +87,16 @@ describe("materialiseFixture", () => {
 });
 
 describe("worktrees and diffs", () => {
-  it("adds a detached worktree, diffs new and changed files, and removes it without touching the source", async () => {
+  it("makes a detached clone, diffs new and changed files, and removes it without touching the source", async () => {
     const { repoPath, commit } = await materialiseFixture(fixtureFolder(), temp());
     const statusBefore = sh(repoPath, "status", "--porcelain");
     const branchesBefore = sh(repoPath, "branch", "-a");
     const root = temp();
     const wt = await addWorktree(repoPath, commit, root, "goal-1");
-    expect(await listWorktrees(repoPath)).toEqual([wt]);
+    // A clone of its own, sharing the source's objects: the source registers nothing.
+    expect(await listWorktrees(repoPath)).toEqual([]);
+    expect(statSync(join(wt, ".git")).isDirectory()).toEqual(true);
+    expect(readFileSync(join(wt, ".git", "objects", "info", "alternates"), "utf8").trim()).toEqual(join(repoPath, ".git", "objects"));
     expect(sh(wt, "rev-parse", "HEAD").trim()).toEqual(commit);
     // Detached: HEAD is no branch, so no branch of the source moves.
     expect(() => sh(wt, "symbolic-ref", "-q", "HEAD")).toThrow();
@@ -100,7 +104,7 @@ describe("worktrees and diffs", () => {
     writeFileSync(join(wt, "src", "new.js"), "export const two = 2;\nexport const three = 3;\n");
     // An agent that commits must not hide its work: the diff is against the pinned commit.
     sh(wt, "-c", "user.name=a", "-c", "user.email=a@b.c", "commit", "-qam", "agent commit");
-    const diff = await collectDiff(wt, commit);
+    const diff = await collectDiff(wt, commit, repoPath);
     expect({ files: diff.files, insertions: diff.insertions, deletions: diff.deletions }).toEqual({ files: 2, insertions: 3, deletions: 0 });
     expect(diff.stat).toEqual(" README.md  | 1 +\n src/new.js | 2 ++\n 2 files changed, 3 insertions(+)\n");
     expect(diff.patch.split("\n").filter((line) => line.startsWith("+++ "))).toEqual(["+++ b/README.md", "+++ b/src/new.js"]);
@@ -122,22 +126,19 @@ describe("worktrees and diffs", () => {
 });
 
 describe("pruneStaleWorktrees", () => {
-  it("removes the worktrees of dead owners, registered or not, and keeps live ones", async () => {
+  it("removes the run folders of dead owners with armstudy's state beside them, and keeps live ones", async () => {
     const { repoPath, commit } = await materialiseFixture(fixtureFolder(), temp());
     const root = temp();
     const live = await addWorktree(repoPath, commit, root, "live");
     const crashed = await addWorktree(repoPath, commit, root, "crashed");
+    // Simulate a crash of another process: its folders carry a pid that is gone.
     const deadName = crashed.replace(/armstudy-\d+-/, "armstudy-999999-");
-    // Simulate a crash of another process: git still lists a worktree whose owner is gone.
-    sh(repoPath, "worktree", "move", crashed, deadName);
-    const orphan = await addWorktree(repoPath, commit, root, "orphan");
-    const orphanDead = orphan.replace(/armstudy-\d+-/, "armstudy-999998-");
-    renameSync(orphan, orphanDead);
-    sh(repoPath, "worktree", "prune");
+    renameSync(crashed, deadName);
+    renameSync(runGitState(crashed), runGitState(deadName));
     const removed = await pruneStaleWorktrees(repoPath, root, (pid) => pid === process.pid);
-    expect(removed.sort()).toEqual([deadName, orphanDead].sort());
-    expect(await listWorktrees(repoPath)).toEqual([live]);
-    expect(readdirSync(root)).toEqual([live.split("/").pop()]);
+    expect(removed).toEqual([deadName]);
+    expect(readdirSync(root).sort()).toEqual([live.split("/").pop(), runGitState(live).split("/").pop()].sort());
     await removeWorktree(repoPath, live);
+    expect(readdirSync(root)).toEqual([]);
   });
 });

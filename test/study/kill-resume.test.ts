@@ -48,7 +48,12 @@ describe("kill halfway, then --resume", () => {
     mkdirSync(childTmp);
     const out = join(dir, "results");
     const { repoPath } = await materialiseFixture(join(ROOT, "fixtures/repo"), join(ROOT, ".armstudy"));
-    const ours = async (): Promise<string[]> => (await listWorktrees(repoPath)).filter((path) => path.startsWith(childTmp));
+    // Run folders (clones) under the child's worktree root, and any worktree registered in the fixture cache.
+    const root = join(childTmp, "armstudy-worktrees");
+    const ours = async (): Promise<string[]> => [
+      ...(await listWorktrees(repoPath)).filter((path) => path.startsWith(childTmp)),
+      ...(existsSync(root) ? readdirSync(root).filter((name) => !name.endsWith(".armstudy-git")) : []),
+    ];
 
     // 1. SIGTERM after the first finished run: in-flight worktrees are removed before it exits.
     const first = startStudy(out, childTmp, false);
@@ -66,7 +71,6 @@ describe("kill halfway, then --resume", () => {
     const secondExit = exited(second);
     await waitFor(() => resultFiles(out).length >= afterTerm + 1, 120_000);
     // Wait until the next run's worktree exists, so the kill really leaves one behind.
-    const root = join(childTmp, "armstudy-worktrees");
     await waitFor(() => existsSync(root) && readdirSync(root).length > 0, 60_000);
     second.kill("SIGKILL");
     await secondExit;
@@ -94,7 +98,9 @@ describe("kill halfway, then --resume", () => {
       });
     }
     const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8"));
-    expect(summary.runs).toEqual({ planned: RUNS, finished: RUNS, missing: [] });
+    expect(summary.runs).toEqual({ planned: RUNS, finished: RUNS, scored: RUNS, errors: 0, errorCauses: {}, missing: [] });
+    // The SIGKILLed study left its lock behind; the resume took it over (its pid was dead) and released it.
+    expect(existsSync(join(out, "study.lock"))).toEqual(false);
     expect(await ours()).toEqual([]);
   });
 });

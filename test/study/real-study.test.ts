@@ -26,7 +26,7 @@ describe("a study with real-client arms beside our own", () => {
   it.skipIf(realArms.length === 0)(`runs ${realArms.join(", ") || "the real-client arms"} and ordinary on the same persona (skipped unless \`npm run agents:install\` installed a client)`, async () => {
     const out = join(mkdtempSync(join(tmpdir(), "armstudy-real-study-")), "results");
     temps.push(resolve(out, ".."));
-    const io = memoryIO({ cwd: ROOT, env: { PATH: process.env.PATH } });
+    const io = memoryIO({ cwd: ROOT, env: { PATH: process.env.PATH, ...(process.env.ARMSTUDY_AGENTS_DIR ? { ARMSTUDY_AGENTS_DIR: process.env.ARMSTUDY_AGENTS_DIR } : {}) } });
     const code = await main(["study", ...realArms.flatMap((arm) => ["--arm", arm]), "--arm", "ordinary", "--runs", "1", "--out", out], io);
     expect({ code, err: io.err.join("") }).toEqual({ code: 0, err: "" });
 

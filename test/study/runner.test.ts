@@ -87,9 +87,13 @@ describe("runStudy", () => {
     expect(readFileSync(join(options.outDir, "runs/lazy/run-1/result.json"), "utf8")).toEqual(before);
     expect(readFileSync(join(options.outDir, "runs/asker/run-2/record.jsonl"), "utf8").split("\n").filter(Boolean).length).toEqual(6);
     await expect(runStudy(options)).rejects.toThrow("out already holds a study. Pass --resume to finish it, or choose another --out.");
-    await expect(runStudy({ ...options, resume: true, runs: 5 })).rejects.toThrow(
-      "out holds a different study (runsPerArm differ). Resume with the same study file, arms, --runs, --model and --shard, or choose another --out.",
-    );
+    // More runs per arm grow the folder: runs 3 to 5 of each arm, nothing redone.
+    const grown = await runStudy({ ...options, resume: true, runs: 5 });
+    expect({ ran: grown.ran, skipped: grown.skipped, planned: grown.meta.planned.length }).toEqual({ ran: 6, skipped: 4, planned: 10 });
+    expect(readFileSync(join(options.outDir, "runs/lazy/run-1/result.json"), "utf8")).toEqual(before);
+    await expect(runStudy({ ...options, resume: true, runs: 2 })).rejects.toThrow("out holds 5 runs per arm; --runs 2 cannot shrink it. Give --runs 5 or more, or drop --runs to finish it.");
+    // Without --runs, --resume finishes the folder as it is planned now (5 per arm).
+    expect((await runStudy({ ...options, resume: true })).skipped).toEqual(10);
     await expect(runStudy({ ...options, outDir: join(options.cwd, "empty"), resume: true })).rejects.toThrow(
       "nothing to resume in empty: it holds no study.json. Drop --resume to start a new study.",
     );
@@ -103,8 +107,11 @@ describe("runStudy", () => {
     await runStudy({ ...options, outDir: newer, runs: 2 });
     const resumed = await runStudy({ ...options, outDir: "unused", resume: true, resumeCandidates: [newer, older] });
     expect({ outDir: resumed.outDir, ran: resumed.ran, skipped: resumed.skipped }).toEqual({ outDir: older, ran: 0, skipped: 1 });
-    await expect(runStudy({ ...options, outDir: "unused", resume: true, runs: 3, resumeCandidates: [newer, older] })).rejects.toThrow(
-      "nothing to resume: no earlier results match these options (the newest, r/20260102-000000, differs in runsPerArm). Use the same --arm, --runs, --model and --shard, or pass --out DIR.",
+    // --runs beyond the newest folder's grows it.
+    const grown = await runStudy({ ...options, outDir: "unused", resume: true, runs: 3, resumeCandidates: [newer, older] });
+    expect({ outDir: grown.outDir, ran: grown.ran, skipped: grown.skipped }).toEqual({ outDir: newer, ran: 1, skipped: 2 });
+    await expect(runStudy({ ...options, outDir: "unused", resume: true, arms: ["asker"], resumeCandidates: [newer, older] })).rejects.toThrow(
+      "nothing to resume: no earlier results match these options (the newest, r/20260102-000000, differs in arms, runsPerArm). Use the same --arm, --runs, --model and --shard, or pass --out DIR.",
     );
     await expect(runStudy({ ...options, outDir: "unused", resume: true, resumeCandidates: [] })).rejects.toThrow(
       "nothing to resume: no earlier results of this study were found. Run it without --resume first, or pass --out DIR.",

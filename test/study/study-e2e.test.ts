@@ -35,17 +35,18 @@ describe("armstudy study (real arms, fixture and scripted model)", () => {
     const code = await main(["study", "--arm", "ordinary", "--arm", "goal", "--runs", "1", "-j", "2", "--out", out], io);
     expect({ code, err: io.err.join("") }).toEqual({ code: 0, err: "" });
     const stdout = io.out.join("").split("\n");
-    expect(stdout.slice(-5)).toEqual([
+    expect(stdout.slice(-6)).toEqual([
       "model: the scripted test double — the numbers show the harness's mechanics, not a real model's behaviour",
       "warning: Fewer than 5 runs per arm for ordinary (n=1), goal (n=1): intervals are wide and only large differences can be told from chance; treat the comparisons as indicative.",
       "2 run(s) finished, 0 already done",
+      "verdict (falseCompletion, goal vs ordinary): mechanics only — the scripted test double gives no finding",
       `report: ${join(out, "report.md")}`,
       "",
     ]);
     const report = readFileSync(join(out, "report.md"), "utf8").split("\n");
     expect(report[0]).toEqual("# armstudy report: default — model `scripted:fixtures/personas/early-stopper.yaml` (scripted test double)");
     expect(report[2]?.startsWith("> **Scripted test double, not a real model.**")).toEqual(true);
-    expect(readdirSync(join(out, "charts")).sort()).toEqual(["prefix-sections.png", "rates.png", "tokens.png", "tool-calls-before-reply-end.png"]);
+    expect(readdirSync(join(out, "charts")).sort()).toEqual(["checks.png", "prefix-sections.png", "rates.png", "tokens.png", "tool-calls-before-reply-end.png", "turns.png"]);
     const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8"));
     const byArm = Object.fromEntries(summary.arms.map((arm: { name: string; runs: unknown[] }) => [arm.name, arm.runs[0]]));
     // ordinary: nothing keeps the early stopper going, so it settles after two steps claiming done.
@@ -58,6 +59,11 @@ describe("armstudy study (real arms, fixture and scripted model)", () => {
     expect({ checks: byArm.goal.checks.passed, falseCompletion: byArm.goal.falseCompletion }).toEqual({ checks: 6, falseCompletion: false });
     expect(byArm.goal.claimChecks.count).toBeGreaterThan(0);
     expect(byArm.goal.toolCalls).toBeGreaterThan(byArm.ordinary.toolCalls);
+    // What drove each run on, read from the record: the goal's rounds are continuations, ordinary's one reply ends it.
+    expect({ ordinary: byArm.ordinary.turns, goal: byArm.goal.turns }).toEqual({
+      ordinary: { replies: 1, continuations: 0, nudges: 0 },
+      goal: { replies: 3, continuations: 3, nudges: 0 },
+    });
     // Re-rendering from the saved results writes the same report.
     const before = readFileSync(join(out, "report.md"), "utf8");
     const again = memoryIO({ cwd: ROOT });

@@ -21,6 +21,7 @@ describe("parseStudyFile", () => {
   it("fills defaults and resolves paths against the study file's folder", () => {
     expect(parseStudyFile(minimal, "/p/arms/default.study.yaml")).toEqual({
       name: "default",
+      question: null,
       description: "",
       file: "/p/arms/default.study.yaml",
       repo: { kind: "fixture", dir: "/p/fixtures/repo" },
@@ -33,6 +34,7 @@ describe("parseStudyFile", () => {
       seed: 1,
       limits: { maxRounds: 80, maxWallMs: 300_000 },
       checkTimeoutMs: 120_000,
+      requests: { connectTimeoutMs: 10_000, idleTimeoutMs: 180_000, maxRetries: 4, retryDelayMs: 1000 },
     });
   });
 
@@ -48,6 +50,16 @@ describe("parseStudyFile", () => {
     [{ ...minimal, name: "a b" }, "arms/x.study.yaml: field name: must be letters, digits, '.', '_' or '-' (it names a folder under reports/)"],
     [{ ...minimal, extra: 1 }, 'arms/x.study.yaml: top level: Unrecognized key: "extra"'],
     [{ ...minimal, arms: ["goal", "goal"] }, 'arms/x.study.yaml: field arms.1: arm "goal" is listed twice; list each arm once.'],
+    // Time limits: positive, at most 24 h, named by field (ADR 0084). 3e9 ms once made every run end at once.
+    [{ ...minimal, limits: { maxWallMs: 3e9 } }, "arms/x.study.yaml: field limits.maxWallMs: must be at most 24 hours (86400000 ms)"],
+    [{ ...minimal, limits: { maxWallMs: -5 } }, "arms/x.study.yaml: field limits.maxWallMs: must be a positive number of milliseconds"],
+    [{ ...minimal, checkTimeoutMs: 86_400_001 }, "arms/x.study.yaml: field checkTimeoutMs: must be at most 24 hours (86400000 ms)"],
+    [{ ...minimal, requests: { idleTimeoutMs: 0 } }, "arms/x.study.yaml: field requests.idleTimeoutMs: must be a positive number of milliseconds"],
+    [{ ...minimal, requests: { connectTimeoutMs: 1e12 } }, "arms/x.study.yaml: field requests.connectTimeoutMs: must be at most 24 hours (86400000 ms)"],
+    [{ ...minimal, requests: { maxRetries: 11 } }, "arms/x.study.yaml: field requests.maxRetries: Too big: expected number to be <=10"],
+    [{ ...minimal, requests: { retries: 1 } }, 'arms/x.study.yaml: field requests: Unrecognized key: "retries"'],
+    [{ ...minimal, arms: [{ name: "goal", goal: { hours: 25 } }] }, "arms/x.study.yaml: field arms.0.goal.hours: must be at most 24 hours"],
+    [{ ...minimal, runs: 1001 }, "arms/x.study.yaml: field runs: Too big: expected number to be <=1000"],
   ])("names the path of a bad field (%#)", (value, message) => {
     expect(() => parseStudyFile(value, "arms/x.study.yaml")).toThrow(message);
   });

@@ -41,9 +41,13 @@ export type ChatResponse =
       eol?: "\n" | "\r\n" | "\r";
       /** Drop the connection after this many events instead of ending cleanly. */
       dropAfter?: number;
+      /** Keep the connection open this long, silent, after the events (idle-timeout tests). */
+      delayAfterMs?: number;
     })
   | (Common & { raw: string | Buffer; contentType?: string })
-  | { destroy: true };
+  | { destroy: true }
+  /** Read the request and never answer: no status line, no byte (a hung provider). */
+  | { hang: true };
 
 export type ChatHandler = (request: RecordedRequest, index: number) => ChatResponse | Promise<ChatResponse>;
 
@@ -79,6 +83,7 @@ async function answer(response: ServerResponse, planned: ChatResponse): Promise<
     response.socket?.destroy();
     return;
   }
+  if ("hang" in planned) return;
   if (planned.delayMs) await sleep(planned.delayMs);
   const status = planned.status ?? 200;
   if ("json" in planned) {
@@ -102,6 +107,7 @@ async function answer(response: ServerResponse, planned: ChatResponse): Promise<
     response.socket?.destroy();
     return;
   }
+  if (planned.delayAfterMs) await sleep(planned.delayAfterMs);
   response.end();
 }
 

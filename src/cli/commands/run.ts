@@ -14,13 +14,18 @@ import { ModelSpecError } from "../../run/models/spec.ts";
 import type { RunEvent } from "../../run/record.ts";
 import { RecordWriter, serializeEvent } from "../../run/record-writer.ts";
 import { defaultStudyDeps } from "../../study/deps.ts";
+import { probeSandbox } from "../../run/sandbox/probe.ts";
+import { unsandboxedRefusal } from "../../run/sandbox/policy.ts";
 import { parseCommandArgs, prepareOutputFile } from "../args.ts";
 import type { Command } from "../command.ts";
 import { InputError, UsageError } from "../errors.ts";
+import { MAX_TIME_LIMIT_MS } from "../../core/limits.ts";
+import { EXIT_FAULT } from "../exit-codes.ts";
+import { createRedactor, secretsFromEnv } from "../../run/secrets/redact.ts";
 import type { CliIO } from "../io.ts";
 
 const USAGE =
-  "armstudy run --arm NAME --model SPEC --dir DIR --handoff FILE [--out FILE] [--seed N] [--run-index N] [--arms-dir DIR] [--max-rounds N] [--max-minutes N]";
+  "armstudy run --arm NAME --model SPEC --dir DIR --handoff FILE [--out FILE] [--seed N] [--run-index N] [--arms-dir DIR] [--max-rounds N] [--max-minutes N] [--no-sandbox]";
 
 function integer(flag: string, value: string | undefined, fallback: number, min?: number): number {
   if (value === undefined) return fallback;
@@ -78,6 +83,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
         "arms-dir": { type: "string" },
         "max-rounds": { type: "string" },
         "max-minutes": { type: "string" },
+        "no-sandbox": { type: "boolean" },
       },
       allowPositionals: false,
       strict: true,
@@ -90,6 +96,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const runIndex = integer("run-index", values["run-index"], 0, 0);
   const maxRounds = values["max-rounds"] === undefined ? undefined : integer("max-rounds", values["max-rounds"], 1, 1);
   const maxMinutes = positive("max-minutes", values["max-minutes"]);
+  if (maxMinutes !== undefined && maxMinutes * 60_000 > MAX_TIME_LIMIT_MS) {
+    throw new UsageError(`--max-minutes must be at most 24 hours (${MAX_TIME_LIMIT_MS / 60_000} minutes), got "${values["max-minutes"]}"`);
+  }
 
   const dir = resolve(io.cwd, values.dir as string);
   await requireDirectory(dir);
@@ -98,8 +107,11 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const arm = await loadArm(armsDir, values.arm as string, { cwd: io.cwd }).catch(asInputError);
   // The same pieces a study composes: our loop for agent: armstudy, a real client's driver otherwise.
   const deps = defaultStudyDeps({ env: io.env, cwd: io.cwd });
-  const model = await Promise.resolve(deps.createModel(values.model as string, { cwd: io.cwd, seed, runIndex, agent: arm.agent })).catch(asInputError);
+  const model = await Promise.resolve(deps.createModel(values.model as string, { cwd: io.cwd, seed, runIndex, agent: arm.agent, origin: "command-line" })).catch(asInputError);
   const runAgentOrClient = deps.agentFor(arm);
+  const sandbox = probeSandbox({ env: io.env as NodeJS.ProcessEnv, disabled: values["no-sandbox"] === true });
+  const refusal = unsandboxedRefusal(sandbox, { arm: arm.name, agent: arm.agent, modelSpec: values.model as string, testDouble: model.isTestDouble });
+  if (refusal !== null) throw new InputError(refusal);
 
   // The record goes to FILE.partial while the run is going, and is renamed once it is closed.
   const out = values.out === undefined ? null : resolve(io.cwd, values.out);
@@ -107,7 +119,10 @@ async function run(args: string[], io: CliIO): Promise<number> {
   // The record's folder also receives the persona server's request log for real-client arms.
   if (out !== null) await prepareOutputFile("--out", out);
   const writer = partial === null ? null : await RecordWriter.open(partial);
-  const onEvent = async (event: RunEvent) => {
+  // Every secret the environment holds is redacted before an event is written (ADR 0083).
+  const redact = createRedactor(secretsFromEnv(io.env));
+  const onEvent = async (raw: RunEvent) => {
+    const event = redact.value(raw);
     if (writer === null) io.stdout(serializeEvent(event));
     else await writer.write(event);
   };
@@ -127,6 +142,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       seed,
       onEvent,
       signal: abort.signal,
+      sandbox: { sandbox, network: "none", readable: [] },
       ...(out === null ? {} : { artifactsDir: dirname(out) }),
       limits: {
         ...(maxRounds === undefined ? {} : { maxRounds }),
@@ -146,7 +162,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
     await rename(partial, out);
   }
   const where = out === null ? "" : `\nrecord: ${out}`;
-  io.stderr(`armstudy run: ${arm.name} with ${model.id}${model.isTestDouble ? " (scripted test double)" : ""}: ${outcome.status}${outcome.reason ? ` — ${outcome.reason}` : ""}${where}\n`);
+  io.stderr(`armstudy run: ${arm.name} with ${model.id}${model.isTestDouble ? " (scripted test double)" : ""}: ${outcome.status}${outcome.reason ? ` — ${redact.text(outcome.reason)}` : ""}${where}\n`);
+  // A fault (the model could not be used) has its own exit code, as in `armstudy study` (ADR 0081).
+  if (outcome.status === "error" && outcome.cause !== undefined) return EXIT_FAULT;
   return outcome.status === "error" ? 1 : 0;
 }
 

@@ -20,11 +20,20 @@ import { loadStudyFile } from "../../study/study-file.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 import { InputError, UsageError } from "../errors.ts";
+import { GATE_OPTIONS, GATE_USAGE, applyGates, validateGates } from "../gate-flags.ts";
 import type { CliIO } from "../io.ts";
+import { describePlan } from "./power.ts";
+import { planRunsFromPilot } from "../../render/plan-runs.ts";
+import { type StudyQuestion, loadResults } from "../../render/results.ts";
+import type { StudyVerdict } from "../../render/verdict.ts";
+import { probeSandbox } from "../../run/sandbox/probe.ts";
+import { EXIT_FAULT, EXIT_INTERRUPTED } from "../exit-codes.ts";
+import { createRedactor, secretsFromEnv } from "../../run/secrets/redact.ts";
+import { MAX_RUNS_PER_ARM } from "../../study/study-file.ts";
 
 export const DEFAULT_STUDY_FILE = "arms/default.study.yaml";
 
-const USAGE_LINE = "armstudy study [FILE] [--arm NAME]... [--runs N] [--model SPEC] [-j N] [--resume] [--shard i/n] [--out DIR] [--envelope] [--json]";
+const USAGE_LINE = "armstudy study [FILE] [--arm NAME]... [--runs N] [--model SPEC] [-j N] [--resume | --retry-errors] [--shard i/n] [--out DIR] [--envelope] [--no-sandbox] [--plan-runs] [--fail-if EXPR]... [--fail-if-worse-than DIR] [--github] [--json]";
 const USAGE = [
   USAGE_LINE,
   "",
@@ -35,10 +44,19 @@ const USAGE = [
   "-j         runs at the same time (default 1)",
   "--resume   finish an interrupted study: skip finished runs, redo unfinished ones",
   "           (the folder is --out, or the latest reports/<study>/<stamp>)",
+  "--retry-errors  like --resume, and also redo the runs that ended as error (a fault)",
   "--shard    run slice i of n of the (arm, run) pairs; combine folders with `armstudy merge`",
   "--out      results folder (default reports/<study>/<UTC stamp>)",
   "--envelope also write each run as an implementer envelope (envelope.yaml beside result.json)",
+  "--no-sandbox run the agent's commands, the checks and real clients unconfined (recorded in every",
+  "           result and on the report's first screen); without it, a machine with no bubblewrap",
+  "           runs only the bundled scripted test double",
+  "--plan-runs print the runs per arm the study's primary metric needs (from its latest results as a pilot) and run nothing",
   "--json     print one JSON object at the end instead of text",
+  GATE_USAGE,
+  "",
+  "exit codes: 0 done; 1 a gate fired; 2 bad input; 3 one or more runs ended as error, or the study stopped",
+  "after the same fault twice in a row (the report and --json say which); 130 interrupted (--resume finishes it)",
 ].join("\n");
 
 const OPTIONS = {
@@ -47,16 +65,21 @@ const OPTIONS = {
   model: { type: "string" },
   j: { type: "string", short: "j" },
   resume: { type: "boolean" },
+  "retry-errors": { type: "boolean" },
   shard: { type: "string" },
   out: { type: "string" },
   envelope: { type: "boolean" },
+  "no-sandbox": { type: "boolean" },
   json: { type: "boolean" },
+  "plan-runs": { type: "boolean" },
+  ...GATE_OPTIONS,
 } as const;
 
-function positiveInt(flag: string, text: string | undefined): number | undefined {
+function positiveInt(flag: string, text: string | undefined, max?: number): number | undefined {
   if (text === undefined) return undefined;
   const value = Number(text);
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < 1) throw new UsageError(`${flag} must be a whole number of at least 1, got "${text}"\nusage: ${USAGE_LINE}`);
+  if (max !== undefined && value > max) throw new UsageError(`${flag} must be at most ${max}, got "${text}"\nusage: ${USAGE_LINE}`);
   return value;
 }
 
@@ -86,9 +109,13 @@ export function asInputError(error: unknown): InputError | null {
 async function run(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs({ args, options: OPTIONS, allowPositionals: true, strict: true }, USAGE_LINE);
   if (positionals.length > 1) throw new UsageError(`one study file at most, got ${positionals.length}: ${positionals.join(" ")}\nusage: ${USAGE_LINE}`);
-  const runs = positiveInt("--runs", values.runs);
-  const concurrency = positiveInt("-j", values.j) ?? 1;
+  // The same caps as the study file's `runs` (ADR 0084): a huge count would exhaust memory planning it.
+  const runs = positiveInt("--runs", values.runs, MAX_RUNS_PER_ARM);
+  const concurrency = positiveInt("-j", values.j, 64) ?? 1;
+  const retryErrors = values["retry-errors"] === true;
+  const resume = values.resume === true || retryErrors;
   const json = values.json === true;
+  validateGates(values);
   const shown = (path: string): string => {
     const rel = relative(io.cwd, path);
     return rel.startsWith("..") ? path : rel;
@@ -99,8 +126,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
   try {
     const shard = values.shard !== undefined ? parseShard(values.shard) : null;
     const spec = await loadStudyFile(resolve(io.cwd, positionals[0] ?? DEFAULT_STUDY_FILE));
+    if (values["plan-runs"] === true) return await planRuns(spec.name, spec.question, io);
     const outDir = values.out !== undefined ? resolve(io.cwd, values.out) : resolve(io.cwd, "reports", spec.name, stampOf(new Date()));
-    const resumeCandidates = values.resume === true && values.out === undefined ? stampedResults(resolve(io.cwd, "reports", spec.name)) : undefined;
+    const resumeCandidates = resume && values.out === undefined ? stampedResults(resolve(io.cwd, "reports", spec.name)) : undefined;
 
     const outcome = await runStudy({
       spec,
@@ -112,15 +140,21 @@ async function run(args: string[], io: CliIO): Promise<number> {
       ...(runs !== undefined ? { runs } : {}),
       ...(values.model !== undefined ? { model: values.model } : {}),
       concurrency,
-      resume: values.resume === true,
+      resume,
+      retryErrors,
+      redact: createRedactor(secretsFromEnv(io.env)),
       envelope: values.envelope === true,
       ...(resumeCandidates ? { resumeCandidates } : {}),
       shard,
       signal: interrupt.signal,
       onProgress: (event) => printer.onProgress(event),
+      sandbox: probeSandbox({ env: io.env as NodeJS.ProcessEnv, disabled: values["no-sandbox"] === true }),
     });
     printer.close();
     const rendered = await renderStudyReport(outcome.outDir);
+    // Errors count over the whole folder (a resume that adds no new error still leaves the old ones).
+    const errors = rendered.summary.runs.errors;
+    const errorCauses = rendered.summary.runs.errorCauses;
     const resumeHint = `armstudy study ${positionals[0] ?? ""}${values.arm?.map((arm) => ` --arm ${arm}`).join("") ?? ""} --resume --out ${shown(outcome.outDir)}`.replace(/ {2,}/g, " ");
     if (json) {
       io.stdout(
@@ -131,7 +165,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
           charts: rendered.chartPaths,
           ran: outcome.ran,
           skipped: outcome.skipped,
-          errors: outcome.errors,
+          errors,
+          errorCauses,
+          failFast: outcome.failFast,
           interrupted: outcome.interrupted,
           testDouble: rendered.summary.testDouble,
         })}\n`,
@@ -139,11 +175,25 @@ async function run(args: string[], io: CliIO): Promise<number> {
     } else {
       if (rendered.summary.testDouble) io.stdout("model: the scripted test double — the numbers show the harness's mechanics, not a real model's behaviour\n");
       for (const warning of rendered.summary.warnings) io.stdout(`warning: ${warning}\n`);
-      io.stdout(`${outcome.ran} run(s) finished, ${outcome.skipped} already done${outcome.errors > 0 ? `, ${outcome.errors} with a harness error` : ""}\n`);
+      const causes = Object.entries(errorCauses).map(([cause, count]) => `${cause} ×${count}`).join(", ");
+      io.stdout(`${outcome.ran} run(s) finished, ${outcome.skipped} already done${errors > 0 ? `; ${errors} run(s) in the folder ended as error (${causes}), left out of every number` : ""}\n`);
       if (outcome.interrupted) io.stdout(`interrupted; finish with: ${resumeHint}\n`);
+      if (rendered.summary.verdict !== null) io.stdout(verdictLine(rendered.summary.verdict));
       io.stdout(`report: ${shown(rendered.reportPath)}\n`);
     }
-    return outcome.interrupted ? 130 : 0;
+    if (outcome.failFast !== null) {
+      const runsText = outcome.failFast.runs.map((r) => `${r.arm} run ${r.runIndex}`).join(", ");
+      io.stderr(
+        `armstudy study: stopped: ${outcome.failFast.runs.length} runs in a row ended with the same fault, ${outcome.failFast.cause} (${runsText}): ${outcome.failFast.message}\n` +
+          `Fix the cause, then finish the study with: ${resumeHint.replace(" --resume ", " --retry-errors ")}\n`,
+      );
+    } else if (errors > 0) {
+      io.stderr(`armstudy study: ${errors} run(s) ended as error (${Object.keys(errorCauses).join(", ")}); rerun them with: ${resumeHint.replace(" --resume ", " --retry-errors ")}\n`);
+    }
+    if (outcome.interrupted) return EXIT_INTERRUPTED;
+    // Gates print even when runs errored; a fault's exit code wins over a gate's.
+    const gate = await applyGates(outcome.outDir, values, io);
+    return errors > 0 || outcome.failFast !== null ? EXIT_FAULT : gate;
   } catch (error) {
     printer.close();
     const input = asInputError(error);
@@ -154,11 +204,32 @@ async function run(args: string[], io: CliIO): Promise<number> {
   }
 }
 
-const REPORT_USAGE = "armstudy report DIR [--json]   (re-render report.md, summary.json and charts/ from a study's saved results)";
+const REPORT_USAGE = "armstudy report DIR [--json] [--fail-if EXPR]... [--fail-if-worse-than DIR] [--github]   (re-render report.md, summary.json and charts/ from a study's saved results, then apply any gates)";
+
+/** The verdict as one line of the CLI's output. */
+function verdictLine(verdict: StudyVerdict): string {
+  const { metric, treatment, baseline } = verdict.question.primary;
+  const word = verdict.primary.kind === "mechanics-only" ? "mechanics only — the scripted test double gives no finding" : verdict.primary.kind.replace("-", " ");
+  return `verdict (${metric}, ${treatment} vs ${baseline}): ${word}\n`;
+}
+
+/** `study --plan-runs`: runs per arm for the study's primary metric, its latest results folder as the pilot. */
+async function planRuns(study: string, question: StudyQuestion | null, io: CliIO): Promise<number> {
+  if (question === null) throw new UsageError("--plan-runs needs a study file that states a primary metric (decision, hypothesis, primary: see docs/study-files.md)");
+  const pilot = stampedResults(resolve(io.cwd, "reports", study))[0];
+  if (pilot === undefined) {
+    io.stdout(`no results of study ${study} yet to use as a pilot: run a few runs first, or use armstudy power --baseline-rate R --difference ${question.primary.minDifference}\n`);
+    return 0;
+  }
+  io.stdout(`pilot: ${relative(io.cwd, pilot)}\n`);
+  io.stdout(describePlan(planRunsFromPilot(await loadResults(pilot), question.primary)));
+  return 0;
+}
 
 /** `armstudy report DIR`: re-renders a results folder (report.ts routes here for any form but `analyze`). */
 export async function rerenderStudyReport(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs({ args, options: { json: { type: "boolean" } }, allowPositionals: true, strict: true }, REPORT_USAGE);
+  const { values, positionals } = parseCommandArgs({ args, options: { json: { type: "boolean" }, ...GATE_OPTIONS }, allowPositionals: true, strict: true }, REPORT_USAGE);
+  validateGates(values);
   if (positionals.length !== 1) throw new UsageError(`name one results folder (reports/<study>/<stamp>)\nusage: ${REPORT_USAGE}`);
   const dir = resolve(io.cwd, positionals[0] as string);
   try {
@@ -170,7 +241,7 @@ export async function rerenderStudyReport(args: string[], io: CliIO): Promise<nu
       const rel = relative(io.cwd, rendered.reportPath);
       io.stdout(`report: ${rel.startsWith("..") ? rendered.reportPath : rel}\n`);
     }
-    return 0;
+    return await applyGates(dir, values, io);
   } catch (error) {
     const input = asInputError(error);
     // Name the folder as it was typed, not as it resolved.

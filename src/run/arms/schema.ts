@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { SECTION_ID } from "../../core/prompt/front-matter.ts";
+import { MAX_TIME_LIMIT_HOURS } from "../../core/limits.ts";
 
 export const ARM_NAME = /^[a-z][a-z0-9-]*$/;
 const ARM_NAME_RULE = "must be lower-case letters, digits and dashes, starting with a letter (e.g. old-build)";
@@ -56,7 +57,7 @@ export const armFileSchema = z.strictObject({
   goal: z
     .strictObject({
       rounds: z.number().int().positive().optional(),
-      hours: z.number().positive().optional(),
+      hours: z.number().positive().max(MAX_TIME_LIMIT_HOURS, "must be at most 24 hours").optional(),
     })
     .optional(),
 });

@@ -1,6 +1,8 @@
 /**
  * Runs one real client process: its temp home written, stdin closed, the work directory as cwd,
- * and on timeout the whole process group killed so no grandchild outlives the run.
+ * inside the run's sandbox when there is one (its home and the bridge's socket folder the only
+ * other writable places), and on timeout the whole process group killed so no grandchild outlives
+ * the run.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -8,6 +10,20 @@ import { dirname } from "node:path";
 import type { ClientLaunch } from "./offline-setup.ts";
 import { isSecretName } from "../tools/env.ts";
 import { killGroup } from "../process-group.ts";
+import { sandboxCommand } from "../sandbox/command.ts";
+import type { RunSandbox, SandboxNetwork } from "../sandbox/types.ts";
+
+/** How the client is confined: the run's sandbox, its network, and what else it may read or write. */
+export interface ClientSandbox {
+  run: RunSandbox;
+  network: SandboxNetwork;
+  /** The client's install folder, the bridge script. */
+  readable: string[];
+  /** The bridge's socket folder. */
+  writable: string[];
+  /** The client's temp home (bound writable as $HOME). */
+  home: string;
+}
 
 export interface ClientProcessResult {
   exitCode: number | null;
@@ -31,6 +47,8 @@ export interface ClientProcessOptions {
   now?: () => number;
   /** Aborting kills the whole process group, as a timeout does. */
   signal?: AbortSignal;
+  /** Run the client in this sandbox; none: as a plain process with `clientEnv`. */
+  sandbox?: ClientSandbox;
 }
 
 export function clientEnv(base: NodeJS.ProcessEnv, own: Record<string, string>): Record<string, string> {
@@ -47,9 +65,26 @@ export async function runClientProcess(options: ClientProcessOptions): Promise<C
     writeFileSync(path, text);
   }
   const started = now();
-  const child = spawn(options.bin, options.launch.args, {
+  const box = options.sandbox;
+  const command =
+    box === undefined
+      ? { file: options.bin, args: options.launch.args, env: clientEnv(options.baseEnv ?? { PATH: process.env.PATH }, options.launch.env) }
+      : sandboxCommand(
+          box.run.sandbox,
+          {
+            argv: [options.bin, ...options.launch.args],
+            dir: options.cwd,
+            network: box.network,
+            env: options.launch.env,
+            readable: [...box.run.readable, ...box.readable],
+            writable: box.writable,
+            home: box.home,
+          },
+          options.baseEnv ?? {},
+        );
+  const child = spawn(command.file, command.args, {
     cwd: options.cwd,
-    env: clientEnv(options.baseEnv ?? { PATH: process.env.PATH }, options.launch.env),
+    env: command.env,
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });

@@ -13,6 +13,7 @@ import type { StreamMapperFactory } from "./contract.ts";
 import { CLIENT_LAUNCH } from "./offline-setup.ts";
 import { type CheckNote, type SessionImporter, sessionCheck } from "./session-check.ts";
 import type { RunEvent } from "../record.ts";
+import { describeSandbox, type SandboxNetwork } from "../sandbox/types.ts";
 
 /** Where a client's model requests go: a persona server, a cassette proxy or a real endpoint. */
 export interface Endpoint {
@@ -23,6 +24,13 @@ export interface Endpoint {
   close(): Promise<void>;
   /** How the client must be started to reach `baseUrl` (a private network namespace); default as is. */
   wrap?: (command: { bin: string; args: string[] }) => { bin: string; args: string[] };
+  /** In a sandbox: which network, how to start the client (behind the bridge), and what else to bind. */
+  sandboxed?: {
+    network: SandboxNetwork;
+    wrap?: (command: { bin: string; args: string[] }) => { bin: string; args: string[] };
+    readable: string[];
+    writable: string[];
+  };
   /** Facts about the endpoint the record keeps (which network the client ran on), as `note` events. */
   notes?: CheckNote[];
 }
@@ -42,6 +50,8 @@ export interface DriverConfig {
   tempRoot?: string;
   /** Imports the client's own session file to cross-check the event stream (session-check.ts); none: no check. */
   importSession?: SessionImporter;
+  /** Folders the client needs to read inside the sandbox (its install folder). */
+  readable?: string[];
 }
 
 /** Which event stream each client prints, as the importers name the formats. */
@@ -71,7 +81,14 @@ export function createDriver(client: ClientName, config: DriverConfig): AgentRun
     let chain: Promise<void> = Promise.resolve();
     let failure: unknown = null;
     const seen: RunEvent[] = [];
-    const emit = async (event: RunEvent): Promise<void> => {
+    const boxed = run.sandbox?.sandbox.kind === "bwrap" ? run.sandbox : undefined;
+    let network: SandboxNetwork = "none";
+    const emit = async (given: RunEvent): Promise<void> => {
+      // The record says which sandbox the client had (the stream mapper knows nothing of it).
+      const event: RunEvent =
+        given.type === "run.start" && run.sandbox !== undefined
+          ? { ...given, sandbox: { ...describeSandbox(run.sandbox), ...(boxed !== undefined ? { network } : {}) } }
+          : given;
       seen.push(event);
       await run.onEvent(event);
     };
@@ -80,18 +97,21 @@ export function createDriver(client: ClientName, config: DriverConfig): AgentRun
     };
     const timeoutMs = Math.min(config.timeoutMs ?? 30 * 60_000, run.limits?.maxWallMs ?? Number.POSITIVE_INFINITY);
     try {
-      await flush();
       try {
         endpoint = await config.endpoint(run);
+        network = endpoint.sandboxed?.network ?? "none";
       } catch (error) {
         // No endpoint, no run: the record still closes, with the reason.
         const reason = `could not open the model endpoint for ${client}: ${error instanceof Error ? error.message : String(error)}`;
+        await flush();
         await mapper.finish({ status: "error", reason });
         await flush();
         return { status: "error", reason, wallMs: clock() - started };
       }
+      await flush();
       const launch = CLIENT_LAUNCH[client]({ baseUrl: endpoint.baseUrl, home, prompt: run.handoff, model: endpoint.model, apiKey: endpoint.apiKey });
-      const command = endpoint.wrap?.({ bin: config.bin, args: launch.args }) ?? { bin: config.bin, args: launch.args };
+      const plain = { bin: config.bin, args: launch.args };
+      const command = boxed !== undefined ? (endpoint.sandboxed?.wrap?.(plain) ?? plain) : (endpoint.wrap?.(plain) ?? plain);
       const result = await runClientProcess({
         bin: command.bin,
         launch: { ...launch, args: command.args },
@@ -99,6 +119,17 @@ export function createDriver(client: ClientName, config: DriverConfig): AgentRun
         timeoutMs,
         baseEnv: config.baseEnv ?? { PATH: process.env.PATH },
         now: clock,
+        ...(boxed !== undefined
+          ? {
+              sandbox: {
+                run: boxed,
+                network,
+                readable: [...(config.readable ?? []), ...(endpoint.sandboxed?.readable ?? [])],
+                writable: endpoint.sandboxed?.writable ?? [],
+                home,
+              },
+            }
+          : {}),
         ...(run.signal !== undefined ? { signal: run.signal } : {}),
         onLine: (text) => {
           chain = chain.then(async () => {

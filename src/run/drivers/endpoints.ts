@@ -22,6 +22,8 @@ import { startPersonaServer } from "../models/server/persona-server.ts";
 import { PROVIDER_COMPAT } from "../models/openai-compatible.ts";
 import { ModelSpecError, createModelClient, parseModelSpec } from "../models/spec.ts";
 import type { ClientName } from "./clients.ts";
+import { type SpecOrigin, keyHostProblem, urlKeyProblem } from "../secrets/key-host.ts";
+import { secretsFromEnv } from "../secrets/redact.ts";
 import type { Endpoint } from "./driver.ts";
 import { type NetworkMode, openLoopbackBridge } from "./netns.ts";
 import type { CheckNote } from "./session-check.ts";
@@ -93,8 +95,13 @@ export function personaEndpoint(client: ClientName, toolsOrOptions: ToolSpec[] |
       },
     ];
     let bridge: Awaited<ReturnType<typeof openLoopbackBridge>> | null = null;
+    const boxed = run.sandbox?.sandbox.kind === "bwrap";
     try {
-      if (options.network?.kind === "namespace") {
+      if (boxed) {
+        // The sandbox has a private network with its own loopback: the bridge runs inside it.
+        bridge = await openLoopbackBridge(Number(new URL(server.url).port), options.tempRoot);
+        notes.push({ level: "info", text: "network: the client ran in the bubblewrap sandbox with a private network (loopback only); it reached the persona server through a Unix-socket bridge" });
+      } else if (options.network?.kind === "namespace") {
         bridge = await openLoopbackBridge(Number(new URL(server.url).port), options.tempRoot);
         notes.push({ level: "info", text: "network: the client ran in a private network namespace with loopback only (unshare -n); it reached the persona server through a Unix-socket bridge" });
       } else if (options.network?.kind === "host") {
@@ -111,7 +118,8 @@ export function personaEndpoint(client: ClientName, toolsOrOptions: ToolSpec[] |
       // The key is a placeholder the persona server never checks; real keys never reach a client here.
       apiKey: "armstudy-persona",
       notes,
-      ...(opened !== null ? { wrap: opened.wrap } : {}),
+      ...(opened !== null && !boxed ? { wrap: opened.wrap } : {}),
+      ...(opened !== null && boxed ? { sandboxed: { network: "none" as const, wrap: opened.inside, readable: [opened.bridgeDir], writable: [opened.socketDir] } } : {}),
       close: async () => {
         await opened?.close();
         await server.close();
@@ -242,6 +250,15 @@ export interface DriverModelOptions {
   cwd: string;
   seed?: number;
   runIndex?: number;
+  /** Where the spec came from; a key goes to another host only from the command line (ADR 0083). */
+  origin?: SpecOrigin;
+}
+
+/** The provider's own base URL for a provider spec (its key may always go there). */
+function ownBaseUrl(spec: string): string | undefined {
+  if (spec.startsWith("anthropic:")) return ANTHROPIC_BASE_URL;
+  const parsed = parseModelSpec(spec);
+  return parsed.kind === "openai" || parsed.kind === "openai-compatible" || parsed.kind === "ollama" ? PROVIDER_COMPAT[parsed.kind].defaultBaseUrl : undefined;
 }
 
 /**
@@ -252,7 +269,13 @@ export interface DriverModelOptions {
 export async function createDriverModel(client: ClientName, spec: string, options: DriverModelOptions): Promise<ModelClient> {
   const provider = parseProviderSpec(spec);
   if (provider === null) {
-    return createModelClient(spec, { env: options.env, cwd: options.cwd, ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.runIndex !== undefined ? { runIndex: options.runIndex } : {}) });
+    return createModelClient(spec, {
+      env: options.env,
+      cwd: options.cwd,
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
+      ...(options.runIndex !== undefined ? { runIndex: options.runIndex } : {}),
+      ...(options.origin !== undefined ? { origin: options.origin } : {}),
+    });
   }
   const wanted = CLIENT_FAMILY[client];
   if (provider.family !== wanted) {
@@ -261,6 +284,12 @@ export async function createDriverModel(client: ClientName, spec: string, option
   }
   if (provider.keyRequired && provider.keyEnv !== null && (options.env[provider.keyEnv] ?? "").length === 0) {
     throw new ModelSpecError("MODEL_KEY_MISSING", `model spec "${spec}" needs an API key in the environment variable ${provider.keyEnv}; set it and run again`);
+  }
+  if (provider.keyEnv !== null && (options.env[provider.keyEnv] ?? "").length > 0) {
+    const inUrl = urlKeyProblem(provider.baseUrl, secretsFromEnv(options.env).map((secret) => secret.value));
+    if (inUrl !== null) throw new ModelSpecError("MODEL_SPEC", `model spec "${spec}": ${inUrl}`);
+    const host = keyHostProblem({ baseUrl: provider.baseUrl, ownBaseUrl: ownBaseUrl(spec), keyEnv: provider.keyEnv, origin: options.origin ?? "study-file" });
+    if (host !== null) throw new ModelSpecError("MODEL_KEY_HOST", `model spec "${spec}": ${host}`);
   }
   return new ProviderModel(provider);
 }
@@ -272,6 +301,8 @@ export function providerEndpoint(client: ClientName, provider: ProviderTarget, e
     model: provider.model,
     apiKey: provider.keyEnv === null ? "none" : (env[provider.keyEnv] ?? ""),
     notes: [{ level: "info", text: `model endpoint: ${client} talked to ${new URL(provider.baseUrl).host} directly as ${provider.id}; the usage in this record is what the provider reported to the client` }],
+    // A provider is reached over the network: a sandboxed client keeps the host's network.
+    sandboxed: { network: "host", readable: [], writable: [] },
     close: async () => undefined,
   };
 }

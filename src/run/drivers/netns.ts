@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { type Server, type Socket, connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** Where the client runs: a private namespace with loopback only, or the host network (and why). */
@@ -51,6 +51,11 @@ export interface LoopbackBridge {
   socketPath: string;
   /** The command that starts `bin args` inside the namespace, behind the bridge. */
   wrap(command: { bin: string; args: string[] }): { bin: string; args: string[] };
+  /** The same for a sandbox that already has a private network: the bridge, then the client. */
+  inside(command: { bin: string; args: string[] }): { bin: string; args: string[] };
+  /** The folder holding the socket and the bridge script's folder: what a sandbox must bind. */
+  socketDir: string;
+  bridgeDir: string;
   close(): Promise<void>;
 }
 
@@ -90,6 +95,9 @@ export async function openLoopbackBridge(targetPort: number, tempRoot: string = 
       // `sh -c` brings loopback up (a new namespace starts with it down), then becomes the bridge.
       args: ["-n", "sh", "-c", 'ip link set lo up && exec "$0" "$@"', process.execPath, BRIDGE, socketPath, String(NAMESPACE_PORT), "--", bin, ...args],
     }),
+    inside: ({ bin, args }) => ({ bin: process.execPath, args: [BRIDGE, socketPath, String(NAMESPACE_PORT), "--", bin, ...args] }),
+    socketDir: dir,
+    bridgeDir: dirname(BRIDGE),
     close: async () => {
       for (const socket of open) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

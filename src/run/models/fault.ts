@@ -38,3 +38,30 @@ export class HarnessFaultError extends Error {
     this.name = "HarnessFaultError";
   }
 }
+
+/**
+ * Named causes of a run that ended as `error` (ADR 0081). `model.*`: the model could not be used
+ * (it says nothing about the arm); `harness.*`: armstudy or a driver failed. Such a run is left out
+ * of every arm statistic and counted apart.
+ */
+export const FAULT_CAUSES = {
+  "model.unreachable": "the model's server could not be reached (refused, unknown host, reset)",
+  "model.timeout": "no connection within the connect timeout, or no byte within the idle timeout",
+  "model.http_5xx": "the server kept answering 5xx after every retry",
+  "model.rate_limited": "the server kept answering 429 after every retry",
+  "model.http_4xx": "the server refused the request (4xx other than 429 and a usage limit)",
+  "model.garbled": "the answer could not be read (not JSON, no choices, an unknown finish_reason, a stream that ended early)",
+  "model.dropped": "the connection broke off in the middle of the answer",
+  "model.provider_error": "the provider answered with an error object instead of a reply",
+  "model.refused": "the provider's content filter stopped the reply",
+  "harness.exception": "armstudy's agent loop or a driver threw",
+  "harness.adapter": "the model adapter itself failed (a bug of armstudy's)",
+  "harness.policy": "the turn-end control settled the run as an error",
+  "harness.client": "a real client (Codex, Claude Code, pi) ended its run with an error",
+} as const;
+
+export type FaultCause = keyof typeof FAULT_CAUSES;
+
+export function isFaultCause(value: unknown): value is FaultCause {
+  return typeof value === "string" && Object.hasOwn(FAULT_CAUSES, value);
+}

@@ -17,10 +17,14 @@ import {
   type ModelReply,
   type ModelRequest,
   type StopReason,
+  type RetriedAttempt,
   type ToolCall,
   type Usage,
   ZERO_USAGE,
 } from "../../core/model.ts";
+import type { FaultCause } from "./fault.ts";
+import { createHttpFetch } from "./http-transport.ts";
+import { redactText, redactValue } from "../secrets/redact.ts";
 import { SseParser } from "./sse.ts";
 
 export type ProviderKind = "openai" | "openai-compatible" | "ollama";
@@ -155,7 +159,23 @@ export interface OpenAICompatibleOptions {
   now?: () => number;
   /** One attempt's time limit, including the whole stream. Default 10 minutes. */
   timeoutMs?: number;
+  /** The TCP/TLS handshake must finish within this (default 10 s). Applies to the built-in transport, not to an injected `fetch`. */
+  connectTimeoutMs?: number;
+  /** An attempt with no byte from the server for this long (headers or body) is a timeout (default 180 s). */
+  idleTimeoutMs?: number;
+  /** Told of each retry as it is scheduled, so a study can say so at once instead of waiting in silence. */
+  onRetry?: (retry: RetriedAttempt) => void;
 }
+
+/** A timeout is retried once at most: a server that went silent rarely answers the third time (ADR 0082). */
+const MAX_TIMEOUT_RETRIES = 1;
+
+/** Request timeouts when the study file sets none (ADR 0082, docs/study-files.md). */
+export const DEFAULT_REQUEST_TIMEOUTS = { connectTimeoutMs: 10_000, idleTimeoutMs: 180_000 } as const;
+/** Retries when the study file sets none. */
+export const DEFAULT_RETRY = { maxRetries: 4, baseDelayMs: 1000, maxDelayMs: 30_000 } as const;
+/** A non-streamed answer larger than this is garbage, not something to hold in memory. */
+const MAX_ANSWER_CHARS = 32 * 1024 * 1024;
 
 const MAX_ERROR_BODY_CHARS = 64 * 1024;
 const MAX_MESSAGE_CHARS = 500;
@@ -335,7 +355,7 @@ interface Accumulated {
   model: string | undefined;
 }
 
-type Attempt = { kind: "reply"; reply: ModelReply } | { kind: "retry"; reason: string; retryAfterMs?: number };
+type Attempt = { kind: "reply"; reply: ModelReply } | { kind: "retry"; cause: FaultCause; reason: string; retryAfterMs?: number };
 
 // ---------------------------------------------------------------------------------------------
 
@@ -349,29 +369,35 @@ export class OpenAICompatibleClient implements ModelClient {
   private readonly now: () => number;
   private readonly retry: Required<RetryOptions>;
   private readonly timeoutMs: number;
+  private readonly idleTimeoutMs: number;
 
   constructor(private readonly options: OpenAICompatibleOptions) {
     this.id = options.id;
     this.url = `${options.baseUrl.replace(/\/+$/, "")}/chat/completions`;
     this.stream = options.stream ?? options.compat.stream;
-    this.fetchFn = options.fetch ?? fetch;
+    this.fetchFn = options.fetch ?? createHttpFetch({ connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_REQUEST_TIMEOUTS.connectTimeoutMs });
     this.sleep = options.sleep ?? realSleep;
     this.now = options.now ?? (() => performance.now());
-    this.retry = { maxRetries: 4, baseDelayMs: 1000, maxDelayMs: 30_000, ...options.retry };
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.timeoutMs = options.timeoutMs ?? 600_000;
+    this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_REQUEST_TIMEOUTS.idleTimeoutMs;
   }
 
   async complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelReply> {
     const started = this.now();
-    const finish = (reply: ModelReply): ModelReply => ({ ...reply, durationMs: Math.max(0, this.now() - started) });
+    const retries: RetriedAttempt[] = [];
+    // Whatever the server sent back loses the key before anyone can write it down (ADR 0083).
+    const secrets = this.options.apiKey ? [this.options.apiKey] : [];
+    const finish = (reply: ModelReply): ModelReply =>
+      redactValue({ ...reply, ...(retries.length > 0 ? { retries } : {}), durationMs: Math.max(0, this.now() - started) }, secrets);
     let body: string;
     try {
       body = JSON.stringify(buildRequestBody(request, this.options.model, this.options.compat, this.stream));
     } catch (error) {
-      return finish(this.failure("error", `cannot encode the request: ${(error as Error).message}`));
+      return finish(this.failure("error", `cannot encode the request: ${(error as Error).message}`, "harness.adapter"));
     }
     const attempts = this.retry.maxRetries + 1;
-    let last = "";
+    let last: Extract<Attempt, { kind: "retry" }> | undefined;
     for (let attempt = 1; attempt <= attempts; attempt += 1) {
       if (signal?.aborted) return finish(this.failure("aborted", "aborted before the request was sent"));
       let outcome: Attempt;
@@ -379,30 +405,56 @@ export class OpenAICompatibleClient implements ModelClient {
         outcome = await this.attempt(body, signal);
       } catch (error) {
         // A bug of ours, not the provider's: still a reply, never a throw.
-        outcome = { kind: "reply", reply: this.failure("error", `unexpected adapter failure: ${(error as Error).message}`) };
+        outcome = { kind: "reply", reply: this.failure("error", `unexpected adapter failure: ${(error as Error).message}`, "harness.adapter") };
       }
       if (outcome.kind === "reply") return finish(outcome.reply);
-      last = outcome.reason;
+      last = outcome;
       if (attempt === attempts) break;
+      if (outcome.cause === "model.timeout" && retries.filter((r) => r.cause === "model.timeout").length >= MAX_TIMEOUT_RETRIES) {
+        const tries = attempt === 1 ? "1 attempt" : `${attempt} attempts`;
+        return finish(this.failure("error", `gave up after ${tries}: ${outcome.reason}`, outcome.cause));
+      }
       const backoff = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
       const wait = outcome.retryAfterMs !== undefined ? Math.min(this.retry.maxDelayMs, outcome.retryAfterMs) : backoff;
+      const retry = { attempt, cause: outcome.cause, message: redactText(outcome.reason, secrets), atMs: Math.max(0, this.now() - started), waitMs: wait };
+      retries.push(retry);
+      this.options.onRetry?.(retry);
       await this.sleep(wait, signal);
     }
     if (signal?.aborted) return finish(this.failure("aborted", "aborted while waiting to retry"));
-    return finish(this.failure("error", `gave up after ${attempts} attempts: ${last}`));
+    const tries = attempts === 1 ? "1 attempt" : `${attempts} attempts`;
+    return finish(this.failure("error", `gave up after ${tries}: ${last?.reason ?? "no attempt was made"}`, last?.cause ?? "harness.adapter"));
   }
 
-  private failure(stop: "error" | "usage_limit" | "aborted", message: string): ModelReply {
-    return { text: "", toolCalls: [], stop, usage: { ...ZERO_USAGE }, errorMessage: `${this.url}: ${message}` };
+  private failure(stop: "error" | "usage_limit" | "aborted", message: string, fault?: FaultCause): ModelReply {
+    return { text: "", toolCalls: [], stop, usage: { ...ZERO_USAGE }, errorMessage: `${this.url}: ${message}`, ...(fault ? { fault } : {}) };
   }
 
   private async attempt(body: string, signal: AbortSignal | undefined): Promise<Attempt> {
     const timeout = AbortSignal.timeout(this.timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    // The idle timer restarts on every byte: a server that stops sending is cut after idleTimeoutMs.
+    const idle = new AbortController();
+    let idleTimer: NodeJS.Timeout | undefined;
+    const touch = (): void => {
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => idle.abort(new Error("idle")), this.idleTimeoutMs);
+    };
+    touch();
+    const combined = AbortSignal.any([...(signal ? [signal] : []), timeout, idle.signal]);
     const aborted = (what: string): Attempt =>
       signal?.aborted
         ? { kind: "reply", reply: this.failure("aborted", `aborted ${what}`) }
-        : { kind: "reply", reply: this.failure("error", `timed out after ${this.timeoutMs} ms ${what}`) };
+        : idle.signal.aborted
+          ? { kind: "retry", cause: "model.timeout", reason: `no byte from the provider for ${this.idleTimeoutMs} ms ${what} (idle timeout)` }
+          : { kind: "retry", cause: "model.timeout", reason: `timed out after ${this.timeoutMs} ms ${what}` };
+    try {
+      return await this.attemptWith(body, combined, aborted, touch);
+    } finally {
+      clearTimeout(idleTimer);
+    }
+  }
+
+  private async attemptWith(body: string, combined: AbortSignal, aborted: (what: string) => Attempt, touch: () => void): Promise<Attempt> {
 
     const headers: Record<string, string> = { "content-type": "application/json", accept: this.stream ? "text/event-stream" : "application/json" };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
@@ -412,13 +464,15 @@ export class OpenAICompatibleClient implements ModelClient {
       response = await this.fetchFn(this.url, { method: "POST", headers, body, signal: combined });
     } catch (error) {
       if (combined.aborted) return aborted("before the provider answered");
-      return { kind: "retry", reason: `network error: ${describeNetworkError(error)}` };
+      const network = describeNetworkError(error);
+      return { kind: "retry", cause: network.timeout ? "model.timeout" : "model.unreachable", reason: `network error: ${network.text}` };
     }
+    touch();
 
     if (!response.ok) {
       let text = "";
       try {
-        text = await readBounded(response, MAX_ERROR_BODY_CHARS);
+        text = (await readBounded(response, MAX_ERROR_BODY_CHARS, touch)).text;
       } catch {
         if (combined.aborted) return aborted("while reading an error answer");
       }
@@ -434,19 +488,21 @@ export class OpenAICompatibleClient implements ModelClient {
         return { kind: "reply", reply: this.failure("usage_limit", `usage limit reached (HTTP ${response.status}): ${detail}`) };
       }
       if (response.status === 429 || response.status === 408 || response.status >= 500) {
-        return { kind: "retry", reason: `HTTP ${response.status}: ${detail}`, retryAfterMs: retryAfter(response.headers.get("retry-after")) };
+        const cause: FaultCause = response.status === 429 ? "model.rate_limited" : response.status === 408 ? "model.timeout" : "model.http_5xx";
+        return { kind: "retry", cause, reason: `HTTP ${response.status}: ${detail}`, retryAfterMs: retryAfter(response.headers.get("retry-after")) };
       }
-      return { kind: "reply", reply: this.failure("error", `HTTP ${response.status}: ${detail}`) };
+      return { kind: "reply", reply: this.failure("error", `HTTP ${response.status}: ${detail}`, "model.http_4xx") };
     }
 
     const type = response.headers.get("content-type") ?? "";
     try {
-      if (type.includes("text/event-stream")) return await this.readStream(response);
-      const text = await response.text();
-      return this.readJson(text);
+      if (type.includes("text/event-stream")) return await this.readStream(response, touch);
+      const read = await readBounded(response, MAX_ANSWER_CHARS, touch);
+      if (read.cut) return { kind: "reply", reply: this.failure("error", `the answer is larger than ${MAX_ANSWER_CHARS} characters`, "model.garbled") };
+      return this.readJson(read.text);
     } catch (error) {
       if (combined.aborted) return aborted("while reading the answer");
-      return { kind: "reply", reply: this.failure("error", `the answer broke off: ${(error as Error).message}`) };
+      return { kind: "reply", reply: this.failure("error", `the answer broke off: ${(error as Error).message}`, "model.dropped") };
     }
   }
 
@@ -455,14 +511,14 @@ export class OpenAICompatibleClient implements ModelClient {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      return { kind: "reply", reply: this.failure("error", `malformed JSON in the answer (${(error as Error).message}): ${clip(text, 200)}`) };
+      return { kind: "reply", reply: this.failure("error", `malformed JSON in the answer (${(error as Error).message}): ${clip(text, 200)}`, "model.garbled") };
     }
     const error = extractError(value);
     if (error) return this.errorInBody(error);
     const body = value as { choices?: unknown; usage?: WireUsage; model?: string };
     const choice = Array.isArray(body.choices) ? (body.choices[0] as Record<string, unknown> | undefined) : undefined;
     if (!choice || typeof choice !== "object") {
-      return { kind: "reply", reply: this.failure("error", `the answer has no choices: ${clip(text, 200)}`) };
+      return { kind: "reply", reply: this.failure("error", `the answer has no choices: ${clip(text, 200)}`, "model.garbled") };
     }
     const message = (choice.message ?? {}) as { content?: unknown; refusal?: unknown; tool_calls?: WireToolCall[] };
     const acc: Accumulated = {
@@ -479,7 +535,7 @@ export class OpenAICompatibleClient implements ModelClient {
     return this.toReply(acc);
   }
 
-  private async readStream(response: Response): Promise<Attempt> {
+  private async readStream(response: Response, touch: () => void): Promise<Attempt> {
     const acc: Accumulated = { text: "", calls: [], finish: null, usage: undefined, model: undefined };
     const parser = new SseParser();
     const decoder = new TextDecoder();
@@ -494,7 +550,7 @@ export class OpenAICompatibleClient implements ModelClient {
       try {
         value = JSON.parse(data);
       } catch (error) {
-        return { kind: "reply", reply: this.failure("error", `malformed JSON in stream chunk ${chunks + 1} (${(error as Error).message}): ${clip(data, 200)}`) };
+        return { kind: "reply", reply: this.failure("error", `malformed JSON in stream chunk ${chunks + 1} (${(error as Error).message}): ${clip(data, 200)}`, "model.garbled") };
       }
       chunks += 1;
       const error = extractError(value);
@@ -504,6 +560,7 @@ export class OpenAICompatibleClient implements ModelClient {
     };
     if (response.body) {
       for await (const bytes of response.body as AsyncIterable<Uint8Array>) {
+        touch();
         for (const event of parser.push(decoder.decode(bytes, { stream: true }))) {
           const result = handle(event.data);
           // Leaving the loop cancels the body.
@@ -519,7 +576,7 @@ export class OpenAICompatibleClient implements ModelClient {
       }
     }
     if (!done && acc.finish === null) {
-      return { kind: "reply", reply: this.failure("error", `the stream ended after ${chunks} chunks without a finish_reason or [DONE]`) };
+      return { kind: "reply", reply: this.failure("error", `the stream ended after ${chunks} chunks without a finish_reason or [DONE]`, "model.dropped") };
     }
     return this.toReply(acc);
   }
@@ -559,7 +616,7 @@ export class OpenAICompatibleClient implements ModelClient {
     if (isUsageLimit(undefined, error, this.options.compat)) {
       return { kind: "reply", reply: this.failure("usage_limit", `usage limit reached: ${wireErrorText(error, "no message")}`) };
     }
-    return { kind: "reply", reply: this.failure("error", `the provider answered with an error: ${wireErrorText(error, "no message")}`) };
+    return { kind: "reply", reply: this.failure("error", `the provider answered with an error: ${wireErrorText(error, "no message")}`, "model.provider_error") };
   }
 
   /** A missing finish_reason (a stream that still sent [DONE], a terse JSON answer) counts as a plain end. */
@@ -573,12 +630,12 @@ export class OpenAICompatibleClient implements ModelClient {
     const usage = normaliseUsage(acc.usage, this.options.compat) ?? { ...ZERO_USAGE, source: "estimated" as const };
     const base = { text: acc.text, toolCalls, usage, ...(acc.model ? { model: acc.model } : {}) };
     const refusal = acc.finish === null ? undefined : own(FINISH_ERRORS, acc.finish);
-    if (refusal !== undefined) return { kind: "reply", reply: { ...base, stop: "error", errorMessage: `${this.url}: ${refusal}` } };
+    if (refusal !== undefined) return { kind: "reply", reply: { ...base, stop: "error", errorMessage: `${this.url}: ${refusal}`, fault: "model.refused" } };
     let stop: StopReason | undefined = acc.finish === null ? "end_turn" : own(FINISH_REASONS, acc.finish);
     if (stop === undefined) {
       return {
         kind: "reply",
-        reply: { ...base, stop: "error", errorMessage: `${this.url}: unknown finish_reason ${JSON.stringify(acc.finish)}; add it to FINISH_REASONS in openai-compatible.ts` },
+        reply: { ...base, stop: "error", errorMessage: `${this.url}: unknown finish_reason ${JSON.stringify(acc.finish)}; add it to FINISH_REASONS in openai-compatible.ts`, fault: "model.garbled" },
       };
     }
     // Shared rule: a reply that carries tool calls ended to call them (some servers say "stop").
@@ -592,10 +649,17 @@ function own<T>(table: Record<string, T>, key: string): T | undefined {
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
-function describeNetworkError(error: unknown): string {
-  const err = error as { message?: string; cause?: { code?: string; message?: string } };
-  const cause = err.cause?.code ?? err.cause?.message;
-  return cause ? `${err.message ?? "fetch failed"} (${cause})` : (err.message ?? String(error));
+/** Network error codes that mean "no connection in time" rather than "no connection". */
+const CONNECT_TIMEOUT_CODES = new Set(["ECONNECT_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT", "ETIMEDOUT"]);
+
+/** A network error in words, the same for fetch (the code is on `cause`) and node:http (on the error). */
+function describeNetworkError(error: unknown): { text: string; timeout: boolean } {
+  const err = error as { message?: string; code?: string; cause?: { code?: string; message?: string } };
+  const code = err.cause?.code ?? err.code;
+  if (code === "ECONNECT_TIMEOUT") return { text: `${err.message ?? "connect timeout"} (${code})`, timeout: true };
+  const detail = code ?? err.cause?.message;
+  const text = detail ? `connection failed (${detail})` : (err.message ?? String(error));
+  return { text, timeout: code !== undefined && CONNECT_TIMEOUT_CODES.has(code) };
 }
 
 /** Retry-After in seconds (the date form is ignored: no wall clock here). */
@@ -605,14 +669,20 @@ function retryAfter(header: string | null): number | undefined {
   return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }
 
-async function readBounded(response: Response, maxChars: number): Promise<string> {
-  if (!response.body) return "";
+/** The body as text, at most `maxChars` (`cut` when there was more); `touch` on every chunk. */
+async function readBounded(response: Response, maxChars: number, touch: () => void): Promise<{ text: string; cut: boolean }> {
+  if (!response.body) return { text: "", cut: false };
   const decoder = new TextDecoder();
-  let text = "";
+  const parts: string[] = [];
+  let length = 0;
   for await (const bytes of response.body as AsyncIterable<Uint8Array>) {
-    text += decoder.decode(bytes, { stream: true });
+    touch();
+    const part = decoder.decode(bytes, { stream: true });
+    parts.push(part);
+    length += part.length;
     // Leaving the loop cancels the body.
-    if (text.length >= maxChars) return text.slice(0, maxChars);
+    if (length >= maxChars) return { text: parts.join("").slice(0, maxChars), cut: true };
   }
-  return text + decoder.decode();
+  parts.push(decoder.decode());
+  return { text: parts.join(""), cut: false };
 }

@@ -12,9 +12,11 @@
  * a file or an argument, and a base URL with credentials in it is refused.
  */
 import { resolve } from "node:path";
-import type { ModelClient } from "../../core/model.ts";
+import type { ModelClient, RetriedAttempt } from "../../core/model.ts";
 import { createRecordingClient, createReplayClient } from "./cassette.ts";
 import { OpenAICompatibleClient, PROVIDER_COMPAT, type ProviderKind, type RetryOptions, type Sleep } from "./openai-compatible.ts";
+import { type SpecOrigin, keyHostProblem, urlKeyProblem } from "../secrets/key-host.ts";
+import { secretsFromEnv } from "../secrets/redact.ts";
 
 export type ModelSpec =
   | { kind: ProviderKind; model: string; baseUrl: string; keyEnv?: string }
@@ -25,7 +27,7 @@ export type ModelSpec =
 export class ModelSpecError extends Error {
   readonly exitCode = 2;
   constructor(
-    readonly code: "MODEL_SPEC" | "MODEL_KEY_MISSING",
+    readonly code: "MODEL_SPEC" | "MODEL_KEY_MISSING" | "MODEL_KEY_HOST",
     message: string,
   ) {
     super(message);
@@ -58,9 +60,8 @@ function checkBaseUrl(spec: string, raw: string): string {
     throw bad(spec, `base URL "${raw}" is not a URL`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw bad(spec, `base URL "${raw}" must start with http:// or https://`);
-  if (url.username || url.password) {
-    throw bad(spec, `base URL "${raw}" carries credentials; put the key in an environment variable and name it with #ENV`);
-  }
+  const problem = urlKeyProblem(raw);
+  if (problem !== null) throw bad(spec, problem);
   return raw.replace(/\/+$/, "");
 }
 
@@ -122,6 +123,14 @@ export interface CreateModelClientOptions {
   sleep?: Sleep;
   now?: () => number;
   timeoutMs?: number;
+  connectTimeoutMs?: number;
+  idleTimeoutMs?: number;
+  onRetry?: (retry: RetriedAttempt) => void;
+  /**
+   * Where the spec came from. A key goes to a host other than its provider's own only when the
+   * spec was typed on the command line (ADR 0083). Default: "study-file", the strict one.
+   */
+  origin?: SpecOrigin;
 }
 
 /** The canonical id of a parsed HTTP spec, as reports show it (no URL, no key). */
@@ -143,6 +152,13 @@ async function createFromSpec(spec: ModelSpec, text: string, options: CreateMode
       if (spec.keyEnv && (apiKey === undefined || apiKey.length === 0)) {
         throw new ModelSpecError("MODEL_KEY_MISSING", `model spec "${text}" names the key variable ${spec.keyEnv}, which is not set`);
       }
+      if (apiKey && keyEnv) {
+        const secrets = secretsFromEnv(options.env).map((secret) => secret.value);
+        const inUrl = urlKeyProblem(spec.baseUrl, secrets);
+        if (inUrl !== null) throw bad(text, inUrl);
+        const host = keyHostProblem({ baseUrl: spec.baseUrl, ownBaseUrl: compat.defaultBaseUrl, keyEnv, origin: options.origin ?? "study-file" });
+        if (host !== null) throw new ModelSpecError("MODEL_KEY_HOST", `model spec "${text}": ${host}`);
+      }
       return new OpenAICompatibleClient({
         id: httpId(spec),
         model: spec.model,
@@ -155,6 +171,9 @@ async function createFromSpec(spec: ModelSpec, text: string, options: CreateMode
         ...(options.sleep ? { sleep: options.sleep } : {}),
         ...(options.now ? { now: options.now } : {}),
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
+        ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
+        ...(options.onRetry ? { onRetry: options.onRetry } : {}),
       });
     }
     case "scripted": {

@@ -1,6 +1,9 @@
 /**
- * The file tools: read_file, write_file, edit_file, list_files and search. Every path goes through
- * `confine`, so none of them can reach outside the work directory.
+ * The file tools: read_file, write_file, edit_file, list_files and search. They run in armstudy's
+ * own process, outside the sandbox, so every path goes through `confine` (no `..`, no absolute
+ * path, no link leading out), a file with several hard links is refused, and nothing is written in
+ * `.git`. A file they write goes to the work directory's sandbox user, so the agent's shell can
+ * change it later.
  */
 import { mkdir, readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
@@ -8,7 +11,8 @@ import { z } from "zod";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { parseArgs } from "./args.ts";
 import { capMiddle } from "./output.ts";
-import { confine } from "./paths.ts";
+import { matchOwner } from "../sandbox/owner.ts";
+import { confine, refuseHardLinks } from "./paths.ts";
 import { DEFAULT_OUTPUT_LIMIT, type Tool, type ToolContext, ToolError } from "./types.ts";
 
 /** Folders no listing or search descends into: version control and installed dependencies. */
@@ -34,10 +38,13 @@ async function readText(absolute: string, relative: string): Promise<string> {
 }
 
 /** Writes through a temporary file and a rename, so a reader never sees half a file. */
-async function writeText(absolute: string, relative: string, content: string): Promise<void> {
+async function writeText(dir: string, absolute: string, relative: string, content: string): Promise<void> {
   try {
-    await mkdir(path.dirname(absolute), { recursive: true });
+    const made = await mkdir(path.dirname(absolute), { recursive: true });
     await writeFileAtomic(absolute, content);
+    const root = path.resolve(dir);
+    matchOwner(made ?? absolute, root);
+    if (made !== undefined) matchOwner(absolute, root);
   } catch (error) {
     throw ioError("write", relative, error);
   }
@@ -68,6 +75,7 @@ export const readFileTool: Tool = {
   async run(args, context) {
     const { path: given, offset, limit } = parseArgs("read_file", ReadArgs, args);
     const target = await confine(context.dir, given);
+    await refuseHardLinks(target);
     const text = await readText(target.absolute, target.relative);
     const max = context.outputLimit ?? DEFAULT_OUTPUT_LIMIT;
     if (offset === undefined && limit === undefined) {
@@ -113,8 +121,9 @@ export const writeFileTool: Tool = {
   },
   async run(args, context) {
     const { path: given, content } = parseArgs("write_file", WriteArgs, args);
-    const target = await confine(context.dir, given);
-    await writeText(target.absolute, target.relative, content);
+    const target = await confine(context.dir, given, "path", { write: true });
+    await refuseHardLinks(target);
+    await writeText(context.dir, target.absolute, target.relative, content);
     const lines = content === "" ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
     return { ok: true, output: `wrote ${target.relative} (${lines} lines)`, changedFiles: [target.relative] };
   },
@@ -146,7 +155,8 @@ export const editFileTool: Tool = {
   },
   async run(args, context) {
     const { path: given, old_text: oldText, new_text: newText } = parseArgs("edit_file", EditArgs, args);
-    const target = await confine(context.dir, given);
+    const target = await confine(context.dir, given, "path", { write: true });
+    await refuseHardLinks(target);
     const text = await readText(target.absolute, target.relative);
     const count = occurrences(text, oldText);
     if (count === 0) {
@@ -156,7 +166,7 @@ export const editFileTool: Tool = {
       throw new ToolError("TOOL_EDIT_AMBIGUOUS", `${target.relative}: old_text occurs ${count} times; add surrounding lines so it occurs once`);
     }
     const at = text.indexOf(oldText);
-    await writeText(target.absolute, target.relative, text.slice(0, at) + newText + text.slice(at + oldText.length));
+    await writeText(context.dir, target.absolute, target.relative, text.slice(0, at) + newText + text.slice(at + oldText.length));
     return { ok: true, output: `edited ${target.relative}`, changedFiles: [target.relative] };
   },
 };
@@ -284,8 +294,9 @@ export const searchTool: Tool = {
     const matches: string[] = [];
     let truncated = false;
     for (const file of files) {
-      const size = (await stat(file.absolute).catch(() => undefined))?.size ?? 0;
-      if (size > MAX_SEARCH_FILE_BYTES) continue;
+      const info = await stat(file.absolute).catch(() => undefined);
+      // A hard-linked file may be another name of a file outside the work directory: never searched.
+      if (info === undefined || info.size > MAX_SEARCH_FILE_BYTES || (info.isFile() && info.nlink > 1)) continue;
       const buffer = await readFile(file.absolute).catch(() => undefined);
       if (buffer === undefined || buffer.includes(0)) continue;
       const lines = buffer.toString("utf8").split("\n");

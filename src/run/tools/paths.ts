@@ -74,16 +74,40 @@ export interface ConfinedPath {
   relative: string;
 }
 
+/** True when a segment of `relative` is a `.git` folder or file (any case: some file systems fold it). */
+function insideGit(relative: string): boolean {
+  return relative.split(/[\\/]+/).some((segment) => segment.toLowerCase() === ".git");
+}
+
+export interface ConfineOptions {
+  /** A path to write: `.git` and anything under it are refused, also when a link leads there. */
+  write?: boolean;
+}
+
 /** Resolves `given` inside `dir`, or throws a `TOOL_PATH_REFUSED` ToolError. */
-export async function confine(dir: string, given: unknown, field = "path"): Promise<ConfinedPath> {
+export async function confine(dir: string, given: unknown, field = "path", options: ConfineOptions = {}): Promise<ConfinedPath> {
   const text = checkPathText(given, field);
   const root = await realpath(dir);
   const absolute = path.resolve(root, text);
   if (!isInside(root, absolute)) throw refuse(text, "it points outside the work directory");
   const real = await resolveReal(absolute);
   if (!isInside(root, real)) throw refuse(text, "a symbolic link along it leads outside the work directory");
+  if (options.write === true && (insideGit(path.relative(root, absolute)) || insideGit(path.relative(root, real)))) {
+    throw new ToolError("TOOL_PATH_REFUSED", `path ${JSON.stringify(text)} refused: .git and everything under it are git's own data; change files with the tools, and commit with \`git\` in the shell`);
+  }
   const relative = path.relative(root, absolute).split(path.sep).join("/");
   return { absolute, relative: relative === "" ? "." : relative };
+}
+
+/**
+ * Refuses a regular file with more than one hard link: its other name may be outside the work
+ * directory (a link made to /etc/shadow reads it as root), and no path check can see where.
+ */
+export async function refuseHardLinks(target: ConfinedPath): Promise<void> {
+  const info = await lstat(target.absolute).catch(() => undefined);
+  if (info !== undefined && info.isFile() && info.nlink > 1) {
+    throw new ToolError("TOOL_PATH_REFUSED", `path ${JSON.stringify(target.relative)} refused: it is a hard link (${info.nlink} names for one file), and its other names may lie outside the work directory`);
+  }
 }
 
 export { exists as pathExists };

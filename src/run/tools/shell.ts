@@ -3,13 +3,14 @@
  * process group (spawned detached), so on a timeout, an abort, or when it returns, the whole group
  * — every child and grandchild it started — is killed with one signal. Output (stdout and stderr
  * interleaved in arrival order) is collected in bounded memory and capped with the middle elided.
- * The environment is the run's environment minus credentials (env.ts).
+ * It runs inside the run's sandbox (src/run/sandbox/): only the work directory is writable, the
+ * environment is an allow-list, the network is off, and every process it started ends with it.
  */
 import { spawn } from "node:child_process";
 import { z } from "zod";
 import { killGroup } from "../process-group.ts";
+import { defaultRunSandbox, type RunSandbox, sandboxCommand } from "../sandbox/index.ts";
 import { parseArgs } from "./args.ts";
-import { shellEnvironment } from "./env.ts";
 import { HeadTailCollector } from "./output.ts";
 import { DEFAULT_OUTPUT_LIMIT, DEFAULT_SHELL_TIMEOUT_MS, type Tool, type ToolContext, type ToolOutcome } from "./types.ts";
 
@@ -33,15 +34,17 @@ export interface ShellResult {
 /** Runs `command` in `cwd` and always leaves no process of its group behind. */
 export function runCommand(
   command: string,
-  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; outputLimit: number; signal?: AbortSignal },
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; outputLimit: number; signal?: AbortSignal; sandbox?: RunSandbox },
 ): Promise<ShellResult> {
+  const run = options.sandbox ?? defaultRunSandbox(options.env);
+  const wrapped = sandboxCommand(run.sandbox, { argv: ["bash", "-c", command], bashCommand: command, dir: options.cwd, network: run.network, readable: run.readable }, options.env);
   return new Promise((resolve) => {
     const collector = new HeadTailCollector(options.outputLimit);
     let killed: ShellResult["killed"] = null;
     let settled = false;
-    const child = spawn("bash", ["-c", command], {
+    const child = spawn(wrapped.file, wrapped.args, {
       cwd: options.cwd,
-      env: options.env,
+      env: wrapped.env,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -121,8 +124,9 @@ export const shellTool: Tool = {
     );
     const result = await runCommand(command, {
       cwd: context.dir,
-      env: shellEnvironment(context.env),
+      env: context.env,
       timeoutMs,
+      ...(context.sandbox === undefined ? {} : { sandbox: context.sandbox }),
       outputLimit: context.outputLimit ?? DEFAULT_OUTPUT_LIMIT,
       ...(context.signal === undefined ? {} : { signal: context.signal }),
     });

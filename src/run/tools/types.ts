@@ -6,12 +6,15 @@
  */
 import type { ToolSpec } from "../../core/model.ts";
 import type { TodoItem } from "../../core/policies/contract.ts";
+import type { RunSandbox } from "../sandbox/types.ts";
 
 export interface ToolContext {
   /** The work directory, as given; handlers resolve it to its real path before confining. */
   dir: string;
-  /** The environment `shell` starts from; API keys are removed before a command sees it. */
+  /** The run's environment; `shell` takes only the allow-listed locale and terminal names from it (src/run/sandbox/env.ts). */
   env: NodeJS.ProcessEnv;
+  /** Where `shell` runs; default the machine's sandbox with no network (src/run/sandbox/default.ts). */
+  sandbox?: RunSandbox;
   signal?: AbortSignal;
   /** Default `shell` timeout in milliseconds (120 000 unless set). */
   shellTimeoutMs?: number;

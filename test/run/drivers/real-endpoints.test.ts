@@ -13,7 +13,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { type ClientName, clientBinary } from "../../../src/run/drivers/clients.ts";
+import { type ClientName, agentsDir, clientBinary } from "../../../src/run/drivers/clients.ts";
+import { probeSandbox } from "../../../src/run/sandbox/probe.ts";
 import { createDriver } from "../../../src/run/drivers/driver.ts";
 import { ProviderModel, createDriverModel, driverEndpoint, parseProviderSpec } from "../../../src/run/drivers/endpoints.ts";
 import { probeNetwork } from "../../../src/run/drivers/netns.ts";
@@ -25,6 +26,7 @@ import { EXPECTED_FINAL, threeStepPersona } from "../server/three-step-persona.t
 import { ROOT, collector, testArm } from "../scripted-support.ts";
 
 const temps: string[] = [];
+const sandbox = probeSandbox({ env: process.env });
 afterAll(() => {
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });
@@ -144,6 +146,37 @@ async function standInProvider(client: ClientName, work: string) {
 
 describe.each(["codex", "claude", "pi"] as const)("real %s pointed at a provider by a model spec", (client) => {
   const bin = clientBinary(client, process.env, process.cwd());
+  it.skipIf(bin === null || sandbox.kind !== "bwrap")(`talks to it from inside the sandbox, which keeps the host network for it (skipped unless ${client} and bubblewrap are installed)`, async () => {
+    const work = mkdtempSync(join(tmpdir(), "armstudy-provider-boxed-"));
+    temps.push(work);
+    execFileSync("git", ["init", "-q"], { cwd: work });
+    const provider = await standInProvider(client, work);
+    try {
+      const spec = client === "claude" ? `anthropic:stand-in@${provider.url}#STANDIN_KEY` : `openai-compatible:stand-in@${provider.url}/v1#STANDIN_KEY`;
+      const env = { STANDIN_KEY: "sk-stand-in" };
+      const model = await createDriverModel(client, spec, { env, cwd: ROOT, origin: "command-line" });
+      // The client's install folder is all it may read of the project (deps.ts passes the same).
+      const readable = [join(agentsDir(process.env, ROOT), client)];
+      const driver = createDriver(client, { bin: bin ?? "", mapper: liveMapper, endpoint: driverEndpoint(client, { env }), timeoutMs: 90_000, readable });
+      const { events, onEvent } = collector();
+      const outcome = await driver({ arm: testArm([{ name: "none" }], { agent: client, prompt: null }), model, dir: work, handoff: "Write the file and check it.", runIndex: 0, seed: 1, onEvent, sandbox: { sandbox, network: "none", readable: [] } });
+      const start = events[0];
+      expect({
+        status: outcome.status,
+        file: readFileSync(join(work, "sub/hello.txt"), "utf8"),
+        sandbox: start?.type === "run.start" ? [start.sandbox?.kind, start.sandbox?.network] : null,
+        credentials: [...new Set(provider.credentials)],
+      }).toEqual({
+        status: "completed",
+        file: "world\nline2\n",
+        sandbox: ["bwrap", "host"],
+        credentials: [client === "claude" ? "sk-stand-in" : "Bearer sk-stand-in"],
+      });
+    } finally {
+      await provider.close();
+    }
+  });
+
   it.skipIf(bin === null)(`talks to it directly with the key from the named variable (skipped unless \`npm run agents:install\` installed ${client})`, async () => {
     const work = mkdtempSync(join(tmpdir(), "armstudy-provider-work-"));
     temps.push(work);
@@ -152,7 +185,7 @@ describe.each(["codex", "claude", "pi"] as const)("real %s pointed at a provider
     try {
       const spec = client === "claude" ? `anthropic:stand-in@${provider.url}#STANDIN_KEY` : `openai-compatible:stand-in@${provider.url}/v1#STANDIN_KEY`;
       const env = { STANDIN_KEY: "sk-stand-in" };
-      const model = await createDriverModel(client, spec, { env, cwd: ROOT });
+      const model = await createDriverModel(client, spec, { env, cwd: ROOT, origin: "command-line" });
       // The namespace is offered, but a provider run never uses it: a real provider is not on loopback.
       const driver = createDriver(client, { bin: bin ?? "", mapper: liveMapper, endpoint: driverEndpoint(client, { env, network: probeNetwork({ env: process.env }) }), timeoutMs: 90_000 });
       const { events, onEvent } = collector();

@@ -310,7 +310,16 @@ describe("OpenAICompatibleClient, failures and retries", () => {
       stop: "error",
       usage: { input: 0, cachedInput: 0, output: 0, reasoning: 0, source: "counted" },
       errorMessage: `${server.baseUrl}/chat/completions: gave up after 4 attempts: HTTP 500: The server had an error. (server_error)`,
-      durationMs: 10,
+      fault: "model.http_5xx",
+      // Each retried attempt is kept, so the agent loop can record it (model.retry).
+      retries: [1, 2, 3].map((attempt) => ({
+        attempt,
+        cause: "model.http_5xx",
+        message: "HTTP 500: The server had an error. (server_error)",
+        atMs: attempt * 10,
+        waitMs: 100 * 2 ** (attempt - 1),
+      })),
+      durationMs: 40,
     });
     expect(sleeps).toEqual([100, 200, 400]);
     expect(server.requests).toHaveLength(4);
@@ -383,8 +392,11 @@ describe("OpenAICompatibleClient, failures and retries", () => {
       sleep: async () => undefined,
     });
     const reply = await model.complete(REQUEST);
-    expect(reply.stop).toBe("error");
-    expect(reply.errorMessage).toBe(`http://127.0.0.1:${port}/v1/chat/completions: gave up after 2 attempts: network error: fetch failed (ECONNREFUSED)`);
+    expect([reply.stop, reply.fault, reply.errorMessage]).toEqual([
+      "error",
+      "model.unreachable",
+      `http://127.0.0.1:${port}/v1/chat/completions: gave up after 2 attempts: network error: connection failed (ECONNREFUSED)`,
+    ]);
   });
 
   it("returns aborted, without throwing, when the caller aborts mid-request", async () => {
@@ -403,9 +415,73 @@ describe("OpenAICompatibleClient, failures and retries", () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it("times out one attempt as an error reply", async () => {
-    const server = await serve([{ delayMs: 3000, json: chatCompletion({ content: "slow" }) }]);
-    const reply = await client(server, { timeoutMs: 100 }).client.complete(REQUEST);
-    expect([reply.stop, reply.errorMessage]).toEqual(["error", `${server.baseUrl}/chat/completions: timed out after 100 ms before the provider answered`]);
+  it("times out one attempt, retries a timeout once only, and names it", async () => {
+    const server = await serve(() => ({ delayMs: 3000, json: chatCompletion({ content: "slow" }) }));
+    const reply = await client(server, { timeoutMs: 100, maxRetries: 3 }).client.complete(REQUEST);
+    expect(server.requests.length).toEqual(2);
+    expect([reply.stop, reply.fault, reply.errorMessage]).toEqual([
+      "error",
+      "model.timeout",
+      `${server.baseUrl}/chat/completions: gave up after 2 attempts: timed out after 100 ms before the provider answered`,
+    ]);
+  });
+
+  it("cuts a server that sends headers and then goes silent, by the idle timeout", async () => {
+    const events = [chatCompletionChunks({ content: "half" })[0]];
+    const server = await serve(() => ({ sse: events, done: false, delayAfterMs: 5000 }));
+    const model = new OpenAICompatibleClient({
+      id: "x",
+      model: "m",
+      baseUrl: server.baseUrl,
+      compat: PROVIDER_COMPAT["openai-compatible"],
+      stream: true,
+      idleTimeoutMs: 150,
+      retry: { maxRetries: 0 },
+    });
+    const reply = await model.complete(REQUEST);
+    expect([reply.stop, reply.fault, reply.errorMessage]).toEqual([
+      "error",
+      "model.timeout",
+      `${server.baseUrl}/chat/completions: gave up after 1 attempt: no byte from the provider for 150 ms while reading the answer (idle timeout)`,
+    ]);
+  });
+
+  it("times out a connection whose TLS handshake never finishes, by the connect timeout", async () => {
+    // A TCP server that accepts and says nothing: the TCP connect succeeds, the TLS handshake never does.
+    const silent = createServer((socket) => socket.on("error", () => undefined).resume());
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as { port: number };
+    try {
+      const model = new OpenAICompatibleClient({
+        id: "x",
+        model: "m",
+        baseUrl: `https://127.0.0.1:${port}/v1`,
+        compat: PROVIDER_COMPAT["openai-compatible"],
+        connectTimeoutMs: 200,
+        idleTimeoutMs: 10_000,
+        retry: { maxRetries: 0 },
+      });
+      const reply = await model.complete(REQUEST);
+      expect([reply.stop, reply.fault, reply.errorMessage]).toEqual([
+        "error",
+        "model.timeout",
+        `https://127.0.0.1:${port}/v1/chat/completions: gave up after 1 attempt: network error: no connection within 200 ms (ECONNECT_TIMEOUT)`,
+      ]);
+    } finally {
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
+  it("never hands back the key a server echoes, in an error or in a reply", async () => {
+    const key = "sk-test-0123456789abcdef";
+    const server = await serve([
+      { status: 401, json: wireError(`Incorrect API key provided: ${key}`, "invalid_api_key") },
+      { json: chatCompletion({ content: `you sent ${key}`, toolCalls: [{ id: "c", name: "shell", arguments: { command: `echo ${encodeURIComponent(key)}` } }] }) },
+    ]);
+    const { client: model } = client(server, { apiKey: key });
+    const failed = await model.complete(REQUEST);
+    const echoed = await model.complete(REQUEST);
+    expect([failed.fault, failed.errorMessage]).toEqual(["model.http_4xx", `${server.baseUrl}/chat/completions: HTTP 401: Incorrect API key provided: [redacted] (invalid_api_key)`]);
+    expect([echoed.text, echoed.toolCalls]).toEqual(["you sent [redacted]", [{ id: "c", name: "shell", arguments: { command: "echo [redacted]" } }]]);
   });
 });

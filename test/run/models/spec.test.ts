@@ -80,7 +80,7 @@ describe("createModelClient", () => {
 
     const plain = await createModelClient(`openai-compatible:m@${server.baseUrl}`, { env, cwd: dir, stream: false });
     expect((await plain.complete(request)).text).toBe("ok");
-    const keyed = await createModelClient(`openai-compatible:m@${server.baseUrl}#LOCAL_KEY`, { env, cwd: dir });
+    const keyed = await createModelClient(`openai-compatible:m@${server.baseUrl}#LOCAL_KEY`, { env, cwd: dir, origin: "command-line" });
     expect((await keyed.complete(request)).text).toBe("ok");
     expect(server.requests.map((r) => r.headers.authorization)).toEqual([undefined, "Bearer local-secret"]);
     expect(server.requests.map((r) => r.body.stream)).toEqual([undefined, true]);
@@ -89,6 +89,38 @@ describe("createModelClient", () => {
       code: "MODEL_KEY_MISSING",
       message: `model spec "openai-compatible:m@${server.baseUrl}#UNSET_KEY" names the key variable UNSET_KEY, which is not set`,
     });
+  });
+
+  it("sends a key to another host only when the base URL was typed on the command line", async () => {
+    const env = { OPENAI_API_KEY: "sk-openai-secret-value", TEAM_KEY: "team-secret-value" };
+    const fromFile = "openai-compatible:m@https://collector.example.test/v1#OPENAI_API_KEY";
+    await expect(createModelClient(fromFile, { env, cwd: dir })).rejects.toMatchObject({
+      code: "MODEL_KEY_HOST",
+      message: `model spec "${fromFile}": it would send the key in OPENAI_API_KEY to collector.example.test, which is not a provider's own host. A study file cannot send a key to another host: name the base URL yourself with --model on the command line`,
+    });
+    await expect(createModelClient("ollama:m@http://10.0.0.9:11434/v1#TEAM_KEY", { env, cwd: dir, origin: "study-file" })).rejects.toMatchObject({
+      code: "MODEL_KEY_HOST",
+      message: `model spec "ollama:m@http://10.0.0.9:11434/v1#TEAM_KEY": it would send the key in TEAM_KEY to 10.0.0.9:11434, which is not the provider's own host (127.0.0.1:11434). A study file cannot send a key to another host: name the base URL yourself with --model on the command line`,
+    });
+    // The provider's own host, from a study file: allowed. Another host typed by the person: allowed.
+    expect((await createModelClient("openai:gpt-5#TEAM_KEY", { env, cwd: dir })).id).toEqual("openai:gpt-5");
+    expect((await createModelClient(fromFile, { env, cwd: dir, origin: "command-line" })).id).toEqual("openai-compatible:m");
+    // No key, no question: a keyless local server from a study file is fine.
+    expect((await createModelClient("openai-compatible:m@http://127.0.0.1:9/v1", { env, cwd: dir })).id).toEqual("openai-compatible:m");
+  });
+
+  it.each([
+    ["openai-compatible:m@http://127.0.0.1:9/v1?api_key=abc#K", "base URL carries a key in its query (parameter \"api_key\"); put the key in an environment variable and name it with #ENV"],
+    ["openai-compatible:m@http://127.0.0.1:9/v1?x-access-token=abc", "base URL carries a key in its query (parameter \"x-access-token\"); put the key in an environment variable and name it with #ENV"],
+    ["openai-compatible:m@http://u:p@127.0.0.1:9/v1", "base URL \"http://u:p@127.0.0.1:9/v1\" carries credentials; put the key in an environment variable and name it with #ENV"],
+  ])("refuses a key inside the URL: %s", (spec, why) => {
+    expect(() => parseModelSpec(spec)).toThrow(`model spec "${spec}": ${why}. Forms:`);
+  });
+
+  it("refuses a URL whose query carries the value of a secret the environment holds", async () => {
+    const env = { OPENAI_API_KEY: "sk-openai-secret-value", K: "other-secret" };
+    const spec = "openai-compatible:m@http://127.0.0.1:9/v1?q=sk-openai-secret-value#K";
+    await expect(createModelClient(spec, { env, cwd: dir, origin: "command-line" })).rejects.toThrow(`model spec "${spec}": base URL carries a key in its query (parameter "q")`);
   });
 
   it("builds ollama: without a key", async () => {

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -19,17 +19,22 @@ function shell(args: Record<string, unknown>, extra: Partial<ToolContext> = {}) 
   return tools.run({ id: "s1", name: "shell", arguments: args }, { dir, env: { PATH: process.env.PATH }, ...extra });
 }
 
-/** True while `pid` is a live (not zombie) process. */
-async function alive(pid: number): Promise<boolean> {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
+/**
+ * Live (not zombie) host processes whose command line contains `marker`. The command's own pids
+ * are its sandbox's (a private PID namespace), so the host's /proc is searched by command line.
+ */
+async function running(marker: string): Promise<number> {
+  let count = 0;
+  for (const name of await readdir("/proc")) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    const cmdline = await readFile(`/proc/${name}/cmdline`, "utf8").catch(() => "");
+    if (!cmdline.split("\0").includes(marker)) continue;
+    const stat = await readFile(`/proc/${name}/stat`, "utf8").catch(() => "");
+    // Field 3 is the state; a zombie (Z) or dead (X) process holds no resources.
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    if (stat !== "" && state !== "Z" && state !== "X") count += 1;
   }
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
-  // Field 3 is the state; a zombie (Z) or dead (X) process holds no resources.
-  const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-  return stat !== "" && state !== "Z" && state !== "X";
+  return count;
 }
 
 describe("shell", () => {
@@ -45,7 +50,7 @@ describe("shell", () => {
 
   it("kills the whole process group on timeout, leaving no child behind", async () => {
     const outcome = await shell({
-      command: "sleep 30 & echo $! > child.pid; (sleep 31 & echo $! > grandchild.pid; wait) & echo started; sleep 30",
+      command: "sleep 3011 & (sleep 3012 & wait) & echo started; sleep 30",
       timeout_seconds: 0.5,
     });
     expect(outcome).toEqual({
@@ -54,20 +59,17 @@ describe("shell", () => {
       exitCode: null,
       isCommand: true,
     });
-    const child = Number(await readFile(path.join(dir, "child.pid"), "utf8"));
-    const grandchild = Number(await readFile(path.join(dir, "grandchild.pid"), "utf8"));
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect([await alive(child), await alive(grandchild)]).toEqual([false, false]);
+    expect([await running("3011"), await running("3012")]).toEqual([0, 0]);
   });
 
   it("ends background processes a command leaves behind when it returns", async () => {
     const started = Date.now();
-    const outcome = await shell({ command: "sleep 30 & echo $! > bg.pid; echo done" });
+    const outcome = await shell({ command: "sleep 3021 & setsid sleep 3022 & (set -m; sleep 3023 &) ; echo done" });
     expect(outcome).toEqual({ ok: true, output: "exit code: 0\ndone\n", exitCode: 0, isCommand: true });
     expect(Date.now() - started).toBeLessThan(10_000);
-    const pid = Number(await readFile(path.join(dir, "bg.pid"), "utf8"));
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await alive(pid)).toBe(false);
+    expect([await running("3021"), await running("3022"), await running("3023")]).toEqual([0, 0, 0]);
   });
 
   it("kills the group when the run is aborted", async () => {
@@ -89,10 +91,10 @@ describe("shell", () => {
     );
   });
 
-  it("drops credentials from the environment a command sees", async () => {
-    const env = { PATH: process.env.PATH, OPENAI_API_KEY: "sk-1", GITHUB_TOKEN: "gh", AWS_SECRET_ACCESS_KEY: "aws", HOME_DIR: "/h", LANG: "C" };
-    const outcome = await shell({ command: "env | grep -E '^(OPENAI|GITHUB|AWS|HOME_DIR|LANG|PAGER)' | sort" }, { env });
-    expect(outcome.output).toBe("exit code: 0\nHOME_DIR=/h\nLANG=C\nPAGER=cat\n");
+  it("gives a command only the allow-listed environment, never the run's own", async () => {
+    const env = { PATH: process.env.PATH, OPENAI_API_KEY: "sk-1", GITHUB_TOKEN: "gh", DATABASE_URL: "postgres://u:pw@db/x", HOME_DIR: "/h", LANG: "C" };
+    const outcome = await shell({ command: "env | grep -E '^(OPENAI|GITHUB|DATABASE|HOME_DIR|LANG|PAGER)' | sort" }, { env });
+    expect(outcome.output).toBe("exit code: 0\nLANG=C\nPAGER=cat\n");
   });
 
   it("reports bad arguments by field", async () => {

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { checkAgainstBaseline, checkThresholds, githubAnnotations, parseThreshold } from "../../src/render/gates.ts";
+import type { LoadedResults } from "../../src/render/results.ts";
+import { armMeta, meta, result } from "./support.ts";
+
+function loaded(dir: string, falseCompletions: number, runs = 4): LoadedResults {
+  const arms = [armMeta("ordinary"), armMeta("goal")];
+  const results = [];
+  for (let i = 1; i <= runs; i += 1) {
+    results.push(result("ordinary", i, 1, { falseCompletion: true }));
+    results.push(result("goal", i, 3, { falseCompletion: i <= falseCompletions, toolCalls: 30 }));
+  }
+  return { dir, meta: meta(arms, runs), results, missing: [] };
+}
+
+describe("parseThreshold", () => {
+  it("reads ARM.METRIC.STAT OP NUMBER", () => {
+    expect(parseThreshold(" ordinary.falseCompletion.rate > 0.2 ")).toEqual({ text: "ordinary.falseCompletion.rate > 0.2", arm: "ordinary", metric: "falseCompletion", stat: "rate", operator: ">", value: 0.2 });
+    expect(parseThreshold("goal.tokensTotal.mean>=1e5")).toEqual({ text: "goal.tokensTotal.mean>=1e5", arm: "goal", metric: "tokensTotal", stat: "mean", operator: ">=", value: 100000 });
+  });
+  it.each([
+    ["ordinary falseCompletion > 1", 'not of the form ARM.METRIC.STAT OP NUMBER'],
+    ["ordinary.falseCompletions.rate > 0.2", '"falseCompletions" is not a study metric'],
+    ["ordinary.falseCompletion.mean > 0.2", '"mean" is not a statistic of falseCompletion (a rate); use one of rate, count, n.'],
+    ["goal.toolCalls.rate > 1", '"rate" is not a statistic of toolCalls (a count); use one of mean, median, min, max, n.'],
+  ])("refuses %s", (text, message) => {
+    expect(() => parseThreshold(text)).toThrow(message);
+  });
+});
+
+describe("checkThresholds", () => {
+  it("fires on the runs that are scored, and names the value", () => {
+    const results = loaded("cur", 1);
+    expect(checkThresholds(results, ["ordinary.falseCompletion.rate > 0.2", "goal.falseCompletion.count >= 2", "goal.toolCalls.max == 30"].map(parseThreshold))).toEqual([
+      { gate: "ordinary.falseCompletion.rate > 0.2", message: "ordinary.falseCompletion.rate > 0.2: is 1." },
+      { gate: "goal.toolCalls.max == 30", message: "goal.toolCalls.max == 30: is 30." },
+    ]);
+  });
+  it("leaves errored runs out", () => {
+    const results = loaded("cur", 0);
+    results.results.push(result("goal", 5, 0, { falseCompletion: true }, { status: "error", error: "model.unreachable" }));
+    expect(checkThresholds(results, [parseThreshold("goal.falseCompletion.count > 0")])).toEqual([]);
+  });
+  it("refuses an arm the study did not run", () => {
+    expect(() => checkThresholds(loaded("cur", 0), [parseThreshold("old-build.falseCompletion.rate > 0")])).toThrow('the study has no arm "old-build" (arms: ordinary, goal).');
+  });
+});
+
+describe("checkAgainstBaseline", () => {
+  it("fails on a change beyond its interval in the worse direction, and only then", () => {
+    const baseline = loaded("base", 0, 8);
+    expect(checkAgainstBaseline(baseline, loaded("same", 0, 8)).failures).toEqual([]);
+    // One more false completion in 8 stays inside its interval; seven do not.
+    expect(checkAgainstBaseline(baseline, loaded("slight", 1, 8)).failures).toEqual([]);
+    const { failures } = checkAgainstBaseline(baseline, loaded("broken", 7, 8));
+    expect(failures.map((f) => f.gate)).toEqual(["worse than baseline: goal.falseCompletion"]);
+    expect(failures[0]?.message).toMatch(/^goal\.falseCompletion got worse than the baseline base: 87\.5 points \[\d+\.?\d*, \d+\.?\d*\] \(lower is better\)\.$/);
+    expect(githubAnnotations(failures)).toEqual(`::error title=armstudy gate::${failures[0]?.message}\n`);
+  });
+});
