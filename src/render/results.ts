@@ -51,6 +51,8 @@ export interface CheckSpec {
   command: string;
   description?: string;
   timeoutMs?: number;
+  /** Set on every check of a checks file that says `sequential: true`: run them one at a time, in order. */
+  sequential?: true;
 }
 
 /** The question a study file states before any run (validated in src/study/question.ts). */
