@@ -72,7 +72,12 @@ export { runMetrics, MetricsAccumulator, type RunMetrics, type RunMetricsWithAcc
 export { DEFAULT_PRICES, PRICES_AS_OF, priceFor, costOf, type ModelPrice, type PriceTable } from "./measure/prices.ts";
 export { TOOL_FAMILIES, familyOf, filesReadByCommand, type ToolFamily } from "./measure/tool-families.ts";
 export { analyzeSessionFile, renderAnalysisTable, type SessionAnalysis } from "./measure/session-analysis.ts";
+export { analyzeFiles, type PoolResult } from "./measure/session-pool.ts";
+export { sessionRow, type SessionRow } from "./measure/session-rows.ts";
+export { compareCohorts, COHORT_KEYS, type CohortComparison, type CohortKey } from "./measure/cohorts.ts";
+export { discoverRoots, walkSessionFiles, type SessionRoot } from "./sessions/discover.ts";
 export { mean, median, summarizeCounts, summarizeRate, bootstrapMeanCI, bootstrapMeanDifference, compareRates, wilson, fisherExact, smallSampleWarning, SMALL_SAMPLE, type Interval, type CountSummary, type RateSummary, type CountDifference, type RateDifference } from "./measure/stats.ts";
+export { mcnemarExact, passAtK, passHatK, hierarchicalBootstrap, pairedBinary, type PairedBinary, type Estimate } from "./measure/suite-stats.ts";
 
 // render: a results folder → summary.json, report.md and charts.
 export { loadResults, readStudyMeta, runFolder, type StudyMeta, type RunResult, type ArmMeta, type LoadedResults, type MetricsView, type CheckSpec, type CheckOutcome, type AcceptanceResult } from "./render/results.ts";
@@ -83,6 +88,8 @@ export { renderStudyReport, type RenderedReport } from "./render/render.ts";
 
 // study: the arm runner — study files, worktrees, acceptance checks, shards, merge, and envelopes on disk.
 export { loadStudyFile, parseStudyFile, selectArms, type StudySpec } from "./study/study-file.ts";
+export { loadTask, loadTasks, type TaskSpec } from "./study/task.ts";
+export { checkPersona, type PersonaCheckReport } from "./study/persona-check.ts";
 export { runStudy, type StudyRunOptions, type StudyRunOutcome, type StudyDeps, type StudyArm, type ProgressEvent } from "./study/runner.ts";
 export { defaultStudyDeps } from "./study/deps.ts";
 export { mergeStudies, type MergeOutcome } from "./study/merge.ts";

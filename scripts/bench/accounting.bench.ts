@@ -54,7 +54,7 @@ class TimedCounter extends RequestTokenCounter {
   }
 }
 
-const looper = await loadPersona(join(ROOT, "fixtures/personas/looper.yaml"));
+const looper = await loadPersona(join(ROOT, "fixtures/tasks/stockbook/personas/looper.yaml"));
 const persona = { ...looper, traits: { ...looper.traits, repeatsCalls: 20 } };
 const prompt = "You are a careful coding agent.";
 
@@ -67,7 +67,7 @@ async function study(ownCounter: boolean): Promise<{ requests: number; runs: num
   const start = cpuNow();
   while (requests < REQUESTS) {
     const dir = await mkdtemp(join(tmpdir(), "bench-accounting-"));
-    await cp(join(ROOT, "fixtures/repo"), dir, { recursive: true });
+    await cp(join(ROOT, "fixtures/tasks/stockbook/repo"), dir, { recursive: true });
     const model = new ScriptedClient(persona, { seed: 1, runIndex: runs, counter: double });
     await runAgent({
       arm: { name: "bench", dir: ROOT, description: "", agent: "armstudy", prompt: { text: prompt, stablePrefix: prompt, prefixHash: "0", prefixTokens: 7 }, policies: [{ name: "none" }] },

@@ -85,7 +85,7 @@ counting
   });
 await counting.run();
 
-const persona = join(ROOT, "fixtures/personas/diligent.yaml");
+const persona = join(ROOT, "fixtures/tasks/stockbook/personas/diligent.yaml");
 const loaded = await loadPersona(persona);
 const checkCommands = [...loaded.steps.map((step) => step.check), ...loaded.steps.map((step) => step.check)];
 const prompt = "You are a careful coding agent.";
@@ -93,7 +93,8 @@ const runs = new Bench({ iterations: 3, warmupIterations: 1, time: 0 });
 runs
   .add("scripted diligent run (loop + tools + 12 checks)", async () => {
     const dir = await mkdtemp(join(tmpdir(), "bench-agent-"));
-    await cp(join(ROOT, "fixtures/repo"), dir, { recursive: true });
+    await cp(join(ROOT, "fixtures/tasks/stockbook/repo"), dir, { recursive: true });
+    await cp(join(ROOT, "fixtures/tasks/stockbook/checks"), join(dir, "checks"), { recursive: true });
     const model = await createScriptedClient(persona, { seed: 1 });
     await runAgent({
       arm: { name: "bench", dir: ROOT, description: "", agent: "armstudy", prompt: { text: prompt, stablePrefix: prompt, prefixHash: "0", prefixTokens: 7 }, policies: [{ name: "none" }] },
@@ -108,7 +109,8 @@ runs
   })
   .add("peer: the same 12 check commands back to back", async () => {
     const dir = await mkdtemp(join(tmpdir(), "bench-checks-"));
-    await cp(join(ROOT, "fixtures/repo"), dir, { recursive: true });
+    await cp(join(ROOT, "fixtures/tasks/stockbook/repo"), dir, { recursive: true });
+    await cp(join(ROOT, "fixtures/tasks/stockbook/checks"), join(dir, "checks"), { recursive: true });
     for (const command of checkCommands) await runCommand(command, { cwd: dir, env: process.env, timeoutMs: 60_000, outputLimit: 20_000 });
     await rm(dir, { recursive: true, force: true });
   });

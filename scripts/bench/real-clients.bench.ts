@@ -30,7 +30,8 @@ const quick = process.argv.includes("--quick");
 const iterations = quick ? 2 : 4;
 const work = mkdtempSync(join(tmpdir(), "armstudy-bench-real-"));
 const repo = join(work, "repo");
-cpSync(join(ROOT, "fixtures/repo"), repo, { recursive: true });
+cpSync(join(ROOT, "fixtures/tasks/stockbook/repo"), repo, { recursive: true });
+cpSync(join(ROOT, "fixtures/tasks/stockbook/checks"), join(repo, "checks"), { recursive: true });
 const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, stdio: "ignore", env: { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b.invalid", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b.invalid" } });
 git("init", "-q", "-b", "main");
 git("add", "-A");
@@ -40,8 +41,8 @@ const reset = () => {
   git("clean", "-qfdx");
 };
 
-const handoff = readFileSync(join(ROOT, "fixtures/handoffs/main.md"), "utf8");
-const personaSpec = "scripted:fixtures/personas/early-stopper.yaml";
+const handoff = readFileSync(join(ROOT, "fixtures/tasks/stockbook/handoff.md"), "utf8");
+const personaSpec = "scripted:fixtures/tasks/stockbook/personas/early-stopper.yaml";
 const ordinary = await loadArm(join(ROOT, "arms"), "ordinary", { cwd: ROOT });
 const namespace = probeNetwork({ env: process.env });
 const host: NetworkMode = { kind: "host", reason: "benchmark peer" };

@@ -95,7 +95,7 @@ async function throughput(concurrency: number, runs: number): Promise<{ j: numbe
 }
 
 try {
-  const fixture = await materialiseFixture(join(ROOT, "fixtures/repo"), cacheRoot);
+  const fixture = await materialiseFixture(join(ROOT, "fixtures/tasks/stockbook/repo"), cacheRoot);
   const rows = await overhead("fixture", fixture, quick ? 5 : 20);
   const big = generatedRepo(50);
   rows.push(...(await overhead("generated 50 MB", big, quick ? 3 : 8)));

@@ -12,6 +12,7 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   gate: async () => (await import("./commands/gate.ts")).default,
   intent: async () => (await import("./commands/intent.ts")).default,
   merge: async () => (await import("./commands/merge.ts")).default,
+  persona: async () => (await import("./commands/persona.ts")).default,
   plan: async () => (await import("./commands/plan.ts")).default,
   power: async () => (await import("./commands/power.ts")).default,
   prompt: async () => (await import("./commands/prompt.ts")).default,

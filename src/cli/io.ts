@@ -8,6 +8,8 @@ export interface CliIO {
   env: NodeJS.ProcessEnv;
   /** True when stdout is a terminal (progress lines redraw in place). */
   isTTY: boolean;
+  /** True when stderr is a terminal (a progress line there while stdout goes to a file); defaults to isTTY. */
+  stderrTTY?: boolean;
 }
 
 export function processIO(): CliIO {
@@ -22,6 +24,7 @@ export function processIO(): CliIO {
     cwd: process.cwd(),
     env: process.env,
     isTTY: Boolean(process.stdout.isTTY),
+    stderrTTY: Boolean(process.stderr.isTTY),
   };
 }
 

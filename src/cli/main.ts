@@ -58,7 +58,9 @@ export async function main(argv: string[], rawIO: CliIO = processIO()): Promise<
       io.stderr(`armstudy ${name}: ${error.message}\n`);
       return typeof coded.exitCode === "number" ? coded.exitCode : 1;
     }
-    throw error;
+    // Printed here rather than thrown, so the stack trace passes the same redaction as all output.
+    io.stderr(`armstudy ${name}: unexpected failure (a bug; please report it):\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 1;
   }
 }
 

@@ -33,7 +33,7 @@ export interface ModelRequest {
   effort?: "low" | "medium" | "high";
   maxOutputTokens?: number;
   /** Identifies the request for cassettes and logs: the run index keeps repeats apart. */
-  meta?: { runIndex?: number; round?: number; purpose?: "agent" | "claim_check" };
+  meta?: { runIndex?: number; round?: number; purpose?: "agent" | "claim_check" | "compaction" };
 }
 
 /** Where a usage figure came from: the provider, our own o200k count, or an estimate. */

@@ -9,8 +9,10 @@
 import { analyzeFinalReport } from "../core/report/analyze.ts";
 import { contentHash } from "../core/tokens.ts";
 import type { EventOf, RunEvent } from "../run/record.ts";
-import { costOf, DEFAULT_PRICES, type PriceTable, priceFor } from "./prices.ts";
-import { COMMAND_KEYS, familyOf, filesReadByCommand, PATH_KEYS } from "./tool-families.ts";
+import { type CostUsage, costOf, DEFAULT_PRICES, type PriceTable, priceFor } from "./prices.ts";
+import { checklistTexts, filesEditedBy } from "./edits.ts";
+import { quantileSorted } from "./stats.ts";
+import { COMMAND_KEYS, familyOf, filesReadByCommand, PATH_KEYS, type ToolFamily } from "./tool-families.ts";
 
 /** The acceptance checks' outcome, as the study runner has it (only these fields are read). */
 export interface AcceptanceInput {
@@ -76,13 +78,59 @@ export interface RunMetrics {
   toolCallsPerVisibleText: number | null;
   longestReply: { ms: number; toolCalls: number };
   wallMs: number;
+  /** A plan run (`plan.outcome` events): the first reply's outcome, the final one, and whether the repair turn ran; null otherwise. */
+  plan: { firstOutcome: string; outcome: string; repaired: boolean } | null;
   modelMs: number;
   toolMs: number;
   interrupts: number;
   rejectedToolCalls: number;
   planApprovals: { approved: number; rejected: number };
-  subagents: { count: number; toolCalls: number };
+  subagents: SubagentMetrics;
+  /**
+   * The session's tokens with its sub-agents' added (Claude Code sub-agent files): `tokens` is the
+   * main thread alone, `subagents.tokens` theirs. Equal to `tokens` when there are none.
+   */
+  tokensIncludingSubagents: TokenMetrics;
+  /** Cost of main thread and sub-agents; null when any part has no price. */
+  costUsdIncludingSubagents: number | null;
+  /** Requests the price table could not price (no row for the model, or a fast / priority / batch request). */
+  unpricedRequests: number;
+  /** `model.retry` events (our loop's, or a client's from its log) and the time waited (announced delays; else the client's own total). */
+  retries: { count: number; ms: number };
+  // ---- STUDY-0003's diagnosis metrics (definitions: docs/metrics.md) ----
+  /** Model request durations: mean and 90th percentile; null without requests. */
+  modelTime: { meanMs: number | null; p90Ms: number | null };
+  /** Tool time as a share of wall time; null when the wall time is 0. */
+  toolTimeShare: number | null;
+  /** Shell commands that ran 60 s or longer, and their time. */
+  longCommands: { count: number; ms: number };
+  /** Edit and write calls over the files they named. */
+  edits: { count: number; files: number; perFile: number | null; maxOfOneFile: number; mostEditedFile: string | null };
+  /** Requests with no cache read and over 20,000 input tokens (the whole context sent cold). */
+  coldResends: { count: number; uncachedTokens: number };
+  /** The longest time between two consecutive events of the record (a heartbeat breaks a silence). */
+  longestSilenceMs: number;
+  /** Successful edit/write calls (or reported changed files): count, per hour of wall time, longest gap between two. */
+  fileChanges: { count: number; perHour: number | null; longestGapMs: number | null };
+  /** Shell commands that passed (exit 0 / ok) and failed. */
+  commands: { passed: number; failed: number };
+  /** Checklist writes, and rewrites: writes whose item texts differ from the list before (not only statuses). */
+  checklist: { writes: number; rewrites: number };
   warnings: number;
+}
+
+/** A shell command at least this long counts as a long command (STUDY-0003: the Playwright runs). */
+export const LONG_COMMAND_MS = 60_000;
+/** A request with no cache read and more input than this is a cold re-send. */
+export const COLD_RESEND_INPUT = 20_000;
+
+export interface SubagentMetrics {
+  count: number;
+  toolCalls: number;
+  /** The sub-agents' own usage summed (null when none reported any). */
+  tokens: { input: number; cachedInput: number; cacheWrite: number; output: number; reasoning: number | null } | null;
+  /** Their cost summed: logged, or priced at their model; null when any is unpriced. */
+  costUsd: number | null;
 }
 
 /** With acceptance results, the two ground-truth metrics are always decided. */
@@ -168,11 +216,30 @@ export class MetricsAccumulator {
   private rejected = 0;
   private readonly approvals = { approved: 0, rejected: 0 };
   private readonly subagents = { count: 0, toolCalls: 0 };
+  private readonly subUsage = { input: 0, cachedInput: 0, cacheWrite: 0, output: 0, reasoning: 0, reported: false, reasoningReported: false };
+  private subCost: number | null = 0;
+  private unpriced = 0;
+  private readonly retry = { count: 0, ms: 0 };
+  private readonly durations: number[] = [];
+  private readonly long = { count: 0, ms: 0 };
+  private readonly cold = { count: 0, uncachedTokens: 0 };
+  private readonly editsByFile = new Map<string, number>();
+  private editCalls = 0;
+  private longestSilence = 0;
+  private prevT: number | null = null;
+  private readonly changes = { count: 0, lastT: null as number | null, longestGap: null as number | null };
+  private readonly commandResults = { passed: 0, failed: 0 };
+  private readonly checklistState = { writes: 0, rewrites: 0, last: null as string | null };
+  /** Open calls of the families whose results the metrics read (bounded). */
+  private readonly openCalls = new Map<string, ToolFamily>();
   private warnings = 0;
+  private plan: { firstOutcome: string; outcome: string; repaired: boolean } | null = null;
 
   constructor(private readonly prices: PriceTable = DEFAULT_PRICES) {}
 
   add(event: RunEvent): void {
+    if (this.prevT !== null) this.longestSilence = Math.max(this.longestSilence, event.t - this.prevT);
+    this.prevT = event.t;
     if (this.firstT === null) this.firstT = event.t;
     this.lastT = Math.max(this.lastT, event.t);
     switch (event.type) {
@@ -200,6 +267,7 @@ export class MetricsAccumulator {
         this.toolCall(event);
         return;
       case "tool.result":
+        this.toolResult(event);
         if (event.durationMs !== undefined) this.toolMs += event.durationMs;
         if (event.rejected) this.rejected += 1;
         if (event.planApproval === "approved") this.approvals.approved += 1;
@@ -210,9 +278,10 @@ export class MetricsAccumulator {
         return;
       case "plan.update":
         this.lastPlanAllDone = event.items.length > 0 && event.items.every((i) => i.status === "completed");
+        this.checklistWrite(event.items.map((i) => i.text));
         return;
       case "reply.end":
-        this.closeReply(event.t, event.reason);
+        this.closeReply(event.t, event.reason, event.durationMs);
         return;
       case "goal.update":
         if (event.to === "complete") this.goalComplete = true;
@@ -229,9 +298,17 @@ export class MetricsAccumulator {
         this.compactions += 1;
         this.replyCompactions += 1;
         return;
+      case "heartbeat":
+        return;
+      case "plan.outcome":
+        this.plan = { firstOutcome: this.plan?.firstOutcome ?? event.outcome, outcome: event.outcome, repaired: (this.plan?.repaired ?? false) || event.repair };
+        return;
       case "subagent":
-        this.subagents.count += 1;
-        this.subagents.toolCalls += event.toolCalls;
+        this.subagent(event);
+        return;
+      case "model.retry":
+        this.retry.count += 1;
+        this.retry.ms += event.waitMs;
         return;
       case "run.end":
         this.end = event;
@@ -240,7 +317,6 @@ export class MetricsAccumulator {
         if (event.level === "warning") this.warnings += 1;
         return;
       case "policy.decision":
-      case "model.retry":
         return;
       default: {
         const unreachable: never = event;
@@ -255,9 +331,10 @@ export class MetricsAccumulator {
     this.replyStartT = t;
   }
 
-  private closeReply(t: number, reason: string): void {
+  private closeReply(t: number, reason: string, clientMs?: number): void {
     if (!this.replyActive) this.replyStartT = t;
-    const ms = Math.max(0, t - (this.replyStartT ?? t));
+    // The client's own measure, when it gives one, wins over the log's timestamps.
+    const ms = clientMs ?? Math.max(0, t - (this.replyStartT ?? t));
     if (ms > this.longest.ms || (ms === this.longest.ms && this.replyCalls > this.longest.toolCalls)) this.longest = { ms, toolCalls: this.replyCalls };
     this.perReply.push(this.replyCalls);
     this.compactionsPerReply.push(this.replyCompactions);
@@ -278,6 +355,24 @@ export class MetricsAccumulator {
     const family = familyOf(event.name);
     const args = event.arguments;
     const cwd = this.start?.cwd ?? null;
+    if (family === "shell" || family === "edit" || family === "write") {
+      this.openCalls.set(event.id, family);
+      if (this.openCalls.size > 10_000) {
+        const oldest = this.openCalls.keys().next();
+        if (!oldest.done) this.openCalls.delete(oldest.value);
+      }
+    }
+    if (family === "edit" || family === "write") {
+      this.editCalls += 1;
+      for (const file of filesEditedBy(args)) {
+        const path = normalisePath(file, cwd);
+        this.editsByFile.set(path, (this.editsByFile.get(path) ?? 0) + 1);
+      }
+    }
+    if (family === "plan") {
+      const texts = checklistTexts(event.name, args);
+      if (texts !== null) this.checklistWrite(texts);
+    }
     if (family === "read") {
       for (const key of PATH_KEYS) {
         const value = args[key];
@@ -305,6 +400,54 @@ export class MetricsAccumulator {
     }
   }
 
+  private subagent(event: EventOf<"subagent">): void {
+    this.subagents.count += 1;
+    this.subagents.toolCalls += event.toolCalls;
+    const u = event.usage;
+    if (u === undefined) return;
+    this.subUsage.reported = true;
+    this.subUsage.input += u.input;
+    this.subUsage.cachedInput += u.cachedInput;
+    this.subUsage.cacheWrite += u.cacheWrite;
+    this.subUsage.output += u.output;
+    this.subUsage.reasoning += u.reasoning ?? 0;
+    if (u.reasoning !== null) this.subUsage.reasoningReported = true;
+    if (this.subCost === null) return;
+    if (event.costUsd !== undefined) {
+      this.subCost += event.costUsd;
+      return;
+    }
+    const price = priceFor(event.model, this.prices);
+    const cost = price === null ? null : costOf(u, price);
+    this.subCost = cost === null ? null : this.subCost + cost;
+  }
+
+  private toolResult(event: EventOf<"tool.result">): void {
+    const family = this.openCalls.get(event.id);
+    this.openCalls.delete(event.id);
+    if (family === "shell") {
+      if (event.ok) this.commandResults.passed += 1;
+      else this.commandResults.failed += 1;
+      if (event.durationMs !== undefined && event.durationMs >= LONG_COMMAND_MS) {
+        this.long.count += 1;
+        this.long.ms += event.durationMs;
+      }
+    }
+    const changed = event.changedFiles !== undefined ? event.changedFiles.length : (family === "edit" || family === "write") && event.ok ? 1 : 0;
+    if (changed > 0) {
+      if (this.changes.lastT !== null) this.changes.longestGap = Math.max(this.changes.longestGap ?? 0, event.t - this.changes.lastT);
+      this.changes.lastT = event.t;
+      this.changes.count += changed;
+    }
+  }
+
+  private checklistWrite(texts: string[]): void {
+    const key = JSON.stringify(texts);
+    this.checklistState.writes += 1;
+    if (this.checklistState.last !== null && this.checklistState.last !== key) this.checklistState.rewrites += 1;
+    this.checklistState.last = key;
+  }
+
   private read(path: string): void {
     this.readCount += 1;
     this.reads.set(path, (this.reads.get(path) ?? 0) + 1);
@@ -313,6 +456,11 @@ export class MetricsAccumulator {
   private request(event: EventOf<"model.request">): void {
     this.requests += 1;
     this.modelMs += event.durationMs;
+    this.durations.push(event.durationMs);
+    if (event.cachedInput === 0 && event.input > COLD_RESEND_INPUT) {
+      this.cold.count += 1;
+      this.cold.uncachedTokens += event.input; // none of it served from the cache (cache writes included)
+    }
     this.usage.input += event.input;
     this.usage.cachedInput += event.cachedInput;
     this.usage.cacheWrite += event.cacheWrite ?? 0;
@@ -326,8 +474,11 @@ export class MetricsAccumulator {
     }
     if (event.model) this.lastModel = event.model;
     const price = priceFor(event.model ?? this.lastModel, this.prices);
-    if (price === null) this.priceable = false;
-    else this.pricedCost += costOf({ input: event.input, cachedInput: event.cachedInput, cacheWrite: event.cacheWrite ?? 0, output: event.output }, price);
+    const cost = price === null ? null : costOf(requestUsage(event), price);
+    if (cost === null) {
+      this.priceable = false;
+      this.unpriced += 1;
+    } else this.pricedCost += cost;
   }
 
   result(options?: { acceptance?: null | undefined }): RunMetrics;
@@ -428,14 +579,87 @@ export class MetricsAccumulator {
       toolCallsPerVisibleText: this.visibleTexts === 0 ? null : this.toolCalls / this.visibleTexts,
       longestReply: this.longest,
       wallMs,
+      plan: this.plan,
       modelMs: this.modelMs,
       toolMs: this.toolMs,
       interrupts: this.interrupts,
       rejectedToolCalls: this.rejected,
       planApprovals: { ...this.approvals },
-      subagents: { ...this.subagents },
+      subagents: { ...this.subagents, tokens: this.subTokens(), costUsd: this.subagents.count === 0 ? null : this.subUsage.reported ? this.subCost : null },
+      tokensIncludingSubagents: this.withSubagents(tokens),
+      costUsdIncludingSubagents: this.costWithSubagents(cost.usd),
+      unpricedRequests: this.unpriced,
+      retries: this.retries(),
+      modelTime: this.modelTime(),
+      toolTimeShare: wallMs > 0 ? this.toolMs / wallMs : null,
+      longCommands: { ...this.long },
+      edits: this.editMetrics(),
+      coldResends: { ...this.cold },
+      longestSilenceMs: this.longestSilence,
+      fileChanges: { count: this.changes.count, perHour: wallMs > 0 ? this.changes.count / (wallMs / 3_600_000) : null, longestGapMs: this.changes.longestGap },
+      commands: { ...this.commandResults },
+      checklist: { writes: this.checklistState.writes, rewrites: this.checklistState.rewrites },
       warnings: this.warnings,
     };
+  }
+
+  private modelTime(): RunMetrics["modelTime"] {
+    if (this.durations.length === 0) return { meanMs: null, p90Ms: null };
+    const sorted = [...this.durations].sort((a, b) => a - b);
+    return { meanMs: this.modelMs / sorted.length, p90Ms: quantileSorted(sorted, 0.9) };
+  }
+
+  private editMetrics(): RunMetrics["edits"] {
+    let max = 0;
+    let most: string | null = null;
+    for (const [file, n] of this.editsByFile) {
+      if (n > max) {
+        max = n;
+        most = file;
+      }
+    }
+    const files = this.editsByFile.size;
+    return { count: this.editCalls, files, perFile: files === 0 ? null : this.editCalls / files, maxOfOneFile: max, mostEditedFile: most };
+  }
+
+  private subTokens(): SubagentMetrics["tokens"] {
+    const u = this.subUsage;
+    if (!u.reported) return null;
+    return { input: u.input, cachedInput: u.cachedInput, cacheWrite: u.cacheWrite, output: u.output, reasoning: u.reasoningReported ? u.reasoning : null };
+  }
+
+  private withSubagents(tokens: TokenMetrics): TokenMetrics {
+    const u = this.subUsage;
+    if (!u.reported) return tokens;
+    const input = tokens.input + u.input;
+    const output = tokens.output + u.output;
+    return {
+      ...tokens,
+      input,
+      cachedInput: tokens.cachedInput + u.cachedInput,
+      cacheWrite: tokens.cacheWrite + u.cacheWrite,
+      output,
+      reasoning: tokens.reasoning + u.reasoning,
+      reasoningReported: tokens.reasoningReported || u.reasoningReported,
+      total: input + output,
+    };
+  }
+
+  private costWithSubagents(main: number | null): number | null {
+    if (this.end?.costIncludesSubagents === true && this.end.costUsd !== undefined) return this.end.costUsd;
+    if (main === null) return null;
+    if (this.subagents.count === 0) return main;
+    if (!this.subUsage.reported || this.subCost === null) return null;
+    return main + this.subCost;
+  }
+
+  private retries(): { count: number; ms: number } {
+    // Claude Code totals its API time with and without retries; with no announced delays, that difference is the time.
+    const times = this.end?.clientTimes;
+    if (this.retry.count > 0 && this.retry.ms === 0 && times !== undefined && times.apiMsWithoutRetries !== null) {
+      return { count: this.retry.count, ms: Math.max(0, times.apiMs - times.apiMsWithoutRetries) };
+    }
+    return { ...this.retry };
   }
 
   private tokens(): TokenMetrics {
@@ -467,16 +691,26 @@ export class MetricsAccumulator {
   }
 
   private cost(tokens: TokenMetrics): { usd: number | null; source: "log" | "price_table" | null } {
-    if (this.end?.costUsd !== undefined) return { usd: this.end.costUsd, source: "log" };
+    // A log cost that covers the sub-agents too is not the main thread's: that one is priced (0093).
+    const logCoversSubagents = this.end?.costIncludesSubagents === true && this.subagents.count > 0;
+    if (this.end?.costUsd !== undefined && !logCoversSubagents) return { usd: this.end.costUsd, source: "log" };
     if (this.requests > 0 && this.requestsWithCost === this.requests) return { usd: this.requestCost, source: "log" };
     // Per request when the requests add up to the run's stated totals (so each is priced at its own model).
     const requestsMatchTotals = this.requests > 0 && tokens.input === this.usage.input && tokens.output === this.usage.output;
     if (requestsMatchTotals) return this.priceable ? { usd: this.pricedCost, source: "price_table" } : { usd: null, source: null };
     if (tokens.total === 0) return { usd: null, source: null };
     const price = priceFor(this.lastModel, this.prices);
-    if (price === null) return { usd: null, source: null };
-    return { usd: costOf(tokens, price), source: "price_table" };
+    const usd = price === null ? null : costOf(tokens, price);
+    return usd === null ? { usd: null, source: null } : { usd, source: "price_table" };
   }
+}
+
+function requestUsage(event: EventOf<"model.request">): CostUsage {
+  const usage: CostUsage = { input: event.input, cachedInput: event.cachedInput, cacheWrite: event.cacheWrite ?? 0, output: event.output };
+  if (event.cacheWrite1h !== undefined) usage.cacheWrite1h = event.cacheWrite1h;
+  if (event.speed !== undefined) usage.speed = event.speed;
+  if (event.serviceTier !== undefined) usage.serviceTier = event.serviceTier;
+  return usage;
 }
 
 /** The metrics of one run record. With acceptance results, falseCompletion and permissionStop are decided. */

@@ -15,6 +15,16 @@ import type { PriceTable } from "./prices.ts";
 export interface SessionAnalysis extends RunMetrics {
   file: string;
   format: SessionFormat;
+  /** Which client wrote it (`run.start.source`): codex, claude, pi. */
+  client: string;
+  /** The client's version, when the log states it. */
+  clientVersion: string | null;
+  /** When the session started (ISO text from the log), null when the log does not say. */
+  startedAt: string | null;
+  /** The working folder the session ran in (the project), null when unknown. */
+  project: string | null;
+  /** The thread this one was forked or spawned from (Codex), null otherwise. */
+  parentSession: string | null;
   /** Why `--format auto` chose the format; null when it was named. */
   detectedBy: string | null;
   model: string;
@@ -72,12 +82,16 @@ export async function analyzeSessionFile(file: string, options: AnalyzeOptions =
   const warnings: string[] = [];
   const maxWarnings = options.maxWarnings ?? 200;
   let model = "unknown";
+  let start: { client: string; clientVersion: string | null; startedAt: string | null; project: string | null; parentSession: string | null } = { client: "unknown", clientVersion: null, startedAt: null, project: null, parentSession: null };
   const temp = options.recordTo !== undefined ? `${options.recordTo}.${process.pid}.tmp` : null;
   const writer = temp !== null ? await RecordWriter.open(temp) : null;
   try {
     for await (const event of session.events) {
       acc.add(event);
-      if (event.type === "run.start") model = event.model;
+      if (event.type === "run.start") {
+        model = event.model;
+        start = { client: event.source, clientVersion: event.clientVersion ?? null, startedAt: event.startedAt ?? null, project: event.cwd ?? null, parentSession: event.parentSession ?? null };
+      }
       else if (event.type === "model.request" && model === "unknown" && event.model) model = event.model;
       else if (event.type === "note" && event.level === "warning" && warnings.length < maxWarnings) warnings.push(event.text);
       if (writer !== null) await writer.write(event);
@@ -94,7 +108,7 @@ export async function analyzeSessionFile(file: string, options: AnalyzeOptions =
     throw error;
   }
   const metrics = acc.result();
-  return { file, format: session.format, detectedBy: session.detectedBy, model, warningMessages: warnings, ...metrics, usage: usageOf(metrics.tokens) };
+  return { file, format: session.format, ...start, detectedBy: session.detectedBy, model, warningMessages: warnings, ...metrics, usage: usageOf(metrics.tokens) };
 }
 
 function fmt(value: number | null, digits = 0): string {
@@ -135,6 +149,18 @@ const ROWS: ReadonlyArray<[string, (a: SessionAnalysis) => string]> = [
   ["rejected tool calls", (a) => fmt(a.rejectedToolCalls)],
   ["plan approvals (yes/no)", (a) => `${a.planApprovals.approved}/${a.planApprovals.rejected}`],
   ["sub-agents (their tool calls)", (a) => `${a.subagents.count} (${a.subagents.toolCalls})`],
+  ["tokens with sub-agents (in/out)", (a) => `${fmt(a.tokensIncludingSubagents.input)} / ${fmt(a.tokensIncludingSubagents.output)}`],
+  ["cost with sub-agents (USD)", (a) => (a.costUsdIncludingSubagents === null ? "–" : a.costUsdIncludingSubagents.toFixed(2))],
+  ["retries (time)", (a) => `${a.retries.count} (${minutes(a.retries.ms)})`],
+  ["model time mean / p90", (a) => (a.modelTime.meanMs === null ? "–" : `${minutes(a.modelTime.meanMs)} / ${minutes(a.modelTime.p90Ms)}`)],
+  ["tool time share", (a) => (a.toolTimeShare === null ? "–" : `${Math.round(a.toolTimeShare * 100)} %`)],
+  ["long commands (≥ 60 s)", (a) => `${a.longCommands.count} (${minutes(a.longCommands.ms)})`],
+  ["edits per file", (a) => (a.edits.perFile === null ? "–" : `${a.edits.perFile.toFixed(1)} (${a.edits.count}/${a.edits.files}${a.edits.mostEditedFile === null ? "" : `, most ${a.edits.maxOfOneFile} × ${basename(a.edits.mostEditedFile)}`})`)],
+  ["cold re-sends (uncached tokens)", (a) => `${a.coldResends.count} (${fmt(a.coldResends.uncachedTokens)})`],
+  ["longest stretch with no event", (a) => minutes(a.longestSilenceMs)],
+  ["file changes (per hour, longest gap)", (a) => `${a.fileChanges.count} (${a.fileChanges.perHour === null ? "–" : a.fileChanges.perHour.toFixed(1)}, ${minutes(a.fileChanges.longestGapMs)})`],
+  ["commands passed / failed", (a) => `${a.commands.passed} / ${a.commands.failed}`],
+  ["checklist writes (rewrites)", (a) => `${a.checklist.writes} (${a.checklist.rewrites})`],
   ["claimed complete", (a) => (a.claimSource === null ? "no" : `yes (${a.claimSource})`)],
   ["ends on a permission question", (a) => (a.permissionQuestion ? "yes" : "no")],
   ["first report line", (a) => (a.firstReportLine === null ? "–" : a.firstReportLine.length > 60 ? `${a.firstReportLine.slice(0, 59)}…` : a.firstReportLine)],

@@ -23,7 +23,7 @@ export const CHART_HEIGHT = 480;
 
 /** Colour-blind-safe palette (Okabe–Ito), then greys. */
 const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000", "#999999", "#666666", "#BBBBBB", "#444444"];
-const colour = (index: number): string => PALETTE[index % PALETTE.length] as string;
+export const colour = (index: number): string => PALETTE[index % PALETTE.length] as string;
 
 export interface ChartFile {
   /** File name under charts/. */
@@ -119,7 +119,8 @@ const valueLabels: Plugin = {
   },
 };
 
-function render(config: ChartConfiguration): Buffer {
+/** Draws one chart config to a PNG with the shared plugins (white background, whiskers, value labels). */
+export function render(config: ChartConfiguration): Buffer {
   const canvas = createCanvas(CHART_WIDTH, CHART_HEIGHT);
   const chart = new Chart(canvas.getContext("2d") as unknown as ConstructorParameters<typeof Chart>[0], {
     ...config,

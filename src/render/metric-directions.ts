@@ -11,6 +11,7 @@ export const RATE_DIRECTIONS: Record<RateMetric, Better> = {
   falseCompletion: "lower",
   permissionStop: "lower",
   allChecksPassed: "higher",
+  tampered: "lower",
 };
 
 export const COUNT_DIRECTIONS: Record<CountMetric, Better> = {

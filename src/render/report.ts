@@ -7,6 +7,8 @@
  */
 import type { CountSummary, RateSummary } from "../measure/stats.ts";
 import type { ChartFile } from "./charts.ts";
+import { suiteGlance, suiteSections } from "./suite-report.ts";
+import { planReportLines } from "./plan-summary.ts";
 import { verdictLines } from "./verdict.ts";
 import { changeParagraph, perCheckTable, signalsTable, whatEachArmDid } from "./arm-details.ts";
 import type { ArmSummary, Comparison, CountMetric, RateMetric, RunRow, StudySummary } from "./summary.ts";
@@ -30,6 +32,7 @@ const RATE_LABELS: Record<RateMetric, string> = {
   falseCompletion: "false completion (claimed complete, a check failed)",
   permissionStop: "stopped on a permission question, checks failing",
   allChecksPassed: "every acceptance check passed",
+  tampered: "touched the check files (graded on the task's copy)",
 };
 
 /** Escapes text for a markdown table cell or inline prose. */
@@ -145,15 +148,24 @@ const countOf = (summary: RateSummary): string => (summary.n === 0 ? "–" : `${
  */
 function glance(summary: StudySummary): string[] {
   const total = summary.checks.length;
+  const tracked = summary.tamperTracked !== undefined;
   const lines = [
-    "| arm | turn-end control | every check passed | false completion | permission stop | checks passed | tool calls | tokens |",
-    "|---|---|---|---|---|---|---|---|",
+    `| arm | turn-end control | every check passed | false completion | permission stop |${tracked ? " tampered |" : ""} checks passed | tool calls | tokens |`,
+    `|---|---|---|---|---|${tracked ? "---|" : ""}---|---|---|`,
   ];
   for (const arm of summary.arms) {
     const own = arm.agent === "armstudy" ? control(arm) : `${control(arm)} (${arm.agent}'s own loop)`;
-    const checks = arm.counts.checksPassed.mean === null ? "–" : `${fmt(arm.counts.checksPassed.mean)} of ${total}`;
+    const suiteShare = summary.suite?.pooled.find((pooled) => pooled.arm === arm.name)?.checksShare.value;
+    const checks =
+      summary.suite !== undefined
+        ? suiteShare === undefined || suiteShare === null
+          ? "–"
+          : `${Math.round(suiteShare * 100)}% of each task's`
+        : arm.counts.checksPassed.mean === null
+          ? "–"
+          : `${fmt(arm.counts.checksPassed.mean)} of ${total}`;
     lines.push(
-      `| ${cell(arm.name)} | ${cell(own)} | ${countOf(arm.rates.allChecksPassed)} | ${countOf(arm.rates.falseCompletion)} | ${countOf(arm.rates.permissionStop)} | ${checks} | ${fmt(arm.counts.toolCalls.mean)} | ${fmt(arm.counts.tokensTotal.mean === null ? null : Math.round(arm.counts.tokensTotal.mean))} |`,
+      `| ${cell(arm.name)} | ${cell(own)} | ${countOf(arm.rates.allChecksPassed)} | ${countOf(arm.rates.falseCompletion)} | ${countOf(arm.rates.permissionStop)} |${tracked ? ` ${countOf(arm.rates.tampered)} |` : ""} ${checks} | ${fmt(arm.counts.toolCalls.mean)} | ${fmt(arm.counts.tokensTotal.mean === null ? null : Math.round(arm.counts.tokensTotal.mean))} |`,
     );
   }
   lines.push(
@@ -189,6 +201,7 @@ function perArmTable(summary: StudySummary): string[] {
   const arms = summary.arms;
   const lines = [`| metric | ${arms.map((arm) => `${cell(arm.name)} (n=${arm.n})`).join(" | ")} |`, `|---|${arms.map(() => "---|").join("")}`];
   for (const metric of Object.keys(RATE_LABELS) as RateMetric[]) {
+    if (metric === "tampered" && summary.tamperTracked === undefined) continue;
     lines.push(`| ${RATE_LABELS[metric]} | ${arms.map((arm) => rateCell(arm.rates[metric])).join(" | ")} |`);
   }
   for (const metric of Object.keys(COUNT_LABELS) as CountMetric[]) {
@@ -234,7 +247,7 @@ function runLine(arm: ArmSummary, run: RunRow): string[] {
   const tools = `${run.toolCalls} tool calls (${run.toolCallsBeforeReplyEnd} before the first reply ended)`;
   const first = run.firstReportLine === null ? "(no final report)" : verbatim(run.firstReportLine);
   return [
-    `- **${cell(arm.name)} run ${run.runIndex}** — ${run.status}${run.reason ? ` (${cell(run.reason)})` : ""}, ${checks}, ${flags.join(", ")}, ${tools}. [record](${run.record}) · [result](${run.result}) · [patch](${run.patch})`,
+    `- **${run.task === undefined ? "" : `${cell(run.task)} · `}${cell(arm.name)} run ${run.runIndex}** — ${run.status}${run.reason ? ` (${cell(run.reason)})` : ""}, ${checks}, ${flags.join(", ")}, ${tools}. [record](${run.record}) · [result](${run.result}) · [patch](${run.patch})`,
     `  - first report line: ${first}`,
   ];
 }
@@ -262,13 +275,16 @@ export function renderReportMarkdown(summary: StudySummary, charts: readonly Pic
   const lines: string[] = [heading, "", ...modelLines(summary), ...sandboxLines(summary), "", ...errorLines(summary)];
   if (summary.verdict !== null) lines.push(...verdictLines(summary.verdict), "");
   const checks = summary.checks.length > 0 ? `${summary.checks.length} acceptance checks (${summary.checks.join(", ")})` : "no acceptance checks";
-  lines.push(
-    `Study file \`${summary.studyFile}\`. Repository ${summary.repo.source} at \`${summary.repo.commit.slice(0, 12)}\`. Handoff \`${summary.handoff.file}\` with ${checks}. ${summary.runsPerArm} run(s) per arm, seed ${summary.seed}; ${summary.runs.finished} of ${summary.runs.planned} planned runs finished.`,
-  );
+  const where =
+    summary.suite === undefined
+      ? `Repository ${summary.repo.source} at \`${summary.repo.commit.slice(0, 12)}\`. Handoff \`${summary.handoff.file}\` with ${checks}. ${summary.runsPerArm} run(s) per arm, seed ${summary.seed}`
+      : `A suite of ${summary.suite.tasks.length} tasks (${summary.suite.tasks.map((task) => task.name).join(", ")}), each with its own repository, handoff and checks (under [Per task](#per-task)). ${summary.runsPerArm} run(s) per arm per task, seed ${summary.seed}`;
+  lines.push(`Study file \`${summary.studyFile}\`. ${where}; ${summary.runs.finished} of ${summary.runs.planned} planned runs finished.`);
   if (summary.description.trim() !== "" && summary.studyFileModel === null) lines.push("", summary.description.trim());
   if (summary.studyFileModel !== null) lines.push("", `The study file's description is left out: it speaks of its own model (\`${summary.studyFileModel}\`), and \`--model\` replaced it.`);
   for (const warning of summary.warnings) lines.push("", `> ⚠️ ${warning}`);
-  if (summary.arms.length > 0) lines.push("", "## At a glance", "", ...glance(summary));
+  if (summary.suite !== undefined) lines.push("", "## Tasks × arms", "", ...suiteGlance(summary.suite));
+  if (summary.arms.length > 0) lines.push("", summary.suite === undefined ? "## At a glance" : "## At a glance, all tasks together", "", ...glance(summary));
   const change = changeParagraph(summary);
   if (change !== null) lines.push("", change);
   lines.push("", "## Arms", "", ...armsTable(summary));
@@ -286,11 +302,14 @@ export function renderReportMarkdown(summary: StudySummary, charts: readonly Pic
     "",
     ...perArmTable(summary),
   );
+  const plans = planReportLines(summary.arms);
+  if (plans.length > 0) lines.push("", ...plans.slice(0, -1));
   if (summary.comparisons.length > 0) {
-    lines.push("", "## Differences between arms", "", `Each difference is the second arm minus the first (rates in percentage points); intervals are percentile bootstraps (each arm resampled on its own); p is Fisher's exact two-sided test on the 2×2 table of runs. An interval that spans 0 is no evidence of a difference.${multipleComparisonsNote(summary.comparisons.length)}`, "");
+    lines.push("", "## Differences between arms", "", `Each difference is the second arm minus the first (rates in percentage points); intervals are percentile bootstraps (each arm resampled on its own); p is Fisher's exact two-sided test on the 2×2 table of runs. An interval that spans 0 is no evidence of a difference.${multipleComparisonsNote(summary.comparisons.length)}${summary.suite === undefined ? "" : " In a suite these pool every task's runs as one sample and ignore the pairing by task and run: read [Paired by task and run](#paired-by-task-and-run) first."}`, "");
     for (const comparison of summary.comparisons) lines.push(...comparisonTable(comparison), "");
     lines.pop();
   }
+  if (summary.suite !== undefined) lines.push("", ...suiteSections(summary.suite));
   if (charts.length > 0) {
     lines.push("", "## Charts", "");
     for (const chart of charts) lines.push(`![${chart.alt}](charts/${chart.name})`, "");

@@ -2,7 +2,7 @@
  * The saved results of a study, as the runner writes them and the report reads them back:
  *
  *   <out>/study.json                      what was run (StudyMeta)
- *   <out>/runs/<arm>/run-<i>/record.jsonl the run record
+ *   <out>/runs/<arm>/run-<i>/record.jsonl the run record (a suite: runs/<task>/<arm>/run-<i>/)
  *   <out>/runs/<arm>/run-<i>/diff.patch   the patch the run left (after `git add -A`)
  *   <out>/runs/<arm>/run-<i>/result.json  the run's result (RunResult), written last and atomically
  *
@@ -19,9 +19,24 @@ export const RESULT_FILE = "result.json";
 export const RECORD_FILE = "record.jsonl";
 export const PATCH_FILE = "diff.patch";
 
-/** The run folder of one (arm, run index), relative to the results folder (always `/`). */
-export function runFolder(arm: string, runIndex: number): string {
-  return `runs/${arm}/run-${runIndex}`;
+/**
+ * The run folder of one (arm, run index) — of one task in a suite —, relative to the results folder
+ * (always `/`). A study of one inline task has no task level, as before suites.
+ */
+export function runFolder(arm: string, runIndex: number, task?: string): string {
+  return task === undefined ? `runs/${arm}/run-${runIndex}` : `runs/${task}/${arm}/run-${runIndex}`;
+}
+
+/** One planned run: (task, arm, run index); `task` is absent in a study of one inline task. */
+export interface RunKey {
+  task?: string;
+  arm: string;
+  runIndex: number;
+}
+
+/** A stable string for a run key (maps, duplicate checks). */
+export function runKeyOf(key: RunKey): string {
+  return key.task === undefined ? `${key.arm}#${key.runIndex}` : `${key.task}/${key.arm}#${key.runIndex}`;
 }
 
 export interface SectionSize {
@@ -40,6 +55,8 @@ export interface ArmMeta {
   testDouble: boolean;
   policies: Array<{ name: string; options?: Record<string, unknown> }>;
   goal: { rounds?: number; hours?: number } | null;
+  /** This arm's hard caps when they differ from the study's (`limits.goalCapsFirst` raised them). */
+  limits?: { maxRounds?: number; maxWallMs?: number; maxTokens?: number; maxCostUsd?: number };
   /** The compiled stable prefix; null for a real client that uses its own prompt. */
   prefix: { hash: string; tokens: number; chars: number; sections: SectionSize[] | null } | null;
 }
@@ -53,6 +70,24 @@ export interface CheckSpec {
   timeoutMs?: number;
   /** Set on every check of a checks file that says `sequential: true`: run them one at a time, in order. */
   sequential?: true;
+}
+
+/** One task of the study as it ran: where it started, its handoff and checks, and its check files. */
+export interface TaskMeta {
+  name: string;
+  description: string;
+  tags: string[];
+  /** task.yaml (or the study file for an inline task), relative to where the command ran. */
+  file: string;
+  repo: { source: string; commit: string };
+  handoff: { file: string; sha256: string };
+  checks: CheckSpec[];
+  /** The files the checks need, where grading puts them, whether the agent saw a copy, and their hash. */
+  checkFiles: { to: string; visible: boolean; sha256: string } | null;
+  setup: string | null;
+  limits: { maxRounds?: number; maxWallMs?: number };
+  /** True for a study file's own repo/handoff/checks (runs/<arm>/run-<i>, no task level). */
+  flat: boolean;
 }
 
 /** The question a study file states before any run (validated in src/study/question.ts). */
@@ -91,15 +126,44 @@ export interface StudyMeta {
   /** The model the study file names, when `--model` replaced it (the file's description speaks of its own model). */
   studyFileModel?: string;
   arms: ArmMeta[];
-  limits: { maxRounds?: number; maxWallMs?: number };
+  limits: { maxRounds?: number; maxWallMs?: number; maxTokens?: number; maxCostUsd?: number; goalCapsFirst?: boolean };
+  /** Context windows the study declared (ADR 0103). */
+  contextWindows?: Record<string, number>;
   /** Model request timeouts and retries (ADR 0082). Absent in folders written before it. */
   requests?: { connectTimeoutMs: number; idleTimeoutMs: number; maxRetries: number; retryDelayMs: number };
   /** Null for an unsharded study (or a merge of shards). */
   shard: { index: number; count: number } | null;
-  /** The (arm, run) pairs this folder is meant to hold. */
-  planned: Array<{ arm: string; runIndex: number }>;
+  /** The (task, arm, run) triples this folder is meant to hold (no task for an inline task). */
+  planned: RunKey[];
+  /** The tasks, in order (absent in folders written before suites: one task, the fields above). */
+  tasks?: TaskMeta[];
   /** The sandbox the study's runs had (src/run/sandbox/); absent in folders written before it existed. */
   sandbox?: StudySandbox;
+}
+
+/** A study's tasks; an old folder's single task is read from its top-level fields. */
+export function tasksOf(meta: StudyMeta): TaskMeta[] {
+  if (meta.tasks !== undefined && meta.tasks.length > 0) return meta.tasks;
+  return [
+    {
+      name: meta.handoff.file.split("/").at(-1)?.replace(/\.md$/, "") ?? "main",
+      description: "",
+      tags: [],
+      file: meta.studyFile,
+      repo: meta.repo,
+      handoff: meta.handoff,
+      checks: meta.checks,
+      checkFiles: null,
+      setup: null,
+      limits: meta.limits,
+      flat: true,
+    },
+  ];
+}
+
+/** The task a run belongs to: its own name, or the study's only (flat) task. */
+export function taskNameOf(meta: StudyMeta, key: { task?: string }): string {
+  return key.task ?? (tasksOf(meta)[0] as TaskMeta).name;
 }
 
 /** What study.json says about the sandbox: the report's first screen shows it. */
@@ -110,6 +174,12 @@ export interface StudySandbox {
   reason?: string;
   /** True when `--no-sandbox` was given. */
   disabled: boolean;
+}
+
+/** A file under the check paths that the agent changed: grading used the task's own copy instead. */
+export interface TamperedPath {
+  path: string;
+  kind: "modified" | "deleted" | "added";
 }
 
 /** One acceptance check as it ran in the worktree (src/study/checks.ts runs them). */
@@ -180,10 +250,16 @@ export interface MetricsView {
   modelRequests?: number;
   longestReply?: { ms: number; toolCalls: number };
   compactionsPerReply?: number[];
+  /** Plan runs only (ADR 0104); absent or null otherwise. */
+  plan?: { firstOutcome: string; outcome: string; repaired: boolean } | null;
+  /** The longest gap between two record events (ADR 0101); absent in older results. */
+  longestSilenceMs?: number;
 }
 
 export interface RunResult {
   schema: "armstudy.result/1";
+  /** The task, in a suite (absent for a study of one inline task). */
+  task?: string;
   arm: string;
   runIndex: number;
   seed: number;
@@ -200,6 +276,11 @@ export interface RunResult {
   acceptance: AcceptanceResult;
   diff: { stat: string; files: number; insertions: number; deletions: number };
   metrics: MetricsView;
+  /**
+   * Files under the task's check paths the agent modified, deleted or added (empty: untouched). The
+   * checks ran on the task's own copy either way. Absent when the task keeps no check files.
+   */
+  tampered?: TamperedPath[];
   /** Files beside result.json. */
   files: { record: string; patch: string; envelope?: string };
   /** Harness overhead of this run, by phase, in milliseconds. */
@@ -216,7 +297,7 @@ export interface LoadedResults {
   /** Finished runs, in the order of `meta.planned`, then any others sorted by arm and index. */
   results: RunResult[];
   /** Planned runs with no result. */
-  missing: Array<{ arm: string; runIndex: number }>;
+  missing: RunKey[];
 }
 
 export class ResultsError extends Error {
@@ -242,7 +323,8 @@ const STUDY_META_SHAPE = z.looseObject({
   arms: z.array(z.looseObject({ name: z.string(), agent: z.string(), model: z.string(), testDouble: z.boolean(), policies: z.array(z.looseObject({ name: z.string() })) })),
   limits: z.looseObject({}),
   shard: z.looseObject({ index: z.number(), count: z.number() }).nullable(),
-  planned: z.array(z.looseObject({ arm: z.string(), runIndex: z.number() })),
+  planned: z.array(z.looseObject({ task: z.string().optional(), arm: z.string(), runIndex: z.number() })),
+  tasks: z.array(z.looseObject({ name: z.string(), repo: z.looseObject({ source: z.string(), commit: z.string() }), checks: z.array(z.looseObject({ id: z.string() })), flat: z.boolean() })).optional(),
 });
 
 const RUN_RESULT_SHAPE = z.looseObject({
@@ -288,8 +370,8 @@ export async function readStudyMeta(dir: string): Promise<StudyMeta> {
   return meta as StudyMeta;
 }
 
-export async function readRunResult(dir: string, arm: string, runIndex: number): Promise<RunResult | null> {
-  const file = join(dir, runFolder(arm, runIndex), RESULT_FILE);
+export async function readRunResult(dir: string, arm: string, runIndex: number, task?: string): Promise<RunResult | null> {
+  const file = join(dir, runFolder(arm, runIndex, task), RESULT_FILE);
   if (!existsSync(file)) return null;
   let result: unknown;
   try {
@@ -312,34 +394,45 @@ async function readFolder(dir: string): Promise<string[]> {
   }
 }
 
-/** Every run folder present on disk, whether planned or not. */
-export async function listRunFolders(dir: string): Promise<Array<{ arm: string; runIndex: number }>> {
+/** Every run folder present on disk, whether planned or not: runs/<arm>/run-<i> and runs/<task>/<arm>/run-<i>. */
+export async function listRunFolders(dir: string): Promise<RunKey[]> {
   const runsDir = join(dir, "runs");
   if (!existsSync(runsDir)) return [];
-  const out: Array<{ arm: string; runIndex: number }> = [];
-  for (const arm of (await readFolder(runsDir)).sort()) {
-    for (const name of (await readFolder(join(runsDir, arm))).sort()) {
+  const out: RunKey[] = [];
+  const runsIn = async (folder: string, key: { task?: string; arm: string }): Promise<boolean> => {
+    let found = false;
+    for (const name of (await readFolder(folder)).sort()) {
       const match = /^run-(\d+)$/.exec(name);
-      if (match) out.push({ arm, runIndex: Number(match[1]) });
+      if (match) {
+        out.push({ ...key, runIndex: Number(match[1]) });
+        found = true;
+      }
     }
+    return found;
+  };
+  for (const first of (await readFolder(runsDir)).sort()) {
+    if (await runsIn(join(runsDir, first), { arm: first })) continue;
+    // No run-<i> inside: a task's folder, holding one folder per arm.
+    for (const arm of (await readFolder(join(runsDir, first))).sort()) await runsIn(join(runsDir, first, arm), { task: first, arm });
   }
-  return out.sort((a, b) => (a.arm === b.arm ? a.runIndex - b.runIndex : a.arm < b.arm ? -1 : 1));
+  const order = (key: RunKey): string => `${key.task ?? ""}\u0000${key.arm}`;
+  return out.sort((a, b) => (order(a) === order(b) ? a.runIndex - b.runIndex : order(a) < order(b) ? -1 : 1));
 }
 
 export async function loadResults(dir: string): Promise<LoadedResults> {
   const meta = await readStudyMeta(dir);
   const results: RunResult[] = [];
-  const missing: Array<{ arm: string; runIndex: number }> = [];
+  const missing: RunKey[] = [];
   const seen = new Set<string>();
   for (const pair of meta.planned) {
-    seen.add(`${pair.arm}#${pair.runIndex}`);
-    const result = await readRunResult(dir, pair.arm, pair.runIndex);
+    seen.add(runKeyOf(pair));
+    const result = await readRunResult(dir, pair.arm, pair.runIndex, pair.task);
     if (result) results.push(result);
     else missing.push(pair);
   }
   for (const pair of await listRunFolders(dir)) {
-    if (seen.has(`${pair.arm}#${pair.runIndex}`)) continue;
-    const result = await readRunResult(dir, pair.arm, pair.runIndex);
+    if (seen.has(runKeyOf(pair))) continue;
+    const result = await readRunResult(dir, pair.arm, pair.runIndex, pair.task);
     if (result) results.push(result);
   }
   return { dir, meta, results, missing };

@@ -13,10 +13,14 @@ import {
   compareRates,
   deriveSeed,
   seededRng,
+  SMALL_SAMPLE,
   smallSampleWarning,
   summarizeCounts,
   summarizeRate,
 } from "../measure/stats.ts";
+import { type SuiteSummary, summarizeSuite } from "./suite-summary.ts";
+import { taskNameOf, tasksOf } from "./results.ts";
+import { type ArmPlanSummary, planSummary } from "./plan-summary.ts";
 import { type StudyVerdict, studyVerdict } from "./verdict.ts";
 import { type SignalName, armSignals } from "./arm-details.ts";
 import { type ArmMeta, type LoadedResults, PATCH_FILE, RECORD_FILE, RESULT_FILE, type RunResult, type StudySandbox, runFolder } from "./results.ts";
@@ -44,6 +48,8 @@ export const RATE_METRICS = {
   falseCompletion: (r: RunResult) => r.metrics.falseCompletion,
   permissionStop: (r: RunResult) => r.metrics.permissionStop,
   allChecksPassed: (r: RunResult) => r.acceptance.failed === 0 && r.acceptance.checks.length > 0,
+  /** The agent modified, deleted or added a file under the task's check path (grading used the task's copy). */
+  tampered: (r: RunResult) => (r.tampered?.length ?? 0) > 0,
 } as const satisfies Record<string, (r: RunResult) => boolean>;
 
 export type CountMetric = keyof typeof COUNT_METRICS;
@@ -54,6 +60,8 @@ export const COMPARED_COUNTS: readonly CountMetric[] = ["toolCallsBeforeReplyEnd
 export const COMPARED_RATES: readonly RateMetric[] = ["falseCompletion", "permissionStop", "claimedComplete", "allChecksPassed"];
 
 export interface RunRow {
+  /** The run's task, in a suite of more than one task (its folder is runs/<task>/<arm>/run-<i>). */
+  task?: string;
   runIndex: number;
   seed: number;
   status: string;
@@ -93,6 +101,8 @@ export interface ArmSummary extends ArmMeta {
   /** STUDY-0003's long-run signals (src/render/arm-details.ts). */
   signals: Record<SignalName, CountSummary>;
   rates: Record<RateMetric, RateSummary>;
+  /** Plan runs only (ADR 0104): outcome rates, repair rate, requests per plan run. */
+  plan?: ArmPlanSummary;
   /** The scored runs (no `error` run: a fault is not a result, ADR 0081). */
   runs: RunRow[];
   /** Runs that ended as `error`, left out of every number above. */
@@ -149,14 +159,19 @@ export interface StudySummary {
   warnings: string[];
   arms: ArmSummary[];
   comparisons: Comparison[];
+  /** A study of more than one task: per task, pooled and paired figures (src/render/suite-summary.ts). */
+  suite?: SuiteSummary;
+  /** Runs that record whether the agent touched the check files (their tasks keep check files outside the repo). */
+  tamperTracked?: number;
   /** The sandbox the runs had (study.json); absent for folders written before it existed. */
   sandbox?: StudySandbox;
 }
 
-function runRow(result: RunResult): RunRow {
-  const folder = runFolder(result.arm, result.runIndex);
+function runRow(result: RunResult, task: string | undefined): RunRow {
+  const folder = runFolder(result.arm, result.runIndex, task);
   const m = result.metrics;
   return {
+    ...(task !== undefined ? { task } : {}),
     runIndex: result.runIndex,
     seed: result.seed,
     status: result.status,
@@ -205,7 +220,12 @@ export function summarize(loaded: LoadedResults): StudySummary {
     if (!byArm.has(result.arm)) continue;
     (causeOf(result) === null ? byArm : errorsByArm).get(result.arm)?.push(result);
   }
-  for (const list of [...byArm.values(), ...errorsByArm.values()]) list.sort((x, y) => x.runIndex - y.runIndex);
+  // A suite's runs have a task level; they are listed task by task (in the study's order), then by run index.
+  const suiteTasks = tasksOf(meta);
+  const taskLevel = (result: RunResult): string | undefined => (suiteTasks.length > 1 ? taskNameOf(meta, result) : undefined);
+  const taskOrder = new Map(suiteTasks.map((task, index) => [task.name, index]));
+  const orderOf = (result: RunResult): number => taskOrder.get(taskLevel(result) ?? "") ?? 0;
+  for (const list of [...byArm.values(), ...errorsByArm.values()]) list.sort((x, y) => orderOf(x) - orderOf(y) || x.runIndex - y.runIndex);
 
   const arms: ArmSummary[] = meta.arms.map((arm) => {
     const runs = byArm.get(arm.name) ?? [];
@@ -215,7 +235,17 @@ export function summarize(loaded: LoadedResults): StudySummary {
     const rates = Object.fromEntries(Object.entries(RATE_METRICS).map(([metric, read]) => [metric, summarizeRate(runs.map(read))])) as Record<RateMetric, RateSummary>;
     const signals = armSignals(runs, (signal) => seededRng(deriveSeed(seed, `${arm.name}/signal/${signal}`)));
     const failed = errorsByArm.get(arm.name) ?? [];
-    return { ...arm, n: runs.length, counts, rates, signals, runs: runs.map(runRow), errors: { count: failed.length, causes: countCauses(failed), runs: failed.map(runRow) } };
+    const plan = planSummary(runs, seed, arm.name);
+    return {
+      ...arm,
+      n: runs.length,
+      counts,
+      rates,
+      signals,
+      ...(plan === undefined ? {} : { plan }),
+      runs: runs.map((run) => runRow(run, taskLevel(run))),
+      errors: { count: failed.length, causes: countCauses(failed), runs: failed.map((run) => runRow(run, taskLevel(run))) },
+    };
   });
 
   const comparisons: Comparison[] = [];
@@ -257,6 +287,11 @@ export function summarize(loaded: LoadedResults): StudySummary {
     );
   }
   const testDoubleArms = meta.arms.filter((arm) => arm.testDouble).map((arm) => arm.name);
+  const suite = summarizeSuite(loaded);
+  if (suite !== null && suite.smallTasks.length > 0) {
+    warnings.push(`Fewer than ${SMALL_SAMPLE} runs per arm on ${suite.smallTasks.length === suite.tasks.length ? "every task" : `tasks ${suite.smallTasks.join(", ")}`}: each task's intervals are wide; read the per-task numbers as indicative and lean on the pooled, paired figures.`);
+  }
+  const tamperTracked = loaded.results.filter((result) => result.tampered !== undefined).length;
   return {
     schema: SUMMARY_SCHEMA,
     study: meta.study,
@@ -284,6 +319,8 @@ export function summarize(loaded: LoadedResults): StudySummary {
     warnings,
     arms,
     comparisons,
+    ...(suite !== null ? { suite } : {}),
+    ...(tamperTracked > 0 ? { tamperTracked } : {}),
     ...(meta.sandbox !== undefined ? { sandbox: meta.sandbox } : {}),
   };
 }

@@ -35,6 +35,14 @@ import { defaultRunSandbox } from "./sandbox/default.ts";
 import { createToolbox, runCommand, type ToolContext, type Toolbox, type ToolOutcome } from "./tools/index.ts";
 import { DEFAULT_OUTPUT_LIMIT, DEFAULT_SHELL_TIMEOUT_MS } from "./tools/types.ts";
 import { HarnessFaultError, harnessFault } from "./models/fault.ts";
+import { RunBudget, WRAP_UP_REQUESTS, limitsProblem, type CapReached } from "./agent-caps.ts";
+import { contextCheckpoint } from "../core/context/checkpoint.ts";
+import { resolveContext } from "../core/context/settings.ts";
+import { SUMMARY_MARK } from "../core/context/summary.ts";
+import { CONTEXT_WINDOWS, contextWindowFor } from "../core/context/windows.ts";
+import { ContextManager } from "./context/manager.ts";
+import { PLAN_TOOLS, createPlanRun } from "../core/plan/run.ts";
+import { combinePolicies, createPolicies } from "../core/policies/index.ts";
 import { timeLimitProblem } from "../core/limits.ts";
 
 /** Caps that apply when the caller sets none: generous for real work, finite for any run. */
@@ -71,6 +79,9 @@ export interface AgentExtras {
   counter?: RequestTokenCounter;
 }
 
+/** How often a running tool beats when the caller sets nothing. */
+export const DEFAULT_HEARTBEAT_MS = 10_000;
+
 type Emit = (event: RunEvent) => Promise<void>;
 
 interface ReplyInProgress {
@@ -79,6 +90,10 @@ interface ReplyInProgress {
   text: string;
   toolCalls: ToolCallView[];
   tokens: { input: number; output: number };
+  /** o200k tokens the reply added to the conversation: its output and its tool results. */
+  newTokens: number;
+  /** Compactions made while this reply ran. */
+  compactions: number;
 }
 
 function errorText(error: unknown): string {
@@ -101,6 +116,9 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
   if (!(maxRounds > 0) || !(maxWallMs > 0)) {
     throw new AgentError("AGENT_BAD_OPTIONS", `limits must be positive: maxRounds ${maxRounds}, maxWallMs ${maxWallMs}`);
   }
+  const badLimits = limitsProblem(options.limits, options.pricer);
+  if (badLimits !== null) throw new AgentError("AGENT_BAD_OPTIONS", badLimits);
+  const budget = new RunBudget(options.limits ?? {}, options.pricer);
   // A timer past 2^31 ms fires at once: every time limit is at most 24 h (ADR 0084).
   for (const [field, ms] of [["limits.maxWallMs", maxWallMs], ["shellTimeoutMs", options.shellTimeoutMs]] as const) {
     const problem = ms === undefined ? null : timeLimitProblem(ms);
@@ -108,9 +126,14 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
   }
   const startMs = clock();
   const now = () => clock() - startMs;
-  const emit: Emit = async (event) => {
-    await options.onEvent(event);
+  // Events are written in order even when a heartbeat's timer fires while another write is under way.
+  let written: Promise<void> = Promise.resolve();
+  const emit: Emit = (event) => {
+    written = written.then(() => options.onEvent(event));
+    return written;
   };
+  const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+  if (!(heartbeatMs > 0)) throw new AgentError("AGENT_BAD_OPTIONS", `heartbeatMs must be positive; got ${heartbeatMs}`);
   const record = async (records: readonly PolicyRecord[] | undefined) => {
     for (const item of records ?? []) await emit({ t: now(), ...item });
   };
@@ -128,11 +151,24 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
   }, maxWallMs);
   wallTimer.unref();
 
-  const toolbox = options.toolbox ?? createToolbox();
-  const control = options.control ?? (createTurnEndControl(policiesOf(arm)) as TurnEndPolicy<unknown>);
+  // A plan run researches and changes nothing: read-only tools, and the plan control decides first.
+  const planRun = arm.mode === "plan";
+  const toolbox = options.toolbox ?? (planRun ? createToolbox(PLAN_TOOLS) : createToolbox());
+  const control =
+    options.control ??
+    ((planRun ? combinePolicies([createPlanRun(arm.plan ?? { noPlan: "valid" }), ...createPolicies(policiesOf(arm))]) : createTurnEndControl(policiesOf(arm))) as TurnEndPolicy<unknown>);
   const checkMode = options.completionCheck ?? completionCheckMode(process.env.ARMSTUDY_COMPLETION_CHECK);
   const counter = options.counter ?? processRequestCounter();
   const env = options.env ?? process.env;
+  const declaredWindows = options.contextWindows ?? {};
+  const contextSettings = resolveContext(arm.context, model, (id) => {
+    const declared = contextWindowFor(id, declaredWindows, {});
+    if (declared !== null) return { window: declared, declared: true };
+    const known = contextWindowFor(id, {}, CONTEXT_WINDOWS);
+    return known === null ? null : { window: known, declared: false };
+  });
+  if (typeof contextSettings === "string") throw new AgentError("AGENT_BAD_OPTIONS", `arm "${arm.name}": ${contextSettings}`);
+  const contextManager = contextSettings === null ? null : new ContextManager(contextSettings, model, counter);
   const sandbox = options.sandbox ?? defaultRunSandbox(env);
   const toolContext: ToolContext = {
     dir,
@@ -202,33 +238,90 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
   if (start.message !== undefined) await say(start.message, "continuation");
 
   let round = 0;
-  let reply: ReplyInProgress = { index: 0, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 } };
+  let reply: ReplyInProgress = { index: 0, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0, compactions: 0 };
 
-  /** Stops on a hard cap or an abort; null while the run may go on. */
-  const capped = async (): Promise<AgentRunOutcome | null> => {
-    const why = options.signal?.aborted
-      ? ({ status: "interrupted", reason: "the run was aborted" } as const)
+  // Set while the goal's wrap-up round after a hard cap runs: the cap it follows, requests left.
+  let wrapUp = null as { cap: string; requestsLeft: number } | null;
+
+  /** A cap a wrap-up round may follow (requests, tokens, cost), or null. */
+  const softCap = (): CapReached | null => {
+    if (round >= maxRounds) return { status: "budget_limited", reason: `hard cap: ${maxRounds} model requests reached` };
+    return budget.reached();
+  };
+
+  /**
+   * Stops on a hard cap or an abort; null while the run may go on. A request, token or cost cap
+   * reached inside a goal gives the goal its one wrap-up round (then "wrap_up": start it).
+   */
+  const capped = async (): Promise<AgentRunOutcome | "wrap_up" | null> => {
+    let why: { status: SettleStatus | "interrupted"; reason: string } | null = options.signal?.aborted
+      ? { status: "interrupted", reason: "the run was aborted" }
       : wallCapHit || now() >= maxWallMs
-        ? ({ status: "budget_limited", reason: `hard cap: wall time ${maxWallMs} ms reached` } as const)
-        : round >= maxRounds
-          ? ({ status: "budget_limited", reason: `hard cap: ${maxRounds} model requests reached` } as const)
-          : null;
+        ? { status: "budget_limited", reason: `hard cap: wall time ${maxWallMs} ms reached` }
+        : null;
+    if (why === null && budget.unpriced !== null) {
+      why = { status: "error", reason: `limits.maxCostUsd is set, but the price table has no price for model "${budget.unpriced}"; add it or remove the cost cap` };
+    }
+    let wrappable = false;
+    if (why === null && wrapUp !== null) {
+      if (wrapUp.requestsLeft <= 0) why = { status: "budget_limited", reason: `${wrapUp.cap}; the wrap-up round used its ${WRAP_UP_REQUESTS} requests` };
+    } else if (why === null) {
+      why = softCap();
+      wrappable = why !== null && control.onHardCap !== undefined;
+    }
     if (why === null) return null;
     await emit({ t: now(), type: "reply.end", reason: "interrupted", errorMessage: why.reason });
-    await emit({ t: now(), type: "policy.decision", policy: HARD_CAP, decision: "settle", reason: why.reason, status: why.status });
+    if (wrappable) {
+      const out = control.onHardCap!(view(), state, { reason: why.reason, nowMs: now() });
+      state = out.state;
+      await record(out.records);
+      if (out.decision.kind === "continue") {
+        await emit({ t: now(), type: "policy.decision", policy: HARD_CAP, decision: "continue", reason: `${why.reason}; ${out.decision.reason}` });
+        wrapUp = { cap: why.reason, requestsLeft: WRAP_UP_REQUESTS };
+        continuations += 1;
+        await say(out.decision.message, out.decision.messageKind);
+        reply = { index: reply.index + 1, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0, compactions: 0 };
+        return "wrap_up";
+      }
+    }
+    await emit({ t: now(), type: "policy.decision", policy: HARD_CAP, decision: "settle", reason: why.reason, status: why.status === "interrupted" ? "interrupted" : why.status });
     return finish(why.status, why.reason);
   };
 
   for (;;) {
     const stop = await capped();
+    if (stop === "wrap_up") continue;
     if (stop !== null) return stop;
+    if (wrapUp !== null) wrapUp.requestsLeft -= 1;
 
     // 1. One model request.
     const policyTools: ToolSpec[] = control.tools?.(state) ?? [];
     const policyToolNames = new Set(policyTools.map((tool) => tool.name));
+    const tools = policyTools.length === 0 ? toolbox.specs() : [...toolbox.specs(), ...policyTools];
+    if (contextManager !== null) {
+      const { made, fits } = await contextManager.fit({
+        messages,
+        tools,
+        meta: { runIndex, round },
+        signal: runAbort.signal,
+        now,
+        emit,
+        spent: (name, usage, counted) => budget.add(name, usage, counted),
+      });
+      reply.compactions += made;
+      // Too many compactions in one reply, or a request that still does not fit: hand off.
+      if ((made > 0 && reply.compactions >= contextManager.settings.maxPerReply) || (!fits && reply.toolCalls.length > 0)) {
+        await handOffFromCheckpoint(
+          fits
+            ? `context: ${reply.compactions} compactions in one reply; the run goes on from a checkpoint`
+            : `context: the request is still over ${contextManager.settings.limit} tokens after compacting; the run goes on from a checkpoint`,
+        );
+        continue;
+      }
+    }
     const request: ModelRequest = {
       messages: [...messages],
-      tools: policyTools.length === 0 ? toolbox.specs() : [...toolbox.specs(), ...policyTools],
+      tools,
       meta: { runIndex, round, purpose: "agent" },
     };
     const countedInput = counter.request(request);
@@ -241,9 +334,11 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
       answer = { text: "", toolCalls: [], stop: "error", usage: { input: 0, cachedInput: 0, output: 0, reasoning: 0, source: "estimated" }, errorMessage: errorText(error) };
     }
     const countedOutput = counter.reply(answer);
+    budget.add(answer.model ?? model.id, answer.usage, { input: countedInput, output: countedOutput });
     round += 1;
     reply.tokens.input += countedInput;
     reply.tokens.output += countedOutput;
+    reply.newTokens += countedOutput;
     for (const retry of answer.retries ?? []) {
       const { attempt, cause, message, waitMs } = retry;
       await emit({ t: requestStart + retry.atMs, type: "model.retry", round: round - 1, attempt, cause, message, waitMs });
@@ -279,6 +374,7 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     let errorMessage: string | undefined;
     if (answer.stop === "aborted" || runAbort.signal.aborted) {
       const stopped = await capped();
+      if (stopped === "wrap_up") continue;
       if (stopped !== null) return stopped;
       endReason = "error";
       errorMessage = answer.errorMessage ?? "the request was aborted";
@@ -303,11 +399,11 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
       // The wall cap holds between tool calls too: a reply with thousands of calls cannot outrun it.
       if (wallCapHit || runAbort.signal.aborted) {
         const stopped = await capped();
-        if (stopped !== null) return stopped;
+        if (stopped !== null && stopped !== "wrap_up") return stopped;
       }
       const outcome = await runTool(call);
       if (outcome.question !== undefined) asked = true;
-      const stepped = control.onStep?.(view(), { index: reply.index, toolCalls: reply.toolCalls, startedAtMs: reply.startedAtMs, nowMs: now() }, state) ?? { state };
+      const stepped = control.onStep?.(view(), { index: reply.index, toolCalls: reply.toolCalls, startedAtMs: reply.startedAtMs, nowMs: now(), newTokens: reply.newTokens }, state) ?? { state };
       state = stepped.state;
       await record(stepped.records);
       if (stepped.stop !== undefined) stepStop ??= stepped.stop.reason;
@@ -348,11 +444,13 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
       });
       if (result.request !== undefined && result.reply !== undefined) {
         const usage = result.reply.usage;
+        const checkCounted = { input: counter.request(result.request), output: counter.reply(result.reply) };
+        budget.add(result.reply.model ?? model.id, usage, checkCounted);
         await emit({
           t: now(),
           type: "model.request",
           round,
-          counted: { input: counter.request(result.request), output: counter.reply(result.reply) },
+          counted: checkCounted,
           input: usage.input,
           cachedInput: usage.cachedInput,
           ...(usage.cacheWrite === undefined ? {} : { cacheWrite: usage.cacheWrite }),
@@ -386,7 +484,7 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
       case "continue":
         continuations += 1;
         await say(decision.message, decision.messageKind);
-        reply = { index: reply.index + 1, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 } };
+        reply = { index: reply.index + 1, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0, compactions: 0 };
         break;
       case "check_claim":
         // A verdict never asks for another check (contract); treat a second ask as a fault.
@@ -396,6 +494,24 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
         return finish("error", `unknown policy decision ${JSON.stringify(unknown)}`);
       }
     }
+  }
+
+  /**
+   * After `maxPerReply` compactions in one reply (STUDY-0003 P5): the reply ends, and the run goes
+   * on from the handoff and a checkpoint written from the record instead of compacting again.
+   */
+  async function handOffFromCheckpoint(why: string): Promise<void> {
+    await emit({ t: now(), type: "reply.end", reason: "slice_budget", errorMessage: why });
+    replies.push({ index: reply.index, text: reply.text, toolCalls: reply.toolCalls, endReason: "slice_budget", startedAtMs: reply.startedAtMs, endedAtMs: now(), tokens: reply.tokens });
+    const text = contextCheckpoint(view(), reply.compactions);
+    await emit({ t: now(), type: "policy.decision", policy: "context", decision: "continue", reason: why });
+    // Keep the system prompt, the handoff and the latest summary of earlier turns; the checkpoint follows.
+    const summary = messages.findLast((m) => m.role === "user" && m.content.startsWith(SUMMARY_MARK));
+    messages.splice(2);
+    if (summary !== undefined) messages.push(summary);
+    continuations += 1;
+    await say(text, "continuation");
+    reply = { index: reply.index + 1, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0, compactions: 0 };
   }
 
   /** Runs one tool call (a built-in tool or a policy's), records it, and feeds the result back. */
@@ -412,7 +528,16 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
       outcome = { ok: answered.result.ok, output: answered.result.output };
       policyRecords = answered.records;
     } else {
-      outcome = await toolbox.run(call, toolContext);
+      // A real timer: a long command shows as beats on the record, not as silence (ADR-0078).
+      const beat = setInterval(() => {
+        // A failed write surfaces at the next awaited event; the timer itself never throws.
+        emit({ t: now(), type: "heartbeat", activeTools: [call.name], oldestToolMs: Math.max(0, now() - callStart) }).catch(() => undefined);
+      }, heartbeatMs);
+      try {
+        outcome = await toolbox.run(call, toolContext);
+      } finally {
+        clearInterval(beat);
+      }
     }
     await emit({
       t: now(),
@@ -430,7 +555,9 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
       todos = outcome.plan.map((item) => ({ text: item.text, status: item.status }));
       await emit({ t: now(), type: "plan.update", items: todos });
     }
-    messages.push({ role: "tool", toolCallId: call.id, name: call.name, content: outcome.output });
+    const toolMessage: Message = { role: "tool", toolCallId: call.id, name: call.name, content: outcome.output };
+    messages.push(toolMessage);
+    reply.newTokens += counter.message(toolMessage);
     reply.toolCalls.push({
       id: call.id,
       name: call.name,

@@ -28,6 +28,10 @@ export const RunStartEvent = z.object({
   /** Wall-clock start as ISO text, when known (importers, the CLI); never read inside core. */
   startedAt: z.string().optional(),
   cwd: z.string().optional(),
+  /** The client's own version, when the log states it (Codex cli_version, Claude Code version). */
+  clientVersion: z.string().optional(),
+  /** The session this one was forked or spawned from (a Codex parent thread), when the log says so. */
+  parentSession: z.string().optional(),
   /** Which sandbox the agent's commands ran in (src/run/sandbox/): kind, version, network, limits; or none and why. */
   sandbox: z
     .object({
@@ -57,15 +61,20 @@ export const ModelRequestEvent = z.object({
   input: z.number().nonnegative(),
   cachedInput: z.number().nonnegative(),
   cacheWrite: z.number().nonnegative().optional(),
+  /** The part of cacheWrite written with a one-hour lifetime (Anthropic bills it at 2 × input). */
+  cacheWrite1h: z.number().nonnegative().optional(),
   output: z.number().nonnegative(),
   reasoning: z.number().nonnegative(),
   usageSource,
+  /** Provider speed mode (`fast`) and service tier (`priority`, `batch`) when not standard: priced apart. */
+  speed: z.string().optional(),
+  serviceTier: z.string().optional(),
   durationMs: z.number().nonnegative(),
   model: z.string().optional(),
   stop: z.string().optional(),
   /** Cost the log itself recorded for this request (pi, claude -p), in USD. */
   costUsd: z.number().nonnegative().optional(),
-  purpose: z.enum(["agent", "claim_check"]).default("agent"),
+  purpose: z.enum(["agent", "claim_check", "compaction"]).default("agent"),
 });
 
 export const AssistantTextEvent = z.object({
@@ -113,6 +122,8 @@ export const ReplyEndEvent = z.object({
   type: z.literal("reply.end"),
   reason: z.enum(["no_tool_call", "ask_user", "slice_budget", "error", "usage_limit", "interrupted"]),
   errorMessage: z.string().optional(),
+  /** The reply's duration as the client itself measured it (Codex `task_complete.duration_ms`). */
+  durationMs: z.number().nonnegative().optional(),
 });
 
 export const PolicyDecisionEvent = z.object({
@@ -149,6 +160,33 @@ export const CompactionEvent = z.object({
   type: z.literal("compaction"),
   tokensBefore: z.number().nonnegative().nullable(),
   tokensAfter: z.number().nonnegative().nullable(),
+  /** Our loop's compactions (ADR 0103): tool results cleared, or the oldest turns summarised. */
+  kind: z.enum(["clear_tool_results", "summary"]).optional(),
+  /** What was cleared or summarised, each with what it takes to get it back. */
+  cleared: z.array(z.object({ tool: z.string(), ref: z.string(), digest: z.string() })).optional(),
+  /** Messages the summary replaced. */
+  summarised: z.number().int().nonnegative().optional(),
+});
+
+/** A plan run's reply classified with ADR-0077's table (ADR 0104); attempt 1 is the repair turn's. */
+export const PlanOutcomeEvent = z.object({
+  ...base,
+  type: z.literal("plan.outcome"),
+  outcome: z.enum(["plan_ready", "blocked", "no_plan", "invalid"]),
+  /** Why it is `invalid` (a rule of the classifier), or why `no_plan` was sent back. */
+  reason: z.string().optional(),
+  attempt: z.number().int().nonnegative(),
+  repair: z.boolean(),
+});
+
+/** A beat while a tool runs long (ADR-0078): a busy run is told apart from a wedged one. */
+export const HeartbeatEvent = z.object({
+  ...base,
+  type: z.literal("heartbeat"),
+  /** Names of the tools running now. */
+  activeTools: z.array(z.string()),
+  /** How long the oldest running tool has run, in ms. */
+  oldestToolMs: z.number().nonnegative(),
 });
 
 export const SubagentEvent = z.object({
@@ -157,6 +195,12 @@ export const SubagentEvent = z.object({
   /** The sub-agent's own record file or id, for linking. */
   ref: z.string(),
   toolCalls: z.number().int().nonnegative(),
+  /** The sub-agent's own usage (its file's totals), when read; the session's totals do not include it. */
+  usage: z.lazy(() => RunUsage).optional(),
+  /** The sub-agent's cost, when its log gives one. */
+  costUsd: z.number().nonnegative().optional(),
+  /** The model the sub-agent used (its last request's), for pricing its usage. */
+  model: z.string().optional(),
 });
 
 /** Normalised run totals: input includes cached input and cache writes; output includes reasoning. */
@@ -187,8 +231,14 @@ export const RunEndEvent = z.object({
    * present, metrics read the run's tokens from here instead of summing `model.request`.
    */
   usage: RunUsage.optional(),
-  /** Total cost the log itself recorded for the run (`claude -p` result), in USD. */
+  /** Total cost the log itself recorded for the run (`claude -p` result, Claude Code `cost-state`), in USD. */
   costUsd: z.number().nonnegative().optional(),
+  /** True when costUsd covers the sub-agents too (Claude Code's `cost-state` counts every request of the process). */
+  costIncludesSubagents: z.boolean().optional(),
+  /** Times the client itself totalled (Claude Code `cost-state`), in milliseconds. */
+  clientTimes: z
+    .object({ apiMs: z.number().nonnegative(), apiMsWithoutRetries: z.number().nonnegative().nullable(), toolMs: z.number().nonnegative().nullable(), totalMs: z.number().nonnegative().nullable() })
+    .optional(),
 });
 
 /** One failed model request attempt that the adapter retried (ADR 0082). */
@@ -202,8 +252,10 @@ export const ModelRetryEvent = z.object({
   /** The fault cause of the attempt, such as `model.http_5xx`. */
   cause: z.string(),
   message: z.string(),
-  /** The wait before the next attempt. */
+  /** The wait before the next attempt (importers: as the client announced it; 0 when the log does not say). */
   waitMs: z.number().nonnegative(),
+  /** The client's own retry limit, when it states one (importers: pi `maxAttempts`, Claude Code `maxRetries`). */
+  maxAttempts: z.number().int().nonnegative().optional(),
 });
 
 /** A warning the producer wants kept with the record (an importer's skipped line, a driver mismatch). */
@@ -228,6 +280,8 @@ export const RunEvent = z.discriminatedUnion("type", [
   GoalUpdateEvent,
   ClaimCheckEvent,
   CompactionEvent,
+  HeartbeatEvent,
+  PlanOutcomeEvent,
   SubagentEvent,
   RunEndEvent,
   NoteEvent,

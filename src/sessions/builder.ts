@@ -47,10 +47,23 @@ export interface UsageSnapshot {
   output: number;
   /** Null when the log does not report reasoning separately. */
   reasoning: number | null;
+  /** The part of cacheWrite with a one-hour lifetime, when the log splits it (Anthropic). */
+  cacheWrite1h?: number;
 }
 
 export interface RunTotals extends UsageSnapshot {
   source: "reported" | "estimated";
+}
+
+export interface RequestOptions {
+  key?: string;
+  model?: string | null;
+  durationMs?: number;
+  stop?: string;
+  costUsd?: number;
+  /** Non-standard speed (`fast`) or service tier (`priority`, `batch`), priced apart. */
+  speed?: string | null;
+  serviceTier?: string | null;
 }
 
 interface KeyedUsage {
@@ -147,7 +160,7 @@ export class RecordBuilder {
   }
 
   /** Facts for `run.start` (model, cwd, the fixed prompt). Call before or while the first events arrive. */
-  meta(fields: { model?: string | null; cwd?: string | null; startedAt?: string | null; prefixText?: string | null }): void {
+  meta(fields: { model?: string | null; cwd?: string | null; startedAt?: string | null; prefixText?: string | null; clientVersion?: string | null; parentSession?: string | null }): void {
     if (this.startEmitted) {
       if (fields.model) this.lastModel = fields.model;
       return;
@@ -159,6 +172,8 @@ export class RecordBuilder {
     if (fields.model) this.lastModel = fields.model;
     if (fields.cwd && this.startFields.cwd === undefined) this.startFields.cwd = fields.cwd;
     if (fields.startedAt && this.startFields.startedAt === undefined) this.startFields.startedAt = fields.startedAt;
+    if (fields.clientVersion && this.startFields.clientVersion === undefined) this.startFields.clientVersion = fields.clientVersion;
+    if (fields.parentSession && this.startFields.parentSession === undefined) this.startFields.parentSession = fields.parentSession;
     if (fields.prefixText && this.options.start?.prefixHash === undefined) {
       this.startFields.prefixHash = contentHash(fields.prefixText);
       this.startFields.prefixTokens = this.counter.count(fields.prefixText);
@@ -250,7 +265,7 @@ export class RecordBuilder {
    * A model request's usage. With a `key`, later snapshots of the same key raise the same event
    * (the largest of each field is kept) instead of adding a request.
    */
-  request(usage: UsageSnapshot, options: { key?: string; model?: string | null; durationMs?: number; stop?: string; costUsd?: number } = {}): void {
+  request(usage: UsageSnapshot, options: RequestOptions = {}): void {
     // A request alone does not open a reply: Codex writes the usage of a reply's last request after its final text.
     if (options.model) this.meta({ model: options.model });
     const reasoningReported = usage.reasoning !== null;
@@ -281,6 +296,9 @@ export class RecordBuilder {
     if (model) event.model = model;
     if (options.stop !== undefined) event.stop = options.stop;
     if (options.costUsd !== undefined) event.costUsd = options.costUsd;
+    if (usage.cacheWrite1h !== undefined && usage.cacheWrite1h > 0) event.cacheWrite1h = usage.cacheWrite1h;
+    if (options.speed) event.speed = options.speed;
+    if (options.serviceTier) event.serviceTier = options.serviceTier;
     this.addSums(usage.input, usage.cachedInput, usage.cacheWrite, usage.output, usage.reasoning ?? 0, reasoningReported);
     if (options.key !== undefined) {
       this.keyed.set(options.key, { event, reasoningReported });
@@ -307,8 +325,22 @@ export class RecordBuilder {
     this.emit({ t: this.now, type: "goal.update", from, to, reason, by });
   }
 
-  subagent(ref: string, toolCalls: number): void {
-    this.emit({ t: this.now, type: "subagent", ref, toolCalls });
+  subagent(ref: string, toolCalls: number, usage?: RunTotals | null, costUsd?: number | null, model?: string | null): void {
+    const event: EventOf<"subagent"> = { t: this.now, type: "subagent", ref, toolCalls };
+    if (model) event.model = model;
+    if (usage) event.usage = { ...usage, lowerBound: usage.source === "estimated" };
+    if (costUsd !== undefined && costUsd !== null) event.costUsd = costUsd;
+    this.emit(event);
+  }
+
+  /**
+   * The client retried a request after an API error: a `model.retry` like our own loop's (ADR 0082),
+   * for the next request's round, its cause read from the status or the error text.
+   */
+  retry(attempt: number, maxAttempts: number | null, delayMs: number | null, error: string, status?: number | null): void {
+    const event: EventOf<"model.retry"> = { t: this.now, type: "model.retry", round: this.round + 1, attempt: Math.max(1, attempt), cause: retryCause(status ?? null, error), message: error.slice(0, 300), waitMs: delayMs ?? 0 };
+    if (maxAttempts !== null) event.maxAttempts = maxAttempts;
+    this.emit(event);
   }
 
   note(level: "info" | "warning", text: string): void {
@@ -316,9 +348,9 @@ export class RecordBuilder {
   }
 
   /** The log says the reply ended here (a turn completed, an interrupt, an error). */
-  replyEnd(reason: ReplyEndReason, errorMessage?: string): void {
+  replyEnd(reason: ReplyEndReason, errorMessage?: string, durationMs?: number): void {
     if (!this.replyOpen) return;
-    this.closeReply(reason, errorMessage);
+    this.closeReply(reason, errorMessage, durationMs);
   }
 
   /** Ends an open reply where the log implies it (the agent went idle), inferring why. */
@@ -336,7 +368,7 @@ export class RecordBuilder {
   }
 
   /** Ends the record. `totals` are the log's own run totals when it states them. */
-  finish(end: { status: string; reason?: string; totals?: RunTotals | null; costUsd?: number | null }): void {
+  finish(end: { status: string; reason?: string; totals?: RunTotals | null; costUsd?: number | null; costIncludesSubagents?: boolean; clientTimes?: EventOf<"run.end">["clientTimes"] }): void {
     if (this.finished) return;
     this.finished = true;
     // A last message the agent never answered leaves its reply open: nothing ended it.
@@ -351,7 +383,11 @@ export class RecordBuilder {
     if (reason !== undefined) event.reason = reason;
     const totals = end.totals ?? this.totals();
     if (totals !== null) event.usage = { ...totals, lowerBound: totals.source === "estimated" };
-    if (end.costUsd !== undefined && end.costUsd !== null) event.costUsd = end.costUsd;
+    if (end.costUsd !== undefined && end.costUsd !== null) {
+      event.costUsd = end.costUsd;
+      if (end.costIncludesSubagents) event.costIncludesSubagents = true;
+    }
+    if (end.clientTimes !== undefined) event.clientTimes = end.clientTimes;
     this.emit(event);
   }
 
@@ -388,6 +424,7 @@ export class RecordBuilder {
       kept.input = usage.input;
       kept.cachedInput = usage.cachedInput;
       kept.cacheWrite = usage.cacheWrite;
+      if (usage.cacheWrite1h !== undefined && usage.cacheWrite1h > 0) kept.cacheWrite1h = usage.cacheWrite1h;
       kept.output = usage.output;
       kept.reasoning = usage.reasoning ?? 0;
       known.event = kept;
@@ -421,7 +458,7 @@ export class RecordBuilder {
     }
   }
 
-  private closeReply(reason: ReplyEndReason, errorMessage?: string): void {
+  private closeReply(reason: ReplyEndReason, errorMessage?: string, durationMs?: number): void {
     if (!this.replyOpen) {
       this.settlePendingText(reason === "no_tool_call");
       return;
@@ -430,6 +467,7 @@ export class RecordBuilder {
     this.settlePendingText(true);
     const event: EventOf<"reply.end"> = { t: this.now, type: "reply.end", reason };
     if (errorMessage !== undefined) event.errorMessage = errorMessage;
+    if (durationMs !== undefined && Number.isFinite(durationMs) && durationMs >= 0) event.durationMs = durationMs;
     this.emit(event);
     this.replyOpen = false;
     this.lastAssistantWasText = false;
@@ -505,6 +543,8 @@ export class RecordBuilder {
     };
     if (f.startedAt !== undefined) start.startedAt = f.startedAt;
     if (f.cwd !== undefined) start.cwd = f.cwd;
+    if (f.clientVersion !== undefined) start.clientVersion = f.clientVersion;
+    if (f.parentSession !== undefined) start.parentSession = f.parentSession;
     const queued = this.startQueue ?? [];
     this.startQueue = null;
     this.out.push(start);
@@ -513,6 +553,18 @@ export class RecordBuilder {
 }
 
 const EMPTY: RunEvent[] = [];
+
+/** The fault cause of a client's retried request, in the agent loop's terms (src/run/models/fault.ts). */
+export function retryCause(status: number | null, text: string): string {
+  const code = status ?? Number(/\b([1-5]\d\d)\b/.exec(text)?.[1] ?? Number.NaN);
+  if (code === 429 || /rate.?limit/i.test(text)) return "model.rate_limited";
+  if (code === 408 || /time(d)?.?out/i.test(text)) return "model.timeout";
+  if (code >= 500) return "model.http_5xx";
+  if (/overloaded/i.test(text)) return "model.http_5xx";
+  if (code >= 400) return "model.http_4xx";
+  if (/ECONN|ENOTFOUND|network|socket|fetch failed/i.test(text)) return "model.unreachable";
+  return "model.error";
+}
 
 export function safeJson(value: unknown): string {
   try {

@@ -3,7 +3,7 @@
  * reads one parsed JSON line at a time into a RecordBuilder. Format quirks live in each format's
  * own file; the reader (import.ts) and the drivers share these mappers.
  */
-import type { RecordBuilder } from "./builder.ts";
+import type { RecordBuilder, RunTotals } from "./builder.ts";
 
 export const SESSION_FORMATS = ["codex", "codex-exec", "claude", "claude-stream", "pi", "pi-json"] as const;
 export type SessionFormat = (typeof SESSION_FORMATS)[number];
@@ -12,10 +12,15 @@ export interface MapperContext {
   /** A warning about one line of the input; the reader turns it into a `note` event. */
   warn(lineNo: number, text: string): void;
   /**
-   * Imports a linked file (a Claude Code sub-agent transcript) and returns its tool-call count, or
-   * null when it cannot be read. Absent when the input is a stream with no file beside it.
+   * Imports a linked file (a Claude Code sub-agent transcript) and returns its tool-call count and
+   * usage, or null when it cannot be read. Absent when the input is a stream with no file beside it.
    */
-  linkedToolCalls?: (ref: string) => Promise<number | null>;
+  linkedSession?: (ref: string) => Promise<LinkedSession | null>;
+  /**
+   * For a tree-shaped log (pi v2/v3): true when the entry id is on the branch the session ended
+   * on. Absent when every entry counts (no tree, or a stream).
+   */
+  onActiveBranch?: (id: string) => boolean;
   /**
    * For a linked file (a sub-agent transcript): true when a usage key was already counted by the
    * parent, so a sidechain replay of a parent message is dropped, content and usage.
@@ -23,6 +28,15 @@ export interface MapperContext {
   replayed?: (key: string) => boolean;
   /** Refs of every linked file beside the input (sub-agent transcripts), for those no line linked. */
   subagentRefs?: () => Promise<string[]>;
+}
+
+/** What a linked sub-agent file adds to its parent's record. */
+export interface LinkedSession {
+  toolCalls: number;
+  usage: RunTotals | null;
+  /** The cost its own log recorded, when it did. */
+  costUsd: number | null;
+  model: string | null;
 }
 
 export interface FormatMapper {
@@ -46,6 +60,12 @@ export interface FormatSpec {
    */
   detect(first: Record<string, unknown>[]): string | null;
   create(builder: RecordBuilder, context: MapperContext): FormatMapper;
+  /**
+   * For a tree-shaped log (entries naming their parent): the entry's id and parent id, read from
+   * the raw line (cheap: the reader calls it on every line in a first pass). The session is the
+   * branch from the last entry back to the root.
+   */
+  treeEntry?: (line: string) => { id: string; parentId: string | null } | null;
 }
 
 /** Reports each unknown line type once (first line number), then how often it recurred, at the end. */

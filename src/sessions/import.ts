@@ -10,7 +10,7 @@ import { basename, dirname, join } from "node:path";
 import type { TokenCounter } from "../core/tokens.ts";
 import type { RunEvent } from "../run/record.ts";
 import { type BuilderOptions, RecordBuilder } from "./builder.ts";
-import { type FormatSpec, type MapperContext, SESSION_FORMATS, type SessionFormat } from "./format.ts";
+import { type FormatSpec, type LinkedSession, type MapperContext, SESSION_FORMATS, type SessionFormat } from "./format.ts";
 import { claudeStream, claudeTranscript } from "./formats/claude.ts";
 import { codexExec } from "./formats/codex-exec.ts";
 import { codexRollout } from "./formats/codex.ts";
@@ -151,6 +151,12 @@ async function* run(spec: FormatSpec, peeked: Parsed[], lines: AsyncGenerator<Li
     warn: (lineNo, text) => builder.note("warning", `line ${lineNo}: ${text}`),
   };
   if (options.replayed !== undefined) context.replayed = options.replayed;
+  // Only a file whose first entries name a parent is a tree (pi v1 files have no ids): no second pass otherwise.
+  const tree = peeked.some((p) => "value" in p && "parentId" in p.value && typeof p.value.id === "string");
+  if (spec.treeEntry !== undefined && options.path !== undefined && tree) {
+    const branch = await activeBranch(options.path, spec.treeEntry, options.maxLineBytes);
+    if (branch !== null) context.onActiveBranch = (id) => branch.has(id);
+  }
   if (options.path !== undefined && options.subagents !== false) Object.assign(context, subagentLinks(options.path, options, (key) => builder.hasUsageKey(key)));
   const mapper = spec.create(builder, context);
   let count = 0;
@@ -182,16 +188,44 @@ async function* run(spec: FormatSpec, peeked: Parsed[], lines: AsyncGenerator<Li
   yield* builder.drain();
 }
 
+/**
+ * First pass over a tree-shaped log: the ids on the branch from the last entry back to the root,
+ * or null when every entry is on it (one branch, or no tree at all). Keeps one small entry per id.
+ */
+export async function activeBranch(path: string, entry: NonNullable<FormatSpec["treeEntry"]>, maxLineBytes?: number): Promise<Set<string> | null> {
+  const parents = new Map<string, string | null>();
+  let leaf: string | null = null;
+  const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
+  for await (const line of readLines(stream, maxLineBytes === undefined ? {} : { maxLineBytes })) {
+    if ("overlong" in line) continue;
+    const e = entry(line.text);
+    if (e === null) continue;
+    parents.set(e.id, e.parentId);
+    leaf = e.id;
+  }
+  if (leaf === null) return null;
+  const branch = new Set<string>();
+  for (let id: string | null = leaf; id !== null && !branch.has(id); id = parents.get(id) ?? null) branch.add(id);
+  return branch.size === parents.size ? null : branch;
+}
+
 /** Sub-agent transcripts live in `<dir>/<session>/subagents/agent-<id>.jsonl` beside the transcript. */
-function subagentLinks(path: string, options: ImportOptions, parentCounted: (key: string) => boolean): Pick<MapperContext, "linkedToolCalls" | "subagentRefs"> {
+function subagentLinks(path: string, options: ImportOptions, parentCounted: (key: string) => boolean): Pick<MapperContext, "linkedSession" | "subagentRefs"> {
   const folder = join(dirname(path), basename(path).replace(/\.jsonl$/, ""));
   return {
-    linkedToolCalls: async (ref) => {
+    linkedSession: async (ref) => {
       try {
         const session = await openSessionFile(join(folder, ref), { format: "claude", subagents: false, replayed: parentCounted, ...(options.counter ? { counter: options.counter } : {}) });
-        let calls = 0;
-        for await (const event of session.events) if (event.type === "tool.call") calls += 1;
-        return calls;
+        const linked: LinkedSession = { toolCalls: 0, usage: null, costUsd: null, model: null };
+        for await (const event of session.events) {
+          if (event.type === "tool.call") linked.toolCalls += 1;
+          else if (event.type === "model.request" && event.model) linked.model = event.model;
+          else if (event.type === "run.end") {
+            if (event.usage !== undefined) linked.usage = { input: event.usage.input, cachedInput: event.usage.cachedInput, cacheWrite: event.usage.cacheWrite, output: event.usage.output, reasoning: event.usage.reasoning, source: event.usage.source === "estimated" ? "estimated" : "reported" };
+            if (event.costUsd !== undefined) linked.costUsd = event.costUsd;
+          }
+        }
+        return linked;
       } catch {
         return null;
       }

@@ -102,6 +102,8 @@ export interface RunCheckOptions {
   sandbox?: RunSandbox;
   /** How many of a run's checks may run at once; default the machine's cores. */
   concurrency?: number;
+  /** Variables the check gets on top of the sandbox's allow-list (such as ARMSTUDY_FINAL_REPLY). */
+  extraEnv?: Record<string, string>;
 }
 
 /** Runs one check. Never throws for a failing command: the failure is the result. */
@@ -113,7 +115,7 @@ export function runCheck(check: CheckSpec, options: RunCheckOptions): Promise<Ch
     let output = "";
     let timedOut = false;
     const run = options.sandbox ?? defaultRunSandbox(options.env ?? process.env);
-    const wrapped = sandboxCommand(run.sandbox, { argv: ["sh", "-c", check.command], dir: options.cwd, network: run.network, readable: run.readable }, options.env ?? process.env);
+    const wrapped = sandboxCommand(run.sandbox, { argv: ["sh", "-c", check.command], dir: options.cwd, network: run.network, readable: run.readable, ...(options.extraEnv ? { env: options.extraEnv } : {}) }, options.env ?? process.env);
     const child = spawn(wrapped.file, wrapped.args, {
       cwd: options.cwd,
       env: wrapped.env,

@@ -5,6 +5,7 @@
 export type StudyErrorCode =
   | "STUDY_FILE" // a study file that does not parse or validate
   | "STUDY_CHECKS" // an acceptance-checks file that does not parse or validate
+  | "STUDY_TASK" // a task folder (task.yaml) that does not parse or validate
   | "STUDY_REPO" // the fixture folder or repository/ref cannot be used
   | "STUDY_RESUME" // --resume found nothing to resume, or a folder of another study
   | "STUDY_SHARD" // a bad --shard value

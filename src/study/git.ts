@@ -344,7 +344,7 @@ export interface RunDiff {
  * index and object folder (runGitState) and the source repository's git data, never the agent's
  * `.git`: its config, hooks, alternates or index cannot change what armstudy's git does or sees.
  */
-export async function collectDiff(worktree: string, commit: string, repoPath: string): Promise<RunDiff> {
+export async function collectDiff(worktree: string, commit: string, repoPath: string, exclude: readonly string[] = []): Promise<RunDiff> {
   const state = runGitState(worktree);
   const common = (await git(repoPath).raw(["rev-parse", "--git-common-dir"])).trim();
   const gitDir = isAbsolute(common) ? common : resolve(repoPath, common);
@@ -356,7 +356,9 @@ export async function collectDiff(worktree: string, commit: string, repoPath: st
     GIT_ALTERNATE_OBJECT_DIRECTORIES: join(gitDir, "objects"),
   });
   if (!existsSync(join(state, "index"))) await repo.raw(["read-tree", commit]);
-  await repo.raw(["add", "-A"]);
+  // --verbose: output spares simple-git's 50 ms wait after a silent process (see addWorktree).
+  // Excluded paths (a task's check files the agent was given a copy of) are not the agent's work.
+  await repo.raw(["add", "-A", "--verbose", "--", ".", ...exclude.map((path) => `:(exclude,literal)${path}`)]);
   const stat = await repo.raw(["diff", "--cached", "--stat", "--no-color", commit]);
   const patch = await repo.raw(["diff", "--cached", "--no-color", "--no-ext-diff", "--no-textconv", commit]);
   const numstat = await repo.raw(["diff", "--cached", "--numstat", "--no-ext-diff", "--no-textconv", commit]);

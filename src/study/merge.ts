@@ -7,10 +7,10 @@
 import { existsSync } from "node:fs";
 import { cp, mkdir, readdir, rm, stat } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
-import { RESULT_FILE, STUDY_META_FILE, type StudyMeta, listRunFolders, readRunResult, readStudyMeta, runFolder } from "../render/results.ts";
+import { RESULT_FILE, type RunKey, STUDY_META_FILE, type StudyMeta, listRunFolders, readRunResult, readStudyMeta, runFolder, runKeyOf, tasksOf } from "../render/results.ts";
 import { writeJsonAtomic } from "../run/fs/atomic-write.ts";
 import { StudyInputError } from "./errors.ts";
-import { planRuns } from "./plan.ts";
+import { planSuite } from "./plan.ts";
 import { identityDifferences } from "./runner.ts";
 
 export interface MergeOutcome {
@@ -58,37 +58,36 @@ export async function mergeStudies(dirs: readonly string[], outDir: string, cwd:
   }
 
   // Which folder each finished run comes from; a run in two folders is an error, not a double count.
-  const sources = new Map<string, string>();
+  const sources = new Map<string, { dir: string; pair: RunKey }>();
   const planned = new Set<string>();
   for (const [index, dir] of dirs.entries()) {
-    for (const pair of metas[index]?.planned ?? []) planned.add(`${pair.arm}#${pair.runIndex}`);
+    for (const pair of metas[index]?.planned ?? []) planned.add(runKeyOf(pair));
     for (const pair of await listRunFolders(dir)) {
-      if (!existsSync(join(dir, runFolder(pair.arm, pair.runIndex), RESULT_FILE))) continue;
-      const key = `${pair.arm}#${pair.runIndex}`;
-      const earlier = sources.get(key);
+      if (!existsSync(join(dir, runFolder(pair.arm, pair.runIndex, pair.task), RESULT_FILE))) continue;
+      const key = runKeyOf(pair);
+      const earlier = sources.get(key)?.dir;
       if (earlier !== undefined) {
         throw new StudyInputError(
           "STUDY_MERGE",
-          `${pair.arm} run ${pair.runIndex} is in both ${shown(resolve(earlier), cwd)} and ${shown(resolve(dir), cwd)}; a run must come from one folder. Remove one of them, or merge shards of one --shard i/n split only.`,
+          `${pair.task === undefined ? "" : `task ${pair.task}, `}${pair.arm} run ${pair.runIndex} is in both ${shown(resolve(earlier), cwd)} and ${shown(resolve(dir), cwd)}; a run must come from one folder. Remove one of them, or merge shards of one --shard i/n split only.`,
         );
       }
       // Read every result before anything is written, so a broken one is reported where it is.
-      await readRunResult(dir, pair.arm, pair.runIndex);
-      sources.set(key, dir);
+      await readRunResult(dir, pair.arm, pair.runIndex, pair.task);
+      sources.set(key, { dir, pair });
       planned.add(key);
     }
   }
 
-  const fullPlan = planRuns(first.arms.map((arm) => arm.name), first.runsPerArm, first.seed);
-  const mergedPlan = fullPlan.filter((pair) => planned.has(`${pair.arm}#${pair.runIndex}`)).map(({ arm, runIndex }) => ({ arm, runIndex }));
+  const fullPlan = planSuite(tasksOf(first), first.arms.map((arm) => arm.name), first.runsPerArm, first.seed);
+  const mergedPlan = fullPlan.filter((pair) => planned.has(runKeyOf(pair))).map(({ task, arm, runIndex }) => (task === undefined ? { arm, runIndex } : { task, arm, runIndex }));
   const meta: StudyMeta = { ...first, shard: null, planned: mergedPlan };
 
   await mkdir(out, { recursive: true });
   const copied = new Map<string, number>(dirs.map((dir) => [dir, 0]));
   try {
-    for (const [key, dir] of sources) {
-      const [arm, index] = key.split("#") as [string, string];
-      const folder = runFolder(arm, Number(index));
+    for (const { dir, pair } of sources.values()) {
+      const folder = runFolder(pair.arm, pair.runIndex, pair.task);
       await cp(join(dir, folder), join(out, folder), { recursive: true, errorOnExist: true, force: false });
       copied.set(dir, (copied.get(dir) ?? 0) + 1);
     }

@@ -1,5 +1,5 @@
 /**
- * Which (arm, run) pairs a study runs, in which order, with which seed, and which of them a shard
+ * Which (task, arm, run) triples a study runs, in which order, with which seed, and which of them a shard
  * takes. All of it is a pure function of the study, so every machine computes the same plan and
  * shards merged give exactly the unsharded study.
  *
@@ -12,6 +12,8 @@ import { deriveSeed } from "../measure/stats.ts";
 import { StudyInputError } from "./errors.ts";
 
 export interface PlannedRun {
+  /** The task's name; absent in a study of one inline task (its runs have no task level). */
+  task?: string;
   arm: string;
   /** 1-based. */
   runIndex: number;
@@ -33,6 +35,19 @@ export function planRuns(arms: readonly string[], runsPerArm: number, studySeed:
   const plan: PlannedRun[] = [];
   for (let runIndex = 1; runIndex <= runsPerArm; runIndex += 1) {
     for (const arm of arms) plan.push({ arm, runIndex, seed: runSeed(studySeed, runIndex) });
+  }
+  return plan;
+}
+
+/**
+ * The suite's plan: for each run index, each task, each arm (run-major, so a study stopped halfway
+ * has every arm equally far along on every task). Run k has the same seed on every task and arm.
+ */
+export function planSuite(tasks: ReadonlyArray<{ name: string; flat: boolean }>, arms: readonly string[], runsPerArm: number, studySeed: number): PlannedRun[] {
+  const plan: PlannedRun[] = [];
+  for (let runIndex = 1; runIndex <= runsPerArm; runIndex += 1) {
+    const seed = runSeed(studySeed, runIndex);
+    for (const task of tasks) for (const arm of arms) plan.push(task.flat ? { arm, runIndex, seed } : { task: task.name, arm, runIndex, seed });
   }
   return plan;
 }

@@ -95,14 +95,14 @@ export function progressPrinter(sink: ProgressSink): ProgressPrinter {
           redraw();
           return;
         case "start":
-          running.set(`${event.arm}#${event.runIndex}`, { arm: event.arm, runIndex: event.runIndex, position: event.position });
+          running.set(`${event.task ?? ""}/${event.arm}#${event.runIndex}`, { arm: `${event.task === undefined ? "" : `${event.task} · `}${event.arm}`, runIndex: event.runIndex, position: event.position });
           redraw();
           return;
         case "finish":
-          running.delete(`${event.arm}#${event.runIndex}`);
+          running.delete(`${event.task ?? ""}/${event.arm}#${event.runIndex}`);
           done = event.done;
           if (!sink.isTTY) {
-            sink.write(`[${event.done}/${event.total}] ${event.arm} run ${event.runIndex}: ${describeResult(event.result)} (${formatElapsed(sink.now() - started)} elapsed)\n`);
+            sink.write(`[${event.done}/${event.total}] ${event.task === undefined ? "" : `${event.task} · `}${event.arm} run ${event.runIndex}: ${describeResult(event.result)} (${formatElapsed(sink.now() - started)} elapsed)\n`);
           }
           redraw();
           return;
@@ -115,9 +115,9 @@ export function progressPrinter(sink: ProgressSink): ProgressPrinter {
           return;
         }
         case "interrupted":
-          running.delete(`${event.arm}#${event.runIndex}`);
+          running.delete(`${event.task ?? ""}/${event.arm}#${event.runIndex}`);
           clear();
-          sink.write(`${event.arm} run ${event.runIndex}: interrupted; its worktree was removed and --resume will redo it\n`);
+          sink.write(`${event.task === undefined ? "" : `${event.task} · `}${event.arm} run ${event.runIndex}: interrupted; its worktree was removed and --resume will redo it\n`);
           redraw();
           return;
         default: {

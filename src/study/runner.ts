@@ -1,7 +1,9 @@
 /**
- * The arm runner. For each planned (arm, run): a detached worktree of the pinned commit, the agent
- * run (our loop or an external driver) with its record written as it goes, the acceptance checks in
- * the worktree, the diff, the per-run metrics, the result written atomically, the worktree removed.
+ * The arm runner. For each planned (task, arm, run): a detached worktree of the task's pinned commit
+ * (its setup command run, its check files placed when the agent may see them), the agent run (our
+ * loop or an external driver) with its record written as it goes, the diff, the grading (what the
+ * agent did to the check files, then the task's own copy put in place and the checks run), the
+ * per-run metrics, the result written atomically, the worktree removed.
  *
  * Runs go through a p-limit pool (`concurrency`). An abort (SIGINT/SIGTERM in the CLI) stops new
  * runs, aborts the ones in flight and removes their worktrees; their folders hold no result.json,
@@ -22,23 +24,32 @@ import {
   type RunResult,
   STUDY_META_FILE,
   type StudyMeta,
+  type TamperedPath,
+  type TaskMeta,
   readRunResult,
   readStudyMeta,
   runFolder,
+  runKeyOf,
 } from "../render/results.ts";
 import type { AgentRunner, AgentRunOutcome } from "../run/agent-contract.ts";
 import type { LoadedArm, PolicySpec } from "../run/arms/types.ts";
 import type { RunEvent } from "../run/record.ts";
 import { RecordWriter } from "../run/record-writer.ts";
-import { type AcceptanceResult, type CheckSpec, loadChecks, runAcceptance } from "./checks.ts";
+import { type AcceptanceResult, type CheckSpec, loadChecks, runAcceptance, runCheck } from "./checks.ts";
+import { FINAL_REPLY_PATH, detectTampering, folderHash, placeCheckFiles, placeFinalReply } from "./grading.ts";
+import { type PersonaTask, modelSpecForTask } from "./personas.ts";
+import type { TaskSpec } from "./task.ts";
 import { StudyInputError } from "./errors.ts";
 import { ENVELOPE_FILE, writeRunEnvelope } from "./envelope/run.ts";
 import { addWorktree, checkRunGit, collectDiff, defaultWorktreeRoot, materialiseFixture, objectStore, pruneStaleWorktrees, removeWorktree, resolveCommit } from "./git.ts";
-import { type PlannedRun, type Shard, planRuns, shardOf } from "./plan.ts";
+import { type PlannedRun, type Shard, planSuite, shardOf } from "./plan.ts";
 import { writeFileAtomic, writeJsonAtomic } from "../run/fs/atomic-write.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
 import { type StudyArmEntry, type StudySpec, selectArms } from "./study-file.ts";
 import { HarnessFaultError } from "../run/models/fault.ts";
+import { policiesOf } from "../run/agent.ts";
+import type { RunLimits } from "../run/agent-contract.ts";
+import { priceRequest, runLimitsFor } from "./limits.ts";
 import { unsandboxedRefusal } from "../run/sandbox/policy.ts";
 import { probeSandbox } from "../run/sandbox/probe.ts";
 import type { RunSandbox, Sandbox } from "../run/sandbox/types.ts";
@@ -63,6 +74,7 @@ export interface StudyDeps {
       seed: number;
       runIndex: number;
       agent?: StudyArm["agent"];
+      task?: PersonaTask;
       origin?: SpecOrigin;
       requests?: RequestSettings;
       /** Called as each model request is retried (the progress line says so at once). */
@@ -77,10 +89,10 @@ export interface StudyDeps {
 
 export type ProgressEvent =
   | { kind: "planned"; total: number; skipped: number; toRun: number; outDir: string }
-  | { kind: "start"; arm: string; runIndex: number; position: number; total: number }
-  | { kind: "finish"; arm: string; runIndex: number; position: number; total: number; done: number; result: RunResult }
-  | { kind: "interrupted"; arm: string; runIndex: number }
-  | { kind: "retry"; arm: string; runIndex: number; retry: RetriedAttempt }
+  | { kind: "start"; task?: string; arm: string; runIndex: number; position: number; total: number }
+  | { kind: "finish"; task?: string; arm: string; runIndex: number; position: number; total: number; done: number; result: RunResult }
+  | { kind: "interrupted"; task?: string; arm: string; runIndex: number }
+  | { kind: "retry"; task?: string; arm: string; runIndex: number; retry: RetriedAttempt }
   | { kind: "pruned"; paths: string[] };
 
 export interface StudyRunOptions {
@@ -126,7 +138,7 @@ export interface StudyRunOptions {
 export interface FailFast {
   cause: string;
   /** The runs that ended with it, in the order they finished. */
-  runs: Array<{ arm: string; runIndex: number }>;
+  runs: Array<{ task?: string; arm: string; runIndex: number }>;
   message: string;
 }
 
@@ -181,29 +193,81 @@ export function identityDifferences(a: StudyMeta, b: StudyMeta, grow = false): s
 
 /** The prepared study with another number of runs per arm (resuming a folder that holds more, or growing one). */
 function withRunsPerArm(prepared: PreparedStudy, runsPerArm: number, shard: Shard | null): PreparedStudy {
-  const plan = shardOf(planRuns(prepared.meta.arms.map((arm) => arm.name), runsPerArm, prepared.meta.seed), shard);
-  return { ...prepared, plan, meta: { ...prepared.meta, runsPerArm, planned: plan.map(({ arm, runIndex }) => ({ arm, runIndex })) } };
+  const taskMetas = [...prepared.tasks.values()].map((task) => task.meta);
+  const plan = shardOf(planSuite(taskMetas, prepared.meta.arms.map((arm) => arm.name), runsPerArm, prepared.meta.seed), shard);
+  const planned = plan.map(({ task, arm, runIndex }) => (task === undefined ? { arm, runIndex } : { task, arm, runIndex }));
+  return { ...prepared, plan, meta: { ...prepared.meta, runsPerArm, planned } };
 }
 
-interface PreparedStudy {
-  meta: StudyMeta;
-  arms: Map<string, { arm: StudyArm; model: string; origin: SpecOrigin }>;
+/** One task ready to run: its pinned commit, handoff and checks (each with its timeout). */
+interface PreparedTask {
+  spec: TaskSpec;
+  meta: TaskMeta;
   repoPath: string;
   commit: string;
   handoff: string;
   checks: CheckSpec[];
-  plan: PlannedRun[];
-  /** The sandbox of every run: no network, the source's objects readable (the clone borrows them). */
+  /** Per arm: the model spec runs on this task use (a task persona resolved to its file). */
+  models: Map<string, string>;
+  /** The sandbox of this task's runs: no network, the source's objects readable (the clone borrows them). */
   sandbox: RunSandbox;
+}
+
+interface PreparedStudy {
+  meta: StudyMeta;
+  arms: Map<string, { arm: StudyArm; model: string; origin: SpecOrigin; limits: RunLimits }>;
+  tasks: Map<string, PreparedTask>;
+  plan: PlannedRun[];
+}
+
+function personaTask(task: TaskSpec): PersonaTask {
+  return { name: task.name, personasDir: task.personasDir, persona: task.persona };
+}
+
+/** The task's repository, handoff, checks and check files, read and pinned once per study. */
+async function prepareTask(task: TaskSpec, spec: StudySpec, options: StudyRunOptions, sandbox: Sandbox): Promise<Omit<PreparedTask, "models">> {
+  const { cwd } = options;
+  const { repoPath, commit } = task.repo.kind === "fixture" ? await materialiseFixture(task.repo.dir, options.cacheRoot) : await resolveCommit(task.repo.path, task.repo.ref);
+  let handoff: string;
+  const handoffField = `${displayPath(task.file, cwd)}: field handoff: ${displayPath(task.handoffPath, cwd)}`;
+  try {
+    handoff = decodeUtf8Strict(await readFile(task.handoffPath));
+  } catch (error) {
+    if (error instanceof NotUtf8Error) throw new StudyInputError("STUDY_FILE", `${handoffField}: ${error.message}; save it as UTF-8.`, task.file);
+    throw new StudyInputError("STUDY_FILE", `${displayPath(task.file, cwd)}: field handoff: cannot read ${displayPath(task.handoffPath, cwd)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`, task.file);
+  }
+  if (handoff.trim() === "") throw new StudyInputError("STUDY_FILE", `${handoffField}: is empty; the handoff is every run's first message.`, task.file);
+  const checks = (await loadChecks(task.checksPath)).map((check) => ({ ...check, timeoutMs: check.timeoutMs ?? task.checkTimeoutMs ?? spec.checkTimeoutMs }));
+  const meta: TaskMeta = {
+    name: task.name,
+    description: task.description,
+    tags: task.tags,
+    file: displayPath(task.file, cwd),
+    repo: {
+      source: task.repo.kind === "fixture" ? `fixture:${displayPath(task.repo.dir, cwd)}` : `git:${displayPath(task.repo.path, cwd)}@${task.repo.ref}`,
+      commit,
+    },
+    handoff: { file: displayPath(task.handoffPath, cwd), sha256: contentHash(handoff) },
+    checks,
+    checkFiles: task.checkFiles === null ? null : { to: task.checkFiles.to, visible: task.checkFiles.visible, sha256: await folderHash(task.checkFiles.from) },
+    setup: task.setup,
+    limits: { ...spec.limits, ...(task.limits ?? {}) },
+    flat: task.flat,
+  };
+  const runSandbox: RunSandbox = { sandbox, network: "none", readable: [await objectStore(repoPath)] };
+  return { spec: task, meta, repoPath, commit, handoff, checks, sandbox: runSandbox };
 }
 
 async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
   const { spec, deps, cwd } = options;
-  const sandbox = options.sandbox ?? probeSandbox({ env: process.env });
   const entries = selectArms(spec, options.arms ?? []);
   const loaded = await deps.loadArms(spec.armsDir, entries.map((entry) => entry.name), cwd);
   const runsPerArm = options.runs ?? spec.runs;
-  const arms = new Map<string, { arm: StudyArm; model: string; origin: SpecOrigin }>();
+  const sandbox = options.sandbox ?? probeSandbox({ env: process.env });
+  // Tasks first: a missing repository or an empty handoff is named before any model is made.
+  const preparedTasks: Array<Omit<PreparedTask, "models">> = [];
+  for (const task of spec.tasks) preparedTasks.push(await prepareTask(task, spec, options, sandbox));
+  const arms = new Map<string, { arm: StudyArm; model: string; origin: SpecOrigin; limits: RunLimits }>();
   const armMetas: ArmMeta[] = [];
   for (const base of loaded) {
     const entry = armEntryFor(entries, base.name);
@@ -215,11 +279,17 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
     const model = options.model ?? entry.model ?? spec.model;
     // Only a spec typed on the command line may send a key to a host other than its provider's.
     const origin: SpecOrigin = options.model !== undefined ? "command-line" : "study-file";
-    // Creating a client validates the spec before any run starts, and tells whether it is the test double.
-    const probe = await deps.createModel(model, { cwd, seed: spec.seed, runIndex: 0, agent: arm.agent, origin, requests: spec.requests });
+    // Creating a client validates the spec before any run starts (on every task: each needs its persona), and tells whether it is the test double.
+    let probe: ModelClient | null = null;
+    for (const task of spec.tasks) {
+      const resolved = await modelSpecForTask(model, personaTask(task), cwd);
+      probe = await deps.createModel(resolved, { cwd, seed: spec.seed, runIndex: 0, agent: arm.agent, task: personaTask(task), origin, requests: spec.requests });
+    }
+    if (probe === null) throw new StudyInputError("STUDY_FILE", `${displayPath(spec.file, cwd)}: the study has no tasks.`, spec.file);
     const refusal = unsandboxedRefusal(sandbox, { arm: arm.name, agent: arm.agent, modelSpec: model, testDouble: probe.isTestDouble });
     if (refusal !== null) throw new StudyInputError("STUDY_SANDBOX", refusal);
-    arms.set(arm.name, { arm, model, origin });
+    const limits = runLimitsFor(spec.limits, policiesOf(arm));
+    arms.set(arm.name, { arm, model, origin, limits });
     const sections = arm.prompt?.sections?.filter((section) => section.stable !== false).map(({ id, chars, tokens }) => ({ id, chars, tokens })) ?? null;
     armMetas.push({
       name: arm.name,
@@ -229,53 +299,50 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
       testDouble: probe.isTestDouble,
       policies: arm.policies,
       goal: arm.goal ?? null,
+      ...(limits.maxRounds === spec.limits.maxRounds && limits.maxWallMs === spec.limits.maxWallMs ? {} : { limits }),
       prefix: arm.prompt
         ? { hash: arm.prompt.prefixHash, tokens: arm.prompt.prefixTokens, chars: arm.prompt.prefixChars ?? arm.prompt.stablePrefix.length, sections }
         : null,
     });
   }
-  const { repoPath, commit } =
-    spec.repo.kind === "fixture" ? await materialiseFixture(spec.repo.dir, options.cacheRoot) : await resolveCommit(spec.repo.path, spec.repo.ref);
-  let handoff: string;
-  const handoffField = `${displayPath(spec.file, cwd)}: field handoff: ${displayPath(spec.handoffPath, cwd)}`;
-  try {
-    handoff = decodeUtf8Strict(await readFile(spec.handoffPath));
-  } catch (error) {
-    if (error instanceof NotUtf8Error) throw new StudyInputError("STUDY_FILE", `${handoffField}: ${error.message}; save it as UTF-8.`, spec.file);
-    throw new StudyInputError("STUDY_FILE", `${displayPath(spec.file, cwd)}: field handoff: cannot read ${displayPath(spec.handoffPath, cwd)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`, spec.file);
+  const tasks = new Map<string, PreparedTask>();
+  for (const prepared of preparedTasks) {
+    const task = prepared.spec;
+    const models = new Map<string, string>();
+    for (const [name, { model }] of arms) models.set(name, await modelSpecForTask(model, personaTask(task), cwd));
+    tasks.set(task.name, { ...prepared, models });
   }
-  if (handoff.trim() === "") throw new StudyInputError("STUDY_FILE", `${handoffField}: is empty; the handoff is every run's first message.`, spec.file);
-  const checks = await loadChecks(spec.checksPath);
-  const fullPlan = planRuns(armMetas.map((arm) => arm.name), runsPerArm, spec.seed);
+  const taskMetas = [...tasks.values()].map((task) => task.meta);
+  const fullPlan = planSuite(taskMetas, armMetas.map((arm) => arm.name), runsPerArm, spec.seed);
   const plan = shardOf(fullPlan, options.shard ?? null);
+  // A study of one task keeps the top-level repo, handoff and checks readers of one-task folders know.
+  const only = taskMetas.length === 1 ? (taskMetas[0] as TaskMeta) : null;
   const meta: StudyMeta = {
     schema: "armstudy.study/1",
     study: spec.name,
     description: spec.description,
     question: spec.question,
     studyFile: displayPath(spec.file, cwd),
-    repo: {
-      source: spec.repo.kind === "fixture" ? `fixture:${displayPath(spec.repo.dir, cwd)}` : `git:${displayPath(spec.repo.path, cwd)}@${spec.repo.ref}`,
-      commit,
-    },
-    handoff: { file: displayPath(spec.handoffPath, cwd), sha256: contentHash(handoff) },
-    checks: checks.map((check) => ({ ...check, timeoutMs: check.timeoutMs ?? spec.checkTimeoutMs })),
+    repo: only?.repo ?? { source: `suite of ${taskMetas.length} tasks`, commit: "" },
+    handoff: only?.handoff ?? { file: "", sha256: contentHash(taskMetas.map((task) => task.handoff.sha256).join("\n")) },
+    checks: only?.checks ?? [],
     seed: spec.seed,
     runsPerArm,
     model: options.model ?? spec.model,
     ...(options.model !== undefined && options.model !== spec.model ? { studyFileModel: spec.model } : {}),
     arms: armMetas,
     limits: spec.limits,
+    ...(spec.contextWindows === undefined ? {} : { contextWindows: spec.contextWindows }),
     requests: spec.requests,
     shard: options.shard ?? null,
-    planned: plan.map(({ arm, runIndex }) => ({ arm, runIndex })),
+    planned: plan.map(({ task, arm, runIndex }) => (task === undefined ? { arm, runIndex } : { task, arm, runIndex })),
+    tasks: taskMetas,
     sandbox:
       sandbox.kind === "bwrap"
         ? { kind: "bwrap", version: sandbox.version, disabled: false }
         : { kind: "none", reason: sandbox.reason, disabled: sandbox.chosen },
   };
-  const runSandbox: RunSandbox = { sandbox, network: "none", readable: [await objectStore(repoPath)] };
-  return { meta, arms, repoPath, commit, handoff, checks, plan, sandbox: runSandbox };
+  return { meta, arms, tasks, plan };
 }
 
 /** Runs (or resumes) a study and writes its results folder. Does not render the report. */
@@ -299,7 +366,7 @@ export async function runStudy(options: StudyRunOptions): Promise<StudyRunOutcom
   if (options.resume && existing !== null && grow && prepared.meta.runsPerArm < existing.runsPerArm) {
     throw new StudyInputError("STUDY_RESUME", `${displayPath(outDir, options.cwd)} holds ${existing.runsPerArm} runs per arm; --runs ${prepared.meta.runsPerArm} cannot shrink it. Give --runs ${existing.runsPerArm} or more, or drop --runs to finish it.`);
   }
-  const { meta, plan } = prepared;
+  const { meta } = prepared;
   if (options.resume) {
     if (existing === null) {
       throw new StudyInputError("STUDY_RESUME", `nothing to resume in ${displayPath(outDir, options.cwd)}: it holds no ${STUDY_META_FILE}. Drop --resume to start a new study.`);
@@ -334,13 +401,14 @@ async function runLocked(prepared: PreparedStudy, options: StudyRunOptions, outD
   await writeJsonAtomic(metaFile, meta);
 
   const worktreeRoot = options.worktreeRoot ?? defaultWorktreeRoot();
-  const pruned = await pruneStaleWorktrees(prepared.repoPath, worktreeRoot);
+  const pruned: string[] = [];
+  for (const task of prepared.tasks.values()) pruned.push(...(await pruneStaleWorktrees(task.repoPath, worktreeRoot)));
   if (pruned.length > 0) options.onProgress?.({ kind: "pruned", paths: pruned });
 
   const todo: PlannedRun[] = [];
   let skipped = 0;
   for (const planned of plan) {
-    const finished = await readRunResult(outDir, planned.arm, planned.runIndex);
+    const finished = await readRunResult(outDir, planned.arm, planned.runIndex, planned.task);
     // --retry-errors: a run that ended as a fault is redone; every other finished run is kept.
     if (finished !== null && !(options.retryErrors === true && finished.status === "error")) skipped += 1;
     else todo.push(planned);
@@ -355,9 +423,9 @@ async function runLocked(prepared: PreparedStudy, options: StudyRunOptions, outD
   let interrupted = false;
   // Fail fast: the same fault ending runs in a row stops the study (ADR 0081).
   const failFastAfter = Math.max(1, options.failFastAfter ?? 2);
-  let streak: { cause: string; runs: Array<{ arm: string; runIndex: number }>; message: string } | null = null;
+  let streak: FailFast | null = null;
   let failFast: FailFast | null = null;
-  const positions = new Map(plan.map((planned, index) => [`${planned.arm}#${planned.runIndex}`, index + 1]));
+  const positions = new Map(plan.map((planned, index) => [runKeyOf(planned), index + 1]));
   // A harness fault in one run (a cassette miss) stops the others too, then is thrown to the caller.
   let fault: HarnessFaultError | null = null;
   const stop = new AbortController();
@@ -370,8 +438,9 @@ async function runLocked(prepared: PreparedStudy, options: StudyRunOptions, outD
           if (failFast === null) interrupted = true;
           return;
         }
-        const position = positions.get(`${planned.arm}#${planned.runIndex}`) ?? 0;
-        options.onProgress?.({ kind: "start", arm: planned.arm, runIndex: planned.runIndex, position, total: plan.length });
+        const position = positions.get(runKeyOf(planned)) ?? 0;
+        const which = { ...(planned.task !== undefined ? { task: planned.task } : {}), arm: planned.arm, runIndex: planned.runIndex };
+        options.onProgress?.({ kind: "start", ...which, position, total: plan.length });
         let result: RunResult | null;
         try {
           result = await runOne(prepared, planned, runOptions, worktreeRoot);
@@ -385,7 +454,7 @@ async function runLocked(prepared: PreparedStudy, options: StudyRunOptions, outD
           // A run cut short by fail-fast is not an interruption by the person: it just has no result.
           if (failFast !== null) return;
           interrupted = true;
-          options.onProgress?.({ kind: "interrupted", arm: planned.arm, runIndex: planned.runIndex });
+          options.onProgress?.({ kind: "interrupted", ...which });
           return;
         }
         done += 1;
@@ -394,7 +463,7 @@ async function runLocked(prepared: PreparedStudy, options: StudyRunOptions, outD
           errors += 1;
           const cause = result.cause ?? "harness.exception";
           errorCauses[cause] = (errorCauses[cause] ?? 0) + 1;
-          streak = streak !== null && streak.cause === cause ? { ...streak, runs: [...streak.runs, { arm: planned.arm, runIndex: planned.runIndex }] } : { cause, runs: [{ arm: planned.arm, runIndex: planned.runIndex }], message: result.error ?? cause };
+          streak = streak !== null && streak.cause === cause ? { ...streak, runs: [...streak.runs, which] } : { cause, runs: [which], message: result.error ?? cause };
           if (streak.runs.length >= failFastAfter && failFast === null) {
             failFast = { ...streak };
             stop.abort(new Error(`fail fast: ${cause}`));
@@ -402,7 +471,7 @@ async function runLocked(prepared: PreparedStudy, options: StudyRunOptions, outD
         } else {
           streak = null;
         }
-        options.onProgress?.({ kind: "finish", arm: planned.arm, runIndex: planned.runIndex, position, total: plan.length, done, result });
+        options.onProgress?.({ kind: "finish", ...which, position, total: plan.length, done, result });
       }),
     ),
   );
@@ -443,9 +512,10 @@ async function pickResumable(candidates: readonly string[], meta: StudyMeta, cwd
 
 /** One run from worktree to result. Returns null when it was interrupted (nothing written but the partial record). */
 async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: StudyRunOptions, worktreeRoot: string): Promise<RunResult | null> {
-  const { arm, model: modelSpec, origin } = prepared.arms.get(planned.arm) as { arm: StudyArm; model: string; origin: SpecOrigin };
+  const { arm, model: modelSpec, origin, limits } = prepared.arms.get(planned.arm) as { arm: StudyArm; model: string; origin: SpecOrigin; limits: RunLimits };
   const redact = options.redact ?? NO_REDACTION;
-  const folder = join(options.outDir, runFolder(planned.arm, planned.runIndex));
+  const task = (planned.task === undefined ? [...prepared.tasks.values()][0] : prepared.tasks.get(planned.task)) as PreparedTask;
+  const folder = join(options.outDir, runFolder(planned.arm, planned.runIndex, planned.task));
   // An unfinished folder from an earlier, interrupted attempt is redone from scratch.
   await rm(folder, { recursive: true, force: true });
   await mkdir(folder, { recursive: true });
@@ -456,7 +526,7 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
   let t = clock();
   let worktree: string;
   try {
-    worktree = await addWorktree(prepared.repoPath, prepared.commit, worktreeRoot, `${planned.arm}-${planned.runIndex}`);
+    worktree = await addWorktree(task.repoPath, task.commit, worktreeRoot, `${planned.task === undefined ? "" : `${planned.task}-`}${planned.arm}-${planned.runIndex}`);
   } catch (error) {
     if (signal?.aborted) return null;
     throw error;
@@ -467,25 +537,31 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
   let removed = false;
   try {
     writer = await RecordWriter.open(join(folder, RECORD_FILE));
-    const model = await options.deps.createModel(modelSpec, {
+    const model = await options.deps.createModel(task.models.get(planned.arm) ?? modelSpec, {
       cwd: options.cwd,
       seed: planned.seed,
       runIndex: planned.runIndex,
       agent: arm.agent,
+      task: personaTask(task.spec),
       origin,
       ...(prepared.meta.requests ? { requests: prepared.meta.requests } : {}),
-      onRetry: (retry) => options.onProgress?.({ kind: "retry", arm: planned.arm, runIndex: planned.runIndex, retry: redact.value(retry) }),
+      onRetry: (retry) =>
+        options.onProgress?.({ kind: "retry", ...(planned.task !== undefined ? { task: planned.task } : {}), arm: planned.arm, runIndex: planned.runIndex, retry: redact.value(retry) }),
     });
     let outcome: AgentRunOutcome | null = null;
     let harnessError: string | null = null;
     t = clock();
     const recordWriter = writer;
+    const checkFiles = task.spec.checkFiles;
     try {
-      outcome = await options.deps.agentFor(arm)({
+      // Before the agent: the task's setup, and its check files when the handoff lets the agent see them.
+      if (checkFiles?.visible === true) await placeCheckFiles(worktree, checkFiles);
+      harnessError = await runSetup(task, worktree, clock, signal);
+      if (harnessError === null) outcome = await options.deps.agentFor(arm)({
         arm,
         model,
         dir: worktree,
-        handoff: prepared.handoff,
+        handoff: task.handoff,
         runIndex: planned.runIndex,
         seed: planned.seed,
         onEvent: async (raw) => {
@@ -495,9 +571,12 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
           await recordWriter.write(event);
         },
         clock,
-        limits: prepared.meta.limits,
+        // The task's caps (its own, or the study's) as this arm's hard caps (ADR 0101).
+        limits: runLimitsFor(task.meta.limits, policiesOf(arm)),
+        pricer: priceRequest,
+        ...(prepared.meta.contextWindows === undefined ? {} : { contextWindows: prepared.meta.contextWindows }),
         artifactsDir: folder,
-        sandbox: prepared.sandbox,
+        sandbox: task.sandbox,
         ...(signal ? { signal } : {}),
       });
     } catch (error) {
@@ -510,30 +589,37 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
     await writer.close();
     if (signal?.aborted) return null;
 
-    t = clock();
-    // A faulted run is not graded: its checks would describe the fault, and no number reads them (ADR 0081).
-    const faulted = harnessError !== null || outcome?.status === "error";
-    const acceptance: AcceptanceResult = faulted
-      ? { passed: 0, failed: 0, checks: [] }
-      : await runAcceptance(prepared.meta.checks, {
-          cwd: worktree,
-          timeoutMs: 120_000,
-          now: clock,
-          sandbox: prepared.sandbox,
-          ...(signal ? { signal } : {}),
-        });
-    timing.checksMs = Math.round(clock() - t);
-    if (signal?.aborted) return null;
-
+    // The diff is the agent's work, taken before grading puts anything in place (a visible copy of the checks is not the agent's).
     t = clock();
     const gitTampered = await checkRunGit(worktree);
-    const diff = await collectDiff(worktree, prepared.commit, prepared.repoPath);
+    const diff = await collectDiff(worktree, task.commit, task.repoPath, checkFiles?.visible === true ? [checkFiles.to] : []);
     await writeFileAtomic(join(folder, PATCH_FILE), diff.patch);
     timing.diffMs = Math.round(clock() - t);
+
+    // Grading: what the agent did to the check files is recorded, then the task's own copy is put over it.
+    // A faulted run is not graded: its checks would describe the fault, and no number reads them (ADR 0081).
+    t = clock();
+    const tampered: TamperedPath[] | undefined = checkFiles === null ? undefined : await detectTampering(worktree, checkFiles);
+    const faulted = harnessError !== null || outcome?.status === "error";
+    let acceptance: AcceptanceResult = { passed: 0, failed: 0, checks: [] };
+    if (!faulted) {
+      if (checkFiles !== null) await placeCheckFiles(worktree, checkFiles);
+      await placeFinalReply(worktree, finalReplyOf(events));
+      acceptance = await runAcceptance(task.checks, {
+        cwd: worktree,
+        timeoutMs: 120_000,
+        now: clock,
+        sandbox: task.sandbox,
+        extraEnv: { ARMSTUDY_FINAL_REPLY: FINAL_REPLY_PATH },
+        ...(signal ? { signal } : {}),
+      });
+    }
+    timing.checksMs = Math.round(clock() - t);
+    if (signal?.aborted) return null;
     if (options.envelope === true) {
       await writeRunEnvelope({
         folder,
-        branch: `armstudy/${planned.arm}-${planned.runIndex}`,
+        branch: `armstudy/${planned.task === undefined ? "" : `${planned.task}-`}${planned.arm}-${planned.runIndex}`,
         acceptance,
         diffNumstat: diff.numstat,
         events,
@@ -549,6 +635,7 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
     const errorText = status !== "error" ? null : (harnessError ?? outcome?.reason ?? cause);
     const result: RunResult = {
       schema: "armstudy.result/1",
+      task: task.meta.name,
       arm: planned.arm,
       runIndex: planned.runIndex,
       seed: planned.seed,
@@ -560,15 +647,16 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
       error: errorText,
       cause,
       acceptance,
+      ...(tampered !== undefined ? { tampered } : {}),
       diff: { stat: diff.stat, files: diff.files, insertions: diff.insertions, deletions: diff.deletions },
       metrics,
       files: { record: RECORD_FILE, patch: PATCH_FILE, ...(options.envelope === true ? { envelope: ENVELOPE_FILE } : {}) },
       timing,
-      sandbox: sandboxOfResult(prepared.sandbox),
+      sandbox: sandboxOfResult(task.sandbox),
       gitTampered,
     };
     t = clock();
-    await removeWorktree(prepared.repoPath, worktree);
+    await removeWorktree(task.repoPath, worktree);
     removed = true;
     result.timing.cleanupMs = Math.round(clock() - t);
     // Written last: its presence is what marks the run finished.
@@ -577,8 +665,26 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
     return clean;
   } finally {
     await writer?.close().catch(() => undefined);
-    if (!removed) await removeWorktree(prepared.repoPath, worktree);
+    if (!removed) await removeWorktree(task.repoPath, worktree);
   }
+}
+
+/** The task's setup command in the fresh worktree; a failure is the run's harness error (never the arm's result). */
+async function runSetup(task: PreparedTask, worktree: string, clock: () => number, signal: AbortSignal | undefined): Promise<string | null> {
+  if (task.spec.setup === null) return null;
+  // The setup runs the repository's own scripts: in the sandbox, like the agent's commands.
+  const setup = await runCheck({ id: "setup", command: task.spec.setup }, { cwd: worktree, timeoutMs: task.spec.checkTimeoutMs ?? 120_000, now: clock, sandbox: task.sandbox, ...(signal ? { signal } : {}) });
+  if (setup.passed) return null;
+  return `SetupError: task ${task.meta.name}'s setup \`${task.spec.setup}\` ${setup.timedOut ? "timed out" : `exited ${setup.exitCode ?? setup.signal}`}: ${setup.output.trim().split("\n").slice(-3).join(" / ")}`;
+}
+
+/** The text that ended the run's last reply (what the person reads), or "" when there was none. */
+function finalReplyOf(events: readonly RunEvent[]): string {
+  for (let i = events.length - 1; i >= 0; i -= 1) {
+    const event = events[i];
+    if (event?.type === "assistant.text" && event.final === true) return event.text;
+  }
+  return "";
 }
 
 function sandboxOfResult(run: RunSandbox): NonNullable<RunResult["sandbox"]> {

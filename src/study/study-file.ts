@@ -1,16 +1,21 @@
 /**
- * Study files (`arms/<name>.study.yaml`): which repository the runs start from, the handoff prompt,
- * the acceptance checks, the arms, runs per arm, the model and the seed. Validated once, here; every
+ * Study files (`arms/<name>.study.yaml`): the tasks the runs do — a suite (`tasks:`, task folders
+ * or globs, docs/tasks.md) or one handoff given inline (repository, handoff prompt, acceptance
+ * checks), which is a suite of one task —, the arms, runs per arm per task, the model and the seed. Validated once, here; every
  * message names the file and the field. Paths inside a study file are relative to the file's own
  * folder; model specs are passed to the model factory unchanged (relative `scripted:` paths resolve
  * against the directory the command runs in, like `--model`).
  */
 import { readFile } from "node:fs/promises";
-import { basename, dirname, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { StudyInputError, describeZodIssues } from "./errors.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
+import { TASK_FILE, type TaskSpec, loadTask, loadTasks } from "./task.ts";
+import { existsSync } from "node:fs";
+import { checkPolicySpecs, type PolicySpec } from "../core/policies/index.ts";
+import type { StudyLimits } from "./limits.ts";
 import { DecisionSchema, PrimarySchema, SecondarySchema, type StudyQuestion, buildQuestion } from "./question.ts";
 import { MAX_TIME_LIMIT_HOURS, MAX_TIME_LIMIT_MS } from "../core/limits.ts";
 import { DEFAULT_REQUEST_TIMEOUTS, DEFAULT_RETRY } from "../run/models/openai-compatible.ts";
@@ -93,9 +98,11 @@ export const StudyFileSchema = z
     hypothesis: z.string().optional(),
     primary: PrimarySchema.optional(),
     secondary: z.array(SecondarySchema).optional(),
-    repo: RepoSchema,
-    handoff: nonEmpty,
-    checks: nonEmpty,
+    /** A suite: task folders (or globs of them), in order. Or give repo, handoff and checks for one task. */
+    tasks: z.array(nonEmpty).min(1, "list at least one task folder").optional(),
+    repo: RepoSchema.optional(),
+    handoff: nonEmpty.optional(),
+    checks: nonEmpty.optional(),
     arms: z.array(ArmEntrySchema).min(1, "list at least one arm"),
     runs: z.number().int().positive().max(MAX_RUNS_PER_ARM).default(3),
     model: nonEmpty,
@@ -106,15 +113,33 @@ export const StudyFileSchema = z
       .object({
         maxRounds: z.number().int().positive().optional(),
         maxWallMs: timeMs.optional(),
+        /** Tokens over all of a run's requests (the provider's figures when reported, else ours). */
+        maxTokens: z.number().int().positive().optional(),
+        /** USD per run, from the dated price table (src/measure/prices.ts). */
+        maxCostUsd: z.number().positive().optional(),
+        /** Goal arms get request and wall caps above the goal's own rounds and hours. */
+        goalCapsFirst: z.boolean().optional(),
       })
       .strict()
       .default({ maxRounds: 80, maxWallMs: 300_000 }),
+    /** Context windows by model id, in tokens, over the built-in table (ADR 0103); a test double needs one to compact. */
+    contextWindows: z.record(z.string().min(1), z.number().int().positive()).optional(),
     /** Default timeout for one acceptance check, when the checks file gives none. */
     checkTimeoutMs: timeMs.default(120_000),
     /** Model request timeouts and retries. */
     requests: RequestsSchema.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((data, context) => {
+    const inline = (["repo", "handoff", "checks"] as const).filter((key) => data[key] !== undefined);
+    if (data.tasks !== undefined && inline.length > 0) {
+      context.addIssue({ code: "custom", path: [inline[0] as string], message: "give either tasks (a suite) or repo, handoff and checks (one task), not both" });
+    } else if (data.tasks === undefined) {
+      for (const key of ["repo", "handoff", "checks"] as const) {
+        if (data[key] === undefined) context.addIssue({ code: "custom", path: [key], message: "required (or list task folders under tasks)" });
+      }
+    }
+  });
 
 export type StudyFile = z.infer<typeof StudyFileSchema>;
 
@@ -133,15 +158,17 @@ export interface StudySpec {
   question: StudyQuestion | null;
   /** The study file itself (absolute). */
   file: string;
-  repo: { kind: "fixture"; dir: string } | { kind: "git"; path: string; ref: string };
-  handoffPath: string;
-  checksPath: string;
+  /** The tasks, in order; one for a study file that gives repo, handoff and checks itself. */
+  tasks: TaskSpec[];
+  /** The `tasks:` entries as written (null for the one-task form); loadStudyFile expands them into `tasks`. */
+  taskEntries: string[] | null;
   armsDir: string;
   arms: StudyArmEntry[];
   runs: number;
   model: string;
   seed: number;
-  limits: { maxRounds?: number; maxWallMs?: number };
+  limits: StudyLimits;
+  contextWindows?: Record<string, number>;
   checkTimeoutMs: number;
   /** Model request timeouts and retries, defaults filled in. */
   requests: RequestSettings;
@@ -163,6 +190,14 @@ export function parseStudyFile(value: unknown, file: string): StudySpec {
       throw new StudyInputError("STUDY_FILE", `${file}: field arms.${index}: arm "${arm.name}" is listed twice; list each arm once.`, file);
     }
     seen.add(arm.name);
+    // Policies that replace an arm's own are checked here, as the arm loader checks arm.yaml.
+    if ("policies" in arm && arm.policies !== undefined) {
+      const problem = checkPolicySpecs(arm.policies as PolicySpec[]);
+      if (problem !== null) {
+        const field = problem.index === null ? `arms.${index}.policies` : `arms.${index}.policies.${problem.index}.options`;
+        throw new StudyInputError("STUDY_FILE", `${file}: field ${field}: ${problem.message}. Fix the option name or value.`, file);
+      }
+    }
   }
   const fallbackName = basename(file).endsWith(STUDY_FILE_SUFFIX) ? basename(file).slice(0, -STUDY_FILE_SUFFIX.length) : basename(file).replace(/\.ya?ml$/, "");
   return {
@@ -170,18 +205,54 @@ export function parseStudyFile(value: unknown, file: string): StudySpec {
     description: data.description ?? "",
     question: buildQuestion(data, data.arms.map((arm) => arm.name), file),
     file: resolve(file),
-    repo: "fixture" in data.repo ? { kind: "fixture", dir: resolve(dir, data.repo.fixture) } : { kind: "git", path: resolve(dir, data.repo.path), ref: data.repo.ref },
-    handoffPath: resolve(dir, data.handoff),
-    checksPath: resolve(dir, data.checks),
+    tasks: data.tasks === undefined ? [inlineTask(data, file, dir)] : [],
+    taskEntries: data.tasks ?? null,
     armsDir: resolve(dir, data.armsDir ?? "."),
     arms: data.arms,
     runs: data.runs,
     model: data.model,
     seed: data.seed,
     limits: data.limits,
+    ...(data.contextWindows === undefined ? {} : { contextWindows: data.contextWindows }),
     checkTimeoutMs: data.checkTimeoutMs,
     requests: { ...DEFAULT_REQUESTS, ...data.requests },
   };
+}
+
+/** The one task a study file gives inline: named after its handoff file, laid out flat (runs/<arm>/run-<i>). */
+function inlineTask(data: StudyFile, file: string, dir: string): TaskSpec {
+  const repo = data.repo as NonNullable<StudyFile["repo"]>;
+  const handoffPath = resolve(dir, data.handoff as string);
+  return {
+    name: basename(handoffPath).replace(/\.md$/, ""),
+    description: "",
+    tags: [],
+    dir: null,
+    file: resolve(file),
+    repo: "fixture" in repo ? { kind: "fixture", dir: resolve(dir, repo.fixture) } : { kind: "git", path: resolve(dir, repo.path), ref: repo.ref },
+    handoffPath,
+    checksPath: resolve(dir, data.checks as string),
+    checkFiles: null,
+    setup: null,
+    limits: null,
+    checkTimeoutMs: null,
+    persona: null,
+    personasDir: null,
+    flat: true,
+  };
+}
+
+/**
+ * An inline handoff kept in a task's folder (its handoff.md, or another handoff beside it, such as
+ * the plan study's plan.md) belongs to that task: it takes the task's name and personas (so the
+ * task's own personas play it), but keeps the study file's repo and checks — and the task's check
+ * files only when the checks are the task's own.
+ */
+async function ownerTask(inline: TaskSpec): Promise<TaskSpec> {
+  const folder = dirname(inline.handoffPath);
+  if (!existsSync(join(folder, TASK_FILE))) return inline;
+  const owner = await loadTask(folder);
+  return { ...inline, name: owner.name, personasDir: owner.personasDir, persona: owner.persona, checkFiles: inline.checksPath === owner.checksPath ? owner.checkFiles : null };
 }
 
 export async function loadStudyFile(file: string): Promise<StudySpec> {
@@ -198,7 +269,15 @@ export async function loadStudyFile(file: string): Promise<StudySpec> {
   } catch (error) {
     throw new StudyInputError("STUDY_FILE", `${file}: not valid YAML: ${(error as Error).message}`, file);
   }
-  return parseStudyFile(value, file);
+  const spec = parseStudyFile(value, file);
+  if (spec.taskEntries !== null) {
+    spec.tasks = await loadTasks(spec.taskEntries, dirname(spec.file), file);
+    // One task keeps the one-task folder layout (runs/<arm>/run-<i>), whichever form named it.
+    if (spec.tasks.length === 1) spec.tasks = [{ ...(spec.tasks[0] as TaskSpec), flat: true }];
+  } else {
+    spec.tasks = [await ownerTask(spec.tasks[0] as TaskSpec)];
+  }
+  return spec;
 }
 
 /** Keeps the study's arms that were asked for (`--arm`), in the study's order; names unknown arms. */

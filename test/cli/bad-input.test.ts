@@ -32,11 +32,11 @@ describe("armstudy run --out", () => {
     "--arms-dir",
     join(ROOT, "arms"),
     "--model",
-    `scripted:${join(ROOT, "fixtures/personas/diligent.yaml")}`,
+    `scripted:${join(ROOT, "fixtures/tasks/stockbook/personas/diligent.yaml")}`,
     "--dir",
     "work",
     "--handoff",
-    join(ROOT, "fixtures/handoffs/main.md"),
+    join(ROOT, "fixtures/tasks/stockbook/handoff.md"),
     "--out",
     out,
     "--max-rounds",
@@ -154,7 +154,7 @@ describe("plan classify / report analyze FILE", () => {
 
 describe("armstudy run --model record:/replay:", () => {
   const runWith = (model: string) =>
-    cli(["run", "--arm", "ordinary", "--arms-dir", join(ROOT, "arms"), "--model", model, "--dir", ".", "--handoff", join(ROOT, "fixtures/handoffs/main.md"), "--max-rounds", "1"]);
+    cli(["run", "--arm", "ordinary", "--arms-dir", join(ROOT, "arms"), "--model", model, "--dir", ".", "--handoff", join(ROOT, "fixtures/tasks/stockbook/handoff.md"), "--max-rounds", "1"]);
   const forms = "Forms: openai:MODEL, openai-compatible:MODEL@BASE_URL[#KEY_ENV], ollama:MODEL[@BASE_URL], scripted:FILE, replay:DIR, record:DIR=SPEC";
 
   it("record:DIR= with nothing after = names the whole spec (was: model spec \"\" has no kind)", async () => {
@@ -167,7 +167,7 @@ describe("armstudy run --model record:/replay:", () => {
 
   it("a file as the record or replay folder exits 2 naming it (record was EEXIST, exit 1)", async () => {
     await writeFile(join(dir, "tape"), "keep");
-    const persona = `scripted:${join(ROOT, "fixtures/personas/diligent.yaml")}`;
+    const persona = `scripted:${join(ROOT, "fixtures/tasks/stockbook/personas/diligent.yaml")}`;
     expect(await runWith(`record:tape=${persona}`)).toEqual({
       code: 2,
       out: "",

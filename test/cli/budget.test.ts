@@ -33,7 +33,7 @@ describe("armstudy budget --json on the bundled arms", () => {
     expect([code, err]).toEqual([0, ""]);
     const report = JSON.parse(out) as { arms: { arm: string; prefixHash: string; prefix: { chars: number; tokens: number }; sections: Record<string, unknown>[]; violations: unknown[] }[] };
     expect(Object.keys(report)).toEqual(["arms"]);
-    expect(report.arms.map((a) => a.arm)).toEqual(["goal", "old-build", "ordinary"]);
+    expect(report.arms.map((a) => a.arm)).toEqual(["goal", "old-build", "ordinary", "plan-after", "plan-before", "report-content"]);
     for (const arm of report.arms) {
       expect(Object.keys(arm)).toEqual(["arm", "prefixHash", "prefix", "sections", "violations"]);
       expect(Object.keys(arm.prefix)).toEqual(["chars", "tokens"]);

@@ -30,13 +30,13 @@ function studyFile(name: string, goalPolicies?: unknown): string {
       hypothesis: "The goal arm ends on fewer false completion claims than the ordinary reply.",
       primary: { metric: "falseCompletion", baseline: "ordinary", treatment: "goal", minDifference: 0.2 },
       secondary: ["allChecksPassed"],
-      repo: { fixture: join(ROOT, "fixtures/repo") },
-      handoff: join(ROOT, "fixtures/handoffs/main.md"),
-      checks: join(ROOT, "fixtures/handoffs/main.checks.yaml"),
+      repo: { fixture: join(ROOT, "fixtures/tasks/stockbook/repo") },
+      handoff: join(ROOT, "fixtures/tasks/stockbook/handoff.md"),
+      checks: join(ROOT, "fixtures/tasks/stockbook/checks.yaml"),
       armsDir: join(ROOT, "arms"),
       arms: ["ordinary", goalPolicies === undefined ? "goal" : { name: "goal", policies: goalPolicies }],
       runs: 2,
-      model: "scripted:fixtures/personas/early-stopper.yaml",
+      model: "scripted:fixtures/tasks/stockbook/personas/early-stopper.yaml",
     }),
   );
   return file;

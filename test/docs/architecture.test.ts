@@ -138,13 +138,13 @@ describe("the readers these checks rely on", () => {
 
   it("tells existing paths, folders and globs from missing ones", () => {
     expect(
-      ["src/run/record.ts", "src/run/", "src/run/record.ts/", "src/core/goal/prompts/*.md", "fixtures/personas/*.toml", "src/run/records.ts"].map((path) => [path, repoPathExists(path)]),
+      ["src/run/record.ts", "src/run/", "src/run/record.ts/", "src/core/goal/prompts/*.md", "fixtures/tasks/stockbook/personas/*.toml", "src/run/records.ts"].map((path) => [path, repoPathExists(path)]),
     ).toEqual([
       ["src/run/record.ts", true],
       ["src/run/", true],
       ["src/run/record.ts/", false],
       ["src/core/goal/prompts/*.md", true],
-      ["fixtures/personas/*.toml", false],
+      ["fixtures/tasks/stockbook/personas/*.toml", false],
       ["src/run/records.ts", false],
     ]);
   });

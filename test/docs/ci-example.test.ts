@@ -69,9 +69,9 @@ beforeAll(async () => {
   cpSync(join(ROOT, "arms"), arms, { recursive: true });
   writeFileSync(join(arms, "goal/arm.yaml"), "description: the goal arm with its control removed (a planted regression)\nextends: ordinary\npolicies:\n  - name: none\n");
   const study = readFileSync(join(arms, "default.study.yaml"), "utf8")
-    .replace("fixture: ../fixtures/repo", `fixture: ${join(ROOT, "fixtures/repo")}`)
-    .replace("handoff: ../fixtures/handoffs/main.md", `handoff: ${join(ROOT, "fixtures/handoffs/main.md")}`)
-    .replace("checks: ../fixtures/handoffs/main.checks.yaml", `checks: ${join(ROOT, "fixtures/handoffs/main.checks.yaml")}`);
+    .replace("fixture: ../fixtures/tasks/stockbook/repo", `fixture: ${join(ROOT, "fixtures/tasks/stockbook/repo")}`)
+    .replace("handoff: ../fixtures/tasks/stockbook/handoff.md", `handoff: ${join(ROOT, "fixtures/tasks/stockbook/handoff.md")}`)
+    .replace("checks: ../fixtures/tasks/stockbook/checks.yaml", `checks: ${join(ROOT, "fixtures/tasks/stockbook/checks.yaml")}`);
   writeFileSync(join(arms, "default.study.yaml"), study);
   for (const shard of [1, 2]) {
     for (const { line } of runLines("shard", shard)) expect((await runLine(line.replace("--out results", `--out ${prWork}/results`), ROOT, join(arms, "default.study.yaml"))).code).toEqual(0);

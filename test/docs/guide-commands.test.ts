@@ -294,7 +294,7 @@ describe("the reader and the checker", () => {
       await Promise.all(
         [
           ["npm", "run", "-s", "armstudy", "--", "envelope", "ledger", "append", "/tmp/l", "--dispatch", "--model", "m"],
-          ["npm", "run", "study", "--", "-j", "2", "--model", "scripted:fixtures/personas/diligent.yaml"],
+          ["npm", "run", "study", "--", "-j", "2", "--model", "scripted:fixtures/tasks/stockbook/personas/diligent.yaml"],
           ["npx", "armstudy", "report", "reports/x/y"],
           ["npm", "run", "bench", "--", "tokens"],
           ["npm", "test"],
@@ -313,7 +313,7 @@ describe("the reader and the checker", () => {
           ["npm", "run", "study", "--", "--jobs", "2"],
           ["npm", "run", "-s", "armstudy", "--", "plan", "classfy", "x.md"],
           ["npm", "run", "-s", "armstudy", "--", "analyze", "fixtures/sessions/nope.jsonl"],
-          ["npm", "run", "study", "--", "--model", "scripted:fixtures/personas/nobody.yaml"],
+          ["npm", "run", "study", "--", "--model", "scripted:fixtures/tasks/stockbook/personas/nobody.yaml"],
           ["npm", "run", "bench", "--", "nosuch"],
           ["npm", "run", "agents:install", "--", "cursor"],
         ].map((words) => problemsOf(words)),
@@ -325,7 +325,7 @@ describe("the reader and the checker", () => {
       ["armstudy study: the usage text does not list --jobs"],
       ['armstudy plan has no subcommand "classfy" (its usage shows classify)'],
       ["fixtures/sessions/nope.jsonl does not exist"],
-      ["fixtures/personas/nobody.yaml does not exist"],
+      ["fixtures/tasks/stockbook/personas/nobody.yaml does not exist"],
       ["npm run bench: no benchmark scripts/bench/nosuch*.bench.ts"],
       ['npm run agents:install: "cursor" is not a client (codex, claude, pi)'],
     ]);

@@ -77,19 +77,87 @@ const EXPECTED: RunMetrics = {
   toolCallsPerVisibleText: 3,
   longestReply: { ms: 6990, toolCalls: 5 },
   wallMs: 8100,
+  plan: null,
   modelMs: 2920,
   toolMs: 4410,
   interrupts: 0,
   rejectedToolCalls: 0,
   planApprovals: { approved: 0, rejected: 0 },
-  subagents: { count: 0, toolCalls: 0 },
+  subagents: { count: 0, toolCalls: 0, tokens: null, costUsd: null },
+  tokensIncludingSubagents: { prefix: 1200, input: 23200, cachedInput: 16200, cacheWrite: 0, output: 290, reasoning: 0, reasoningReported: false, total: 23490, source: "reported", lowerBound: false },
+  costUsdIncludingSubagents: ((23200 - 16200) * 3 + 16200 * 0.3 + 290 * 15) / 1e6,
+  unpricedRequests: 0,
+  retries: { count: 0, ms: 0 },
+  // durations 990, 950, 480, 500: p90 interpolates between 950 and 990 at 0.7
+  modelTime: { meanMs: 730, p90Ms: 978 },
+  toolTimeShare: 4410 / 8100,
+  longCommands: { count: 0, ms: 0 },
+  edits: { count: 0, files: 0, perFile: null, maxOfOneFile: 0, mostEditedFile: null },
+  coldResends: { count: 0, uncachedTokens: 0 },
+  // the two npm test runs
+  longestSilenceMs: 2000,
+  fileChanges: { count: 0, perHour: 0, longestGapMs: null },
+  commands: { passed: 1, failed: 2 },
+  checklist: { writes: 1, rewrites: 0 },
   warnings: 0,
 };
+
+describe("STUDY-0003's diagnosis metrics", () => {
+  it("long commands, edits per file, cold re-sends, file-change gaps, passing and failing commands, checklist rewrites", () => {
+    const m = runMetrics([
+      start,
+      { t: 0, type: "user.message", text: "go", kind: "handoff" },
+      req(1000, 30_000, 0, 10, 1000, { cacheWrite: 29_000 }),
+      call(1000, "e1", "Edit", { file_path: "/w/src/a.ts", old_string: "a", new_string: "b" }),
+      result(1100, "e1", 100),
+      call(1100, "e2", "apply_patch", { input: "*** Begin Patch\n*** Update File: src/a.ts\n@@\n*** Add File: src/c.ts\n+x\n*** End Patch" }),
+      result(1200, "e2", 100),
+      call(1200, "s1", "Bash", { command: "npx playwright test" }),
+      result(601_200, "s1", 600_000, { ok: false, exitCode: 124 }),
+      req(602_000, 31_000, 30_000, 10, 800),
+      call(602_000, "p1", "TodoWrite", { todos: [{ content: "Fix a", status: "in_progress" }] }),
+      result(602_010, "p1", 10),
+      call(602_100, "p2", "TodoWrite", { todos: [{ content: "Fix a", status: "completed" }] }),
+      result(602_110, "p2", 10),
+      call(602_200, "p3", "TodoWrite", { todos: [{ content: "Close the profile migration", status: "pending" }] }),
+      result(602_210, "p3", 10),
+      call(602_300, "w1", "Write", { file_path: "src/d.ts", content: "x" }),
+      result(1_202_300, "w1", 5),
+      req(1_250_000, 40_000, 0, 10, 700),
+      { t: 1_250_000, type: "assistant.text", text: "Done.", final: true },
+      { t: 1_250_000, type: "reply.end", reason: "no_tool_call" },
+      { t: 1_250_000, type: "run.end", status: "settled", wallMs: 1_250_000 },
+    ]);
+    expect({
+      longCommands: m.longCommands,
+      edits: m.edits,
+      coldResends: m.coldResends,
+      longestSilenceMs: m.longestSilenceMs,
+      fileChanges: m.fileChanges,
+      commands: m.commands,
+      checklist: m.checklist,
+      modelTime: m.modelTime,
+    }).toEqual({
+      longCommands: { count: 1, ms: 600_000 },
+      // src/a.ts twice (Edit, then the patch), src/c.ts and src/d.ts once: 3 calls over 3 files
+      edits: { count: 3, files: 3, perFile: 1, maxOfOneFile: 2, mostEditedFile: "src/a.ts" },
+      // the first and the last request: no cache read, over 20k input (cache writes are not served from the cache)
+      coldResends: { count: 2, uncachedTokens: 30_000 + 40_000 },
+      longestSilenceMs: 600_000,
+      fileChanges: { count: 3, perHour: 3 / (1_250_000 / 3_600_000), longestGapMs: 1_202_300 - 1200 },
+      commands: { passed: 0, failed: 1 },
+      // the second write only changes a status; the third rewords the list
+      checklist: { writes: 3, rewrites: 1 },
+      modelTime: { meanMs: 2500 / 3, p90Ms: 960 },
+    });
+  });
+});
 
 describe("runMetrics over a run record", () => {
   it("measures every field of a two-reply run", () => {
     const m = runMetrics(RUN);
-    expect({ ...m, costUsd: Number(m.costUsd?.toFixed(9)) }).toEqual({ ...EXPECTED, costUsd: Number(EXPECTED.costUsd?.toFixed(9)) });
+    const round = (v: number | null | undefined) => Number(v?.toFixed(9));
+    expect({ ...m, costUsd: round(m.costUsd), costUsdIncludingSubagents: round(m.costUsdIncludingSubagents) }).toEqual({ ...EXPECTED, costUsd: round(EXPECTED.costUsd), costUsdIncludingSubagents: round(EXPECTED.costUsdIncludingSubagents) });
   });
 
   it("with acceptance results: a claimed-complete run with a failing check is a false completion and a permission stop", () => {
@@ -122,6 +190,14 @@ describe("runMetrics over a run record", () => {
       repeated: 1,
       longest: { ms: 495, toolCalls: 2 },
     });
+  });
+
+  it("longest silence: the largest gap between consecutive events; heartbeats break it", () => {
+    const long = [start, call(1000, "c1", "shell", { command: "sleep 30" }), result(31_000, "c1", 30_000), { t: 31_100, type: "run.end", status: "x", wallMs: 31_100 }] as RunEvent[];
+    expect(runMetrics(long).longestSilenceMs).toBe(30_000);
+    const beats: RunEvent[] = Array.from({ length: 3 }, (_, i) => ({ t: 11_000 + i * 10_000, type: "heartbeat", activeTools: ["shell"], oldestToolMs: 10_000 * (i + 1) }));
+    const beaten = [...long.slice(0, 2), ...beats, ...long.slice(2)];
+    expect(runMetrics(beaten).longestSilenceMs).toBe(10_000);
   });
 
   it("cost: the log's own cost wins; an unpriced model gives null, never a guess", () => {

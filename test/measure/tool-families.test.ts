@@ -65,9 +65,9 @@ describe("tool families", () => {
 
 describe("prices", () => {
   it("finds a row by exact id, without a provider prefix, or without a date suffix; null otherwise", () => {
-    expect(priceFor("claude-sonnet-4-5-20250929")).toEqual({ input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 });
+    expect(priceFor("claude-sonnet-4-5-20250929")).toEqual({ input: 3, cachedInput: 0.3, cacheWrite: 3.75, cacheWrite1h: 6, output: 15, source: "claude-code-2.1.332" });
     expect(priceFor("anthropic/claude-opus-4-5")?.output).toBe(25);
-    expect(priceFor("gpt-5.5")).toBe(null);
+    expect(priceFor("gpt-4.5-preview")).toBe(null);
     expect(priceFor(null)).toBe(null);
   });
 
@@ -82,7 +82,7 @@ describe("prices", () => {
       if (m.model !== "claude-opus-4-5" || !m.usage?.cost) continue;
       const u = m.usage;
       const ours = costOf({ input: u.input + u.cacheRead + u.cacheWrite, cachedInput: u.cacheRead, cacheWrite: u.cacheWrite, output: u.output }, price);
-      worst = Math.max(worst, Math.abs(ours - u.cost.total));
+      worst = Math.max(worst, Math.abs((ours ?? Number.NaN) - u.cost.total));
       n += 1;
     }
     expect(n).toBeGreaterThan(400);

@@ -92,10 +92,12 @@ describe("result.json, summary.json and report.md of one real study agree", () =
     for (const arm of summary.arms) {
       const runs = results.get(arm.name) ?? [];
       const cells = row("## At a glance", arm.name);
-      expect({ arm: arm.name, passed: cells[1], false: cells[2], checks: cells[4], tools: num(cells[5] ?? ""), tokens: num(cells[6] ?? "") }).toEqual({
+      // The stockbook task keeps its check files outside the repo, so the table counts tampered runs too.
+      expect({ arm: arm.name, passed: cells[1], false: cells[2], tampered: cells[4], checks: cells[5], tools: num(cells[6] ?? ""), tokens: num(cells[7] ?? "") }).toEqual({
         arm: arm.name,
         passed: `${runs.filter((r) => r.acceptance.failed === 0).length}/${runs.length}`,
         false: `${runs.filter((r) => r.metrics.falseCompletion).length}/${runs.length}`,
+        tampered: `${runs.filter((r) => (r.tampered?.length ?? 0) > 0).length}/${runs.length}`,
         checks: `${round(mean(runs.map((r) => r.acceptance.passed)), 1)} of ${summary.checks.length}`,
         tools: round(mean(runs.map((r) => r.metrics.toolCalls)), 1),
         tokens: Math.round(mean(runs.map((r) => r.metrics.tokens.total))),

@@ -9,12 +9,12 @@ describe("renderReportMarkdown", () => {
   it("names the model and says on its first lines that it is the scripted test double", () => {
     const lines = renderReportMarkdown(summarize(threeArms()), CHARTS).split("\n");
     expect(lines.slice(0, 6)).toEqual([
-      "# armstudy report: default — model `scripted:fixtures/personas/early-stopper.yaml` (scripted test double)",
+      "# armstudy report: default — model `scripted:fixtures/tasks/stockbook/personas/early-stopper.yaml` (scripted test double)",
       "",
-      "> **Scripted test double, not a real model.** Every run used armstudy's deterministic test double (`scripted:fixtures/personas/early-stopper.yaml`).",
+      "> **Scripted test double, not a real model.** Every run used armstudy's deterministic test double (`scripted:fixtures/tasks/stockbook/personas/early-stopper.yaml`).",
       "> These numbers show the harness's mechanics (worktrees, turn-end policies, acceptance checks, metrics), not how any real model behaves.",
       "",
-      "Study file `arms/default.study.yaml`. Repository fixture:fixtures/repo at `612ab6355846`. Handoff `fixtures/handoffs/main.md` with 3 acceptance checks (B1, B2, B3). 3 run(s) per arm, seed 1; 9 of 9 planned runs finished.",
+      "Study file `arms/default.study.yaml`. Repository fixture:fixtures/tasks/stockbook/repo at `612ab6355846`. Handoff `fixtures/tasks/stockbook/handoff.md` with 3 acceptance checks (B1, B2, B3). 3 run(s) per arm, seed 1; 9 of 9 planned runs finished.",
     ]);
   });
 
@@ -25,10 +25,10 @@ describe("renderReportMarkdown", () => {
     const mixed = meta([armMeta("a", { testDouble: false, model: "openai:gpt-5" }), armMeta("b")], 1);
     const mixedLines = renderReportMarkdown(summarize({ dir: "/r", meta: mixed, results: [result("a", 1, 3), result("b", 1, 3)], missing: [] }), []).split("\n");
     expect(mixedLines.slice(0, 4)).toEqual([
-      "# armstudy report: default — model `openai:gpt-5`, `scripted:fixtures/personas/early-stopper.yaml`",
+      "# armstudy report: default — model `openai:gpt-5`, `scripted:fixtures/tasks/stockbook/personas/early-stopper.yaml`",
       "",
       "> **Partly the scripted test double.** Arms b used armstudy's deterministic test double, not a real model: their numbers show the harness's mechanics only.",
-      "> Models: `openai:gpt-5` (a), `scripted:fixtures/personas/early-stopper.yaml` (b).",
+      "> Models: `openai:gpt-5` (a), `scripted:fixtures/tasks/stockbook/personas/early-stopper.yaml` (b).",
     ]);
   });
 
@@ -96,8 +96,8 @@ describe("renderReportMarkdown", () => {
     expect(lines.filter((line) => line.startsWith("| codex-exec |") || line.startsWith("| ordinary |"))).toEqual([
       "| ordinary | none | 0/1 | 1/1 | 0/1 | 1 of 3 | 10 | 21,000 |",
       "| codex-exec | none (codex's own loop) | 0/1 | 1/1 | 0/1 | 1 of 3 | 6 | 61,731 |",
-      "| ordinary | armstudy | `scripted:fixtures/personas/early-stopper.yaml` (test double) | none | 1,008 tokens, 4,000 chars, `ordinary-has` | the ordinary arm |",
-      "| codex-exec | codex | `scripted:fixtures/personas/early-stopper.yaml` (test double) | none | client's own prompt (not measured) | the real Codex CLI |",
+      "| ordinary | armstudy | `scripted:fixtures/tasks/stockbook/personas/early-stopper.yaml` (test double) | none | 1,008 tokens, 4,000 chars, `ordinary-has` | the ordinary arm |",
+      "| codex-exec | codex | `scripted:fixtures/tasks/stockbook/personas/early-stopper.yaml` (test double) | none | client's own prompt (not measured) | the real Codex CLI |",
       // What each arm did: hand-built results carry no turn counts, so those cells are "–".
       "| ordinary | completed ×1 | none | – | – | – | none |",
       "| codex-exec | completed ×1 | none | – | – | – | none |",

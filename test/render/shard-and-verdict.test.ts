@@ -26,9 +26,9 @@ describe("the report's verdict and shard label", () => {
     // Newcombe by hand: Wilson 20/20 = [0.839, 1], 1/20 = [0.009, 0.236]; −0.95 − 0.041 and −0.95 + √(0.186² + 0.161²).
     const lines = renderReportMarkdown(summarize(study(false, 1, 20)), []).split("\n");
     expect(lines.slice(0, 12)).toEqual([
-      "# armstudy report: default — model `scripted:fixtures/personas/early-stopper.yaml`",
+      "# armstudy report: default — model `scripted:fixtures/tasks/stockbook/personas/early-stopper.yaml`",
       "",
-      "> Model: `scripted:fixtures/personas/early-stopper.yaml`.",
+      "> Model: `scripted:fixtures/tasks/stockbook/personas/early-stopper.yaml`.",
       "",
       "**Verdict on ADR-0072 ([goal loop](https://example.org/adr-0072)): supported.**",
       "",
@@ -50,7 +50,7 @@ describe("the report's verdict and shard label", () => {
   it("a shard says so in its heading and its warnings", () => {
     const shard = summarize({ ...study(true, 0, 2), meta: meta([armMeta("ordinary"), armMeta("goal")], 2, { shard: { index: 1, count: 2 } }) });
     const lines = renderReportMarkdown(shard, []).split("\n");
-    expect(lines[0]).toEqual("# armstudy report: default — model `scripted:fixtures/personas/early-stopper.yaml` (scripted test double) — shard 1 of 2");
+    expect(lines[0]).toEqual("# armstudy report: default — model `scripted:fixtures/tasks/stockbook/personas/early-stopper.yaml` (scripted test double) — shard 1 of 2");
     expect(shard.warnings[0]).toEqual("This folder is shard 1 of 2 of the study: its numbers cover its own runs only. Merge all 2 shards with `armstudy merge` for the study's results.");
     expect(shard.shard).toEqual({ index: 1, count: 2 });
   });
@@ -59,11 +59,11 @@ describe("the report's verdict and shard label", () => {
 describe("the description and the study's own model", () => {
   it("leaves out the study file's description when --model replaced its model, and says why", () => {
     const base = study(true, 0, 1);
-    const loaded = { ...base, meta: { ...base.meta, description: "the early-stopper persona plays…", model: "scripted:fixtures/personas/diligent.yaml", studyFileModel: "scripted:fixtures/personas/early-stopper.yaml" } };
+    const loaded = { ...base, meta: { ...base.meta, description: "the early-stopper persona plays…", model: "scripted:fixtures/tasks/stockbook/personas/diligent.yaml", studyFileModel: "scripted:fixtures/tasks/stockbook/personas/early-stopper.yaml" } };
     const lines = renderReportMarkdown(summarize(loaded), []).split("\n");
     expect(lines.filter((line) => line.includes("early-stopper persona plays"))).toEqual([]);
     expect(lines.filter((line) => line.startsWith("The study file's description is left out"))).toEqual([
-      "The study file's description is left out: it speaks of its own model (`scripted:fixtures/personas/early-stopper.yaml`), and `--model` replaced it.",
+      "The study file's description is left out: it speaks of its own model (`scripted:fixtures/tasks/stockbook/personas/early-stopper.yaml`), and `--model` replaced it.",
     ]);
     const own = renderReportMarkdown(summarize({ ...base, meta: { ...base.meta, description: "the early-stopper persona plays…" } }), []);
     expect(own.split("\n").filter((line) => line.includes("early-stopper persona plays"))).toEqual(["the early-stopper persona plays…"]);

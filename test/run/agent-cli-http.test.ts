@@ -30,7 +30,7 @@ describe("armstudy run with openai-compatible:", () => {
     try {
       const out = path.join(outDir, "run.jsonl");
       const cli = memoryIO({ cwd: ROOT, env: { PATH: process.env.PATH } });
-      const code = await main(["run", "--arm", "ordinary", "--model", `openai-compatible:test-model@${server.baseUrl}`, "--dir", repo.dir, "--handoff", "fixtures/handoffs/main.md", "--out", out], cli);
+      const code = await main(["run", "--arm", "ordinary", "--model", `openai-compatible:test-model@${server.baseUrl}`, "--dir", repo.dir, "--handoff", "fixtures/tasks/stockbook/handoff.md", "--out", out], cli);
       expect([code, cli.out, cli.err]).toEqual([0, [], [`armstudy run: ordinary with openai-compatible:test-model: completed — the model ended its reply\nrecord: ${out}\n`]]);
       const { events, warnings } = await readRecordFile(out);
       expect(warnings).toEqual([]);

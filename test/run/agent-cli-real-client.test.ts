@@ -21,7 +21,7 @@ describe("armstudy run with a real-client arm", () => {
     try {
       const out = path.join(outDir, "run.jsonl");
       const cli = memoryIO({ cwd: ROOT, env: { PATH: process.env.PATH, ...(process.env.ARMSTUDY_AGENTS_DIR ? { ARMSTUDY_AGENTS_DIR: process.env.ARMSTUDY_AGENTS_DIR } : {}), ...(process.env.ARMSTUDY_NETNS ? { ARMSTUDY_NETNS: process.env.ARMSTUDY_NETNS } : {}) } });
-      const code = await main(["run", "--arm", "pi-json", "--model", "scripted:fixtures/personas/diligent.yaml", "--dir", repo.dir, "--handoff", "fixtures/handoffs/main.md", "--out", out], cli);
+      const code = await main(["run", "--arm", "pi-json", "--model", "scripted:fixtures/tasks/stockbook/personas/diligent.yaml", "--dir", repo.dir, "--handoff", "fixtures/tasks/stockbook/handoff.md", "--out", out], cli);
       expect([code, cli.out]).toEqual([0, []]);
       const { events, warnings } = await readRecordFile(out);
       expect(warnings).toEqual([]);

@@ -17,7 +17,7 @@ describe("armstudy run", () => {
       const out = path.join(outDir, "run.jsonl");
       const cli = io();
       const code = await main(
-        ["run", "--arm", "ordinary", "--model", "scripted:fixtures/personas/diligent.yaml", "--dir", repo.dir, "--handoff", "fixtures/handoffs/main.md", "--out", out, "--seed", "4"],
+        ["run", "--arm", "ordinary", "--model", "scripted:fixtures/tasks/stockbook/personas/diligent.yaml", "--dir", repo.dir, "--handoff", "fixtures/tasks/stockbook/handoff.md", "--out", out, "--seed", "4"],
         cli,
       );
       expect([code, cli.out, cli.err]).toEqual([
@@ -45,7 +45,7 @@ describe("armstudy run", () => {
     try {
       const cli = io();
       const code = await main(
-        ["run", "--arm", "ordinary", "--model", "scripted:fixtures/personas/early-stopper.yaml", "--dir", repo.dir, "--handoff", "fixtures/handoffs/main.md"],
+        ["run", "--arm", "ordinary", "--model", "scripted:fixtures/tasks/stockbook/personas/early-stopper.yaml", "--dir", repo.dir, "--handoff", "fixtures/tasks/stockbook/handoff.md"],
         cli,
       );
       const lines = cli.out.join("").trimEnd().split("\n");
@@ -55,22 +55,22 @@ describe("armstudy run", () => {
     }
   });
 
-  const USAGE = "usage: armstudy run --arm NAME --model SPEC --dir DIR --handoff FILE [--out FILE] [--seed N] [--run-index N] [--arms-dir DIR] [--max-rounds N] [--max-minutes N] [--no-sandbox]";
+  const USAGE = "usage: armstudy run --arm NAME --model SPEC --dir DIR --handoff FILE [--out FILE] [--seed N] [--run-index N] [--arms-dir DIR] [--max-rounds N] [--max-minutes N] [--max-tokens N] [--max-cost-usd X] [--heartbeat-seconds N] [--no-sandbox]";
   it.each([
     [["run"], `armstudy run: missing --arm, --model, --dir, --handoff\n${USAGE}\n`],
     [["run", "--bogus"], `armstudy run: Unknown option '--bogus'\n${USAGE}\n`],
     [["run", "--arm", "ordinary", "--model", "scripted:x", "--dir", "no/such/dir", "--handoff", "h.md"], `armstudy run: --dir ${path.join(ROOT, "no/such/dir")} does not exist; give the work directory the agent should run in\n`],
     [["run", "--arm", "ordinary", "--model", "scripted:x", "--dir", ".", "--handoff", "no-such.md"], `armstudy run: --handoff ${path.join(ROOT, "no-such.md")} cannot be read (ENOENT); check the path\n`],
-    [["run", "--arm", "ordinary", "--model", "scripted:x", "--dir", ".", "--handoff", "fixtures/handoffs/main.md", "--seed", "x"], 'armstudy run: --seed must be a whole number, got "x"\n'],
+    [["run", "--arm", "ordinary", "--model", "scripted:x", "--dir", ".", "--handoff", "fixtures/tasks/stockbook/handoff.md", "--seed", "x"], 'armstudy run: --seed must be a whole number, got "x"\n'],
     // 40,000 minutes is past 2^31 ms: Node would fire the wall cap at once (ADR 0084).
     [["run", "--arm", "ordinary", "--model", "scripted:x", "--dir", ".", "--handoff", "h.md", "--max-minutes", "40000"], 'armstudy run: --max-minutes must be at most 24 hours (1440 minutes), got "40000"\n'],
     [
-      ["run", "--arm", "ordinary", "--model", "nonsense", "--dir", ".", "--handoff", "fixtures/handoffs/main.md"],
+      ["run", "--arm", "ordinary", "--model", "nonsense", "--dir", ".", "--handoff", "fixtures/tasks/stockbook/handoff.md"],
       'armstudy run: model spec "nonsense": it has no kind before a colon. Forms: openai:MODEL, openai-compatible:MODEL@BASE_URL[#KEY_ENV], ollama:MODEL[@BASE_URL], scripted:FILE, replay:DIR, record:DIR=SPEC\n',
     ],
     [
-      ["run", "--arm", "ordinary", "--model", "scripted:fixtures/personas/none.yaml", "--dir", ".", "--handoff", "fixtures/handoffs/main.md"],
-      `armstudy run: persona file ${path.join(ROOT, "fixtures/personas/none.yaml")} cannot be read (ENOENT); check the path\n`,
+      ["run", "--arm", "ordinary", "--model", "scripted:fixtures/tasks/stockbook/personas/none.yaml", "--dir", ".", "--handoff", "fixtures/tasks/stockbook/handoff.md"],
+      `armstudy run: persona file ${path.join(ROOT, "fixtures/tasks/stockbook/personas/none.yaml")} cannot be read (ENOENT); check the path\n`,
     ],
   ])("bad input %j exits 2 with a message", async (args, message) => {
     const cli = io();

@@ -14,12 +14,14 @@ import { runCommand } from "../../src/run/tools/index.ts";
 import { RunEvent } from "../../src/run/record.ts";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-export const FIXTURE_REPO = path.join(ROOT, "fixtures/repo");
-export const HANDOFF_FILE = path.join(ROOT, "fixtures/handoffs/main.md");
+export const FIXTURE_REPO = path.join(ROOT, "fixtures/tasks/stockbook/repo");
+/** The stockbook task's check files: outside the repo, given to the agent at checks/ as a study does. */
+export const CHECK_FILES = path.join(ROOT, "fixtures/tasks/stockbook/checks");
+export const HANDOFF_FILE = path.join(ROOT, "fixtures/tasks/stockbook/handoff.md");
 export const HANDOFF = readFileSync(HANDOFF_FILE, "utf8");
-export const PERSONAS = path.join(ROOT, "fixtures/personas");
+export const PERSONAS = path.join(ROOT, "fixtures/tasks/stockbook/personas");
 export const CHECKS: Array<{ id: string; command: string }> = (
-  parseYaml(readFileSync(path.join(ROOT, "fixtures/handoffs/main.checks.yaml"), "utf8")) as { checks: Array<{ id: string; command: string }> }
+  parseYaml(readFileSync(path.join(ROOT, "fixtures/tasks/stockbook/checks.yaml"), "utf8")) as { checks: Array<{ id: string; command: string }> }
 ).checks;
 
 const GIT_ENV = {
@@ -32,7 +34,10 @@ const GIT_ENV = {
   GIT_COMMITTER_DATE: "2025-01-01T00:00:00Z",
 };
 
-/** A fresh git repository holding the fixture project, committed with a fixed author and date. */
+/**
+ * A fresh git repository holding the fixture project, committed with a fixed author and date, with
+ * the task's check files copied to checks/ (not committed), as a study gives them to the agent.
+ */
 export async function fixtureRepo(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await realpath(await mkdtemp(path.join(tmpdir(), "armstudy-fixture-")));
   await cp(FIXTURE_REPO, dir, { recursive: true });
@@ -40,6 +45,7 @@ export async function fixtureRepo(): Promise<{ dir: string; cleanup: () => Promi
   git("init", "-q", "-b", "main");
   git("add", "-A");
   git("commit", "-q", "-m", "fixture");
+  await cp(CHECK_FILES, path.join(dir, "checks"), { recursive: true });
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 

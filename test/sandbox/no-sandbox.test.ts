@@ -41,7 +41,7 @@ describe("who may run without a sandbox", () => {
     const chosen: Sandbox = { kind: "none", reason: "--no-sandbox was given", chosen: true };
     expect(
       [
-        unsandboxedRefusal(missing, { arm: "goal", agent: "armstudy", modelSpec: "scripted:fixtures/personas/diligent.yaml", testDouble: true }),
+        unsandboxedRefusal(missing, { arm: "goal", agent: "armstudy", modelSpec: "scripted:fixtures/tasks/stockbook/personas/diligent.yaml", testDouble: true }),
         unsandboxedRefusal(chosen, { arm: "goal", agent: "armstudy", modelSpec: "openai:gpt-x", testDouble: false }),
         unsandboxedRefusal(chosen, { arm: "pi-json", agent: "pi", modelSpec: "scripted:p.yaml", testDouble: true }),
       ],

@@ -19,7 +19,7 @@ async function run(args: string[]) {
 }
 
 describe("armstudy analyze", () => {
-  it("--json prints one object per file with file, format and the run metrics", async () => {
+  it("--json prints an array, one object per session, with file, format, client, start and the run metrics", async () => {
     const { code, out, err } = await run(["codex-events.jsonl", "--json"]);
     expect(code).toBe(0);
     expect(err).toBe(
@@ -29,9 +29,14 @@ describe("armstudy analyze", () => {
         "",
       ].join("\n"),
     );
-    expect(JSON.parse(out)).toEqual({
+    expect(JSON.parse(out)).toEqual([{
       file: "codex-events.jsonl",
       format: "codex-exec",
+      client: "codex",
+      clientVersion: null,
+      startedAt: null,
+      project: null,
+      parentSession: null,
       detectedBy: 'a "thread.started" event',
       model: "unknown",
       warningMessages: ["line 2: codex item error: Model metadata for `mock-model` not found. Defaulting to fallback metadata; this can degrade performance and cause issues."],
@@ -65,15 +70,30 @@ describe("armstudy analyze", () => {
       toolCallsPerVisibleText: 1,
       longestReply: { ms: 0, toolCalls: 1 },
       wallMs: 0,
+      plan: null,
       modelMs: 0,
       toolMs: 0,
       interrupts: 0,
       rejectedToolCalls: 0,
       planApprovals: { approved: 0, rejected: 0 },
-      subagents: { count: 0, toolCalls: 0 },
+      subagents: { count: 0, toolCalls: 0, tokens: null, costUsd: null },
+      tokensIncludingSubagents: { prefix: 0, input: 20, cachedInput: 0, cacheWrite: 0, output: 10, reasoning: 0, reasoningReported: true, total: 30, source: "reported", lowerBound: false },
+      costUsdIncludingSubagents: null,
+      unpricedRequests: 1,
+      retries: { count: 0, ms: 0 },
+      // codex exec --json has no timestamps: a file import sees t = 0 throughout
+      modelTime: { meanMs: 0, p90Ms: 0 },
+      toolTimeShare: null,
+      longCommands: { count: 0, ms: 0 },
+      edits: { count: 0, files: 0, perFile: null, maxOfOneFile: 0, mostEditedFile: null },
+      coldResends: { count: 0, uncachedTokens: 0 },
+      longestSilenceMs: 0,
+      fileChanges: { count: 0, perHour: null, longestGapMs: null },
+      commands: { passed: 1, failed: 0 },
+      checklist: { writes: 0, rewrites: 0 },
       warnings: 1,
       usage: { input: 20, cachedInput: 0, cacheWrite: 0, output: 10, reasoning: 0, source: "reported", lowerBound: false },
-    });
+    }]);
   });
 
   it("several files: an array with --json, a table otherwise", async () => {
@@ -83,14 +103,12 @@ describe("armstudy analyze", () => {
       ["pi-session.jsonl", "pi", 1],
     ]);
     const table = await run(["codex-events.jsonl", "pi-session.jsonl"]);
-    const rows = table.out.split("\n").map((row) => row.split(/ {2,}/));
-    expect(rows.slice(0, 6)).toEqual([
-      ["metric", "codex-events.jsonl", "pi-session.jsonl"],
-      ["-----------------------------", "-----------------------------------------", "-----------------------------------------"],
-      ["format", "codex-exec", "pi"],
-      ["model", "unknown", "mock-model"],
-      ["replies", "1", "1"],
-      ["tool calls", "1", "1"],
+    const rows = table.out.trimEnd().split("\n").map((row) => row.trim().split(/ {2,}/));
+    expect(rows.filter((_, i) => i !== 1 && i !== 4)).toEqual([
+      ["started (UTC)", "client", "version", "model", "project", "replies", "tool calls", "tokens in", "tokens out", "cost $", "wall", "file"],
+      ["–", "codex", "–", "unknown", "–", "1", "1", "20", "10", "–", "0 s", "codex-events.jsonl"],
+      ["2026-11-29 20:10", "pi", "–", "mock-model", "/home/user/project", "1", "1", "20", "10", "0.00", "0 s", "pi-session.jsonl"],
+      ["total: 2 sessions", "2", "2", "40", "20", "0.00 (1 priced)", "0 s"],
     ]);
   });
 

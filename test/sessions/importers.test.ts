@@ -1,4 +1,5 @@
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runMetrics } from "../../src/measure/metrics.ts";
@@ -59,7 +60,7 @@ describe("importers against a plain line scan of every fixture", () => {
     if (expected.interrupts !== undefined) expect(m.interrupts).toBe(expected.interrupts);
     if (expected.rejected !== undefined) expect(m.rejectedToolCalls).toBe(expected.rejected);
     if (expected.planApprovals !== undefined) expect(m.planApprovals).toEqual(expected.planApprovals);
-    if (expected.subagents !== undefined) expect(m.subagents).toEqual(expected.subagents);
+    if (expected.subagents !== undefined) expect({ count: m.subagents.count, toolCalls: m.subagents.toolCalls }).toEqual(expected.subagents);
     if (expected.costUsd !== undefined && expected.costUsd !== null) {
       expect(m.costSource).toBe("log");
       expect(m.costUsd).toBeCloseTo(expected.costUsd, 9);
@@ -150,6 +151,31 @@ describe("what the fixtures' SOURCES say, checked", () => {
       wallMs: 0,
       usage: { input: 10 + 21570 + 0, cachedInput: 0, cacheWrite: 21570, output: 25, reasoning: null, source: "reported", lowerBound: false },
       costUsd: 0.1354875,
+      // total_cost_usd counts every request of the process, sub-agents' too
+      costIncludesSubagents: true,
     });
+  });
+
+  it("claude -p stream-json: a sub-agent's inline turns give its own usage, apart from the result's", async () => {
+    // Claude Code 2.1.332 stream-json: a Task call, the sub-agent's assistant turn tagged with parent_tool_use_id, then the Task result.
+    const lines = readFileSync(join(FIXTURES, "offline-real-clients/claude-events.jsonl"), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, any>);
+    const [init, first, toolResult, last, result] = lines as [Record<string, any>, Record<string, any>, Record<string, any>, Record<string, any>, Record<string, any>];
+    const task = { ...first, message: { ...first.message, id: "msg_t", content: [{ type: "tool_use", id: "toolu_task", name: "Task", input: { prompt: "look" } }] } };
+    // One line per content block, each repeating its message's usage (the early one with a partial output count).
+    const sub = (n: number, output: number, content: unknown[]) => ({ ...first, parent_tool_use_id: "toolu_task", message: { ...first.message, id: `msg_s${n}`, content, usage: { input_tokens: 7, output_tokens: output, cache_creation_input_tokens: 100, cache_read_input_tokens: 0 } } });
+    const text = [{ type: "text", text: "Looking." }];
+    const taskResult = { ...toolResult, message: { role: "user", content: [{ tool_use_id: "toolu_task", type: "tool_result", content: "found it", is_error: false }] } };
+    const dir = mkdtempSync(join(tmpdir(), "armstudy-stream-sub-"));
+    const path = join(dir, "events.jsonl");
+    // msg_s1 on two lines (a partial count, then the full one): counted once, the largest.
+    writeFileSync(path, [init, task, sub(1, 1, text), sub(1, 4, first.message.content), sub(2, 6, text), taskResult, first, toolResult, last, result].map((l) => JSON.stringify(l)).join("\n"));
+    const { events } = await importSessionFile(path);
+    const subagents = events.filter((e) => e.type === "subagent");
+    expect(subagents).toEqual([{ t: expect.any(Number), type: "subagent", ref: "task:toolu_task", toolCalls: 1, model: "claude-opus-5-5", usage: { input: 214, cachedInput: 0, cacheWrite: 200, output: 10, reasoning: null, source: "reported", lowerBound: false } }]);
+    const m = runMetrics(events);
+    expect([m.tokens.input, m.tokensIncludingSubagents.input, m.costUsdIncludingSubagents]).toEqual([20, 234, result.total_cost_usd]);
+    // total_cost_usd covers the sub-agent too, so the main thread's own cost is priced: 20 in + 10 out at opus-5-5's $4 / $20.
+    expect(m.costSource).toBe("price_table");
+    expect(m.costUsd).toBeCloseTo((20 * 4 + 10 * 20) / 1e6, 12);
   });
 });

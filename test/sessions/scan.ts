@@ -101,11 +101,15 @@ export function scanClaudeTranscript(path: string): Expected {
     if (!prev || size(u) > size(prev) || (size(u) === size(prev) && u.output_tokens > prev.output_tokens)) best.set(key, u);
   }
   let input = 0, cached = 0, write = 0, output = 0;
+  // Claude Code ≥ 2.1 states the thinking part of output_tokens; older logs do not (reasoning unknown).
+  let thinking: number | null = null;
   for (const u of best.values()) {
     input += u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
     cached += u.cache_read_input_tokens ?? 0;
     write += u.cache_creation_input_tokens ?? 0;
     output += u.output_tokens;
+    const t = u.output_tokens_details?.thinking_tokens;
+    if (typeof t === "number") thinking = (thinking ?? 0) + t;
   }
   const users = all.filter((l) => l.type === "user" && !l.isMeta);
   const results = users.flatMap((l) => (Array.isArray(l.message.content) ? l.message.content : []).filter((c: J) => c.type === "tool_result"));
@@ -138,7 +142,7 @@ export function scanClaudeTranscript(path: string): Expected {
   return {
     toolCalls: names.length,
     toolCallsByName: tally(names),
-    tokens: { input, cachedInput: cached, cacheWrite: write, output, reasoning: null, source: "reported" },
+    tokens: { input, cachedInput: cached, cacheWrite: write, output, reasoning: thinking, source: "reported" },
     userMessages: prompts.length,
     compactions: all.filter((l) => l.type === "system" && l.subtype === "compact_boundary").length,
     interrupts: interruptLines,
@@ -185,7 +189,7 @@ export function scanClaudeStream(path: string): Expected {
       cachedInput: u.cache_read_input_tokens ?? 0,
       cacheWrite: u.cache_creation_input_tokens ?? 0,
       output: u.output_tokens,
-      reasoning: null,
+      reasoning: typeof u.output_tokens_details?.thinking_tokens === "number" ? u.output_tokens_details.thinking_tokens : null,
       source: "reported",
     },
     userMessages: 0,

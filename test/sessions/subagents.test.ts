@@ -37,8 +37,16 @@ describe("Claude Code sub-agent files", () => {
       ].join("\n"),
     );
     const { events } = await importSessionFile(parent);
-    expect(events.filter((e) => e.type === "subagent")).toEqual([{ t: 2000, type: "subagent", ref: "subagents/agent-abc.jsonl", toolCalls: 2 }]);
+    // The replayed parent message is not the sub-agent's: only msg_sub's usage is.
+    const subUsage = { input: 105, cachedInput: 0, cacheWrite: 100, output: 20, reasoning: null, source: "reported", lowerBound: false };
+    expect(events.filter((e) => e.type === "subagent")).toEqual([{ t: 2000, type: "subagent", ref: "subagents/agent-abc.jsonl", toolCalls: 2, model: "claude-sonnet-4-5", usage: subUsage }]);
     const m = runMetrics(events);
-    expect([m.toolCalls, m.subagents, m.modelRequests]).toEqual([1, { count: 1, toolCalls: 2 }, 1]);
+    // sonnet-4-5: 5 × $3 + 100 × $3.75 + 20 × $15 per million, for each of parent and sub-agent.
+    const each = (5 * 3 + 100 * 3.75 + 20 * 15) / 1e6;
+    expect([m.toolCalls, m.subagents, m.modelRequests]).toEqual([1, { count: 1, toolCalls: 2, tokens: { input: 105, cachedInput: 0, cacheWrite: 100, output: 20, reasoning: null }, costUsd: each }, 1]);
+    // The session's own tokens stay the main thread's; the sum with sub-agents is named as such.
+    expect([m.tokens.input, m.tokens.output, m.tokensIncludingSubagents.input, m.tokensIncludingSubagents.output, m.tokensIncludingSubagents.total]).toEqual([105, 20, 210, 40, 250]);
+    expect(m.costUsd).toBeCloseTo(each, 12);
+    expect(m.costUsdIncludingSubagents).toBeCloseTo(2 * each, 12);
   });
 });

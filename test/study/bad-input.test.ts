@@ -93,13 +93,13 @@ describe("armstudy study: the handoff", () => {
     [
       "name: handoff-probe",
       "repo:",
-      `  fixture: ${join(ROOT, "fixtures/repo")}`,
+      `  fixture: ${join(ROOT, "fixtures/tasks/stockbook/repo")}`,
       `handoff: ${handoff}`,
-      `checks: ${join(ROOT, "fixtures/handoffs/main.checks.yaml")}`,
+      `checks: ${join(ROOT, "fixtures/tasks/stockbook/checks.yaml")}`,
       `armsDir: ${join(ROOT, "arms")}`,
       "arms: [ordinary]",
       "runs: 1",
-      `model: scripted:${join(ROOT, "fixtures/personas/diligent.yaml")}`,
+      `model: scripted:${join(ROOT, "fixtures/tasks/stockbook/personas/diligent.yaml")}`,
       "",
     ].join("\n");
 
@@ -123,7 +123,7 @@ describe("armstudy study: the handoff", () => {
 });
 
 describe("armstudy study --out", () => {
-  const DILIGENT = `scripted:${join(import.meta.dirname, "../../fixtures/personas/diligent.yaml")}`;
+  const DILIGENT = `scripted:${join(import.meta.dirname, "../../fixtures/tasks/stockbook/personas/diligent.yaml")}`;
   it("a file as --out exits 2 naming it (was EEXIST, exit 1)", async () => {
     await writeFile(join(dir, "taken"), "keep");
     const { code, err } = await cli(["study", join(import.meta.dirname, "../../arms/default.study.yaml"), "--runs", "1", "--arm", "ordinary", "--model", DILIGENT, "--out", "taken"]);

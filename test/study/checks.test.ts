@@ -24,8 +24,8 @@ describe("parseChecks", () => {
   });
 
   it("names the file and field of a bad check", () => {
-    expect(() => parseChecks({ checks: [{ id: "B1" }] }, "fixtures/handoffs/main.checks.yaml")).toThrow(
-      "fixtures/handoffs/main.checks.yaml: field checks.0: give the check a `command` to run",
+    expect(() => parseChecks({ checks: [{ id: "B1" }] }, "fixtures/tasks/stockbook/checks.yaml")).toThrow(
+      "fixtures/tasks/stockbook/checks.yaml: field checks.0: give the check a `command` to run",
     );
     expect(() => parseChecks({ checks: [{ id: "B1", command: "a" }, { id: "B1", command: "b" }] }, "c.yaml")).toThrow(
       'c.yaml: field checks.1.id: "B1" is used twice; ids must be unique.',

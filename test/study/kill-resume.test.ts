@@ -47,7 +47,7 @@ describe("kill halfway, then --resume", () => {
     const childTmp = join(dir, "tmp");
     mkdirSync(childTmp);
     const out = join(dir, "results");
-    const { repoPath } = await materialiseFixture(join(ROOT, "fixtures/repo"), join(ROOT, ".armstudy"));
+    const { repoPath } = await materialiseFixture(join(ROOT, "fixtures/tasks/stockbook/repo"), join(ROOT, ".armstudy"));
     // Run folders (clones) under the child's worktree root, and any worktree registered in the fixture cache.
     const root = join(childTmp, "armstudy-worktrees");
     const ours = async (): Promise<string[]> => [

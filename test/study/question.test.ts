@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseStudyFile } from "../../src/study/study-file.ts";
 
 const FILE = "/x/arms/q.study.yaml";
-const base = { repo: { fixture: "../fixtures/repo" }, handoff: "h.md", checks: "c.yaml", arms: ["ordinary", "goal"], model: "scripted:p.yaml" };
+const base = { repo: { fixture: "../fixtures/tasks/stockbook/repo" }, handoff: "h.md", checks: "c.yaml", arms: ["ordinary", "goal"], model: "scripted:p.yaml" };
 const primary = { metric: "falseCompletion", baseline: "ordinary", treatment: "goal", minDifference: 0.2 };
 
 describe("the study's pre-stated question", () => {

@@ -61,7 +61,10 @@ describe("a study with real-client arms beside our own", () => {
     const armNames = ["ordinary", ...realArms].sort((a, b) => summary.arms.findIndex((x) => x.name === a) - summary.arms.findIndex((x) => x.name === b));
     const label = (name: string) => (name === "ordinary" ? "armstudy's o200k count" : "persona server's o200k count of what the client sent (no model)");
     expect(report.filter((line) => line.startsWith("| token counts from"))).toEqual([`| token counts from | ${armNames.map(label).join(" | ")} |`]);
-    const armsTable = report.slice(report.indexOf("## Arms"), report.indexOf("## Per arm"));
+    // The first table under "## Arms" (the section may hold more tables after it).
+    const armsStart = report.findIndex((line, index) => index > report.indexOf("## Arms") && line.startsWith("|"));
+    const armsEnd = report.findIndex((line, index) => index > armsStart && !line.startsWith("|"));
+    const armsTable = report.slice(armsStart, armsEnd);
     expect(armsTable.filter((line) => realArms.some((arm) => line.startsWith(`| ${arm} |`))).map((line) => line.split(" | ")[4])).toEqual(armNames.filter((n) => n !== "ordinary").map(() => "client's own prompt (not measured)"));
   });
 });

@@ -44,7 +44,7 @@ describe("armstudy study (real arms, fixture and scripted model)", () => {
       "",
     ]);
     const report = readFileSync(join(out, "report.md"), "utf8").split("\n");
-    expect(report[0]).toEqual("# armstudy report: default — model `scripted:fixtures/personas/early-stopper.yaml` (scripted test double)");
+    expect(report[0]).toEqual("# armstudy report: default — model `scripted:fixtures/tasks/stockbook/personas/early-stopper.yaml` (scripted test double)");
     expect(report[2]?.startsWith("> **Scripted test double, not a real model.**")).toEqual(true);
     expect(readdirSync(join(out, "charts")).sort()).toEqual(["checks.png", "prefix-sections.png", "rates.png", "tokens.png", "tool-calls-before-reply-end.png", "turns.png"]);
     const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8"));

@@ -10,11 +10,11 @@ afterEach(() => {
 });
 
 const minimal = {
-  repo: { fixture: "../fixtures/repo" },
-  handoff: "../fixtures/handoffs/main.md",
-  checks: "../fixtures/handoffs/main.checks.yaml",
-  arms: ["old-build", { name: "goal", model: "scripted:fixtures/personas/early-stopper.yaml", goal: { rounds: 5 } }],
-  model: "scripted:fixtures/personas/diligent.yaml",
+  repo: { fixture: "../fixtures/tasks/stockbook/repo" },
+  handoff: "../fixtures/tasks/stockbook/handoff.md",
+  checks: "../fixtures/tasks/stockbook/checks.yaml",
+  arms: ["old-build", { name: "goal", model: "scripted:fixtures/tasks/stockbook/personas/early-stopper.yaml", goal: { rounds: 5 } }],
+  model: "scripted:fixtures/tasks/stockbook/personas/diligent.yaml",
 };
 
 describe("parseStudyFile", () => {
@@ -24,13 +24,30 @@ describe("parseStudyFile", () => {
       question: null,
       description: "",
       file: "/p/arms/default.study.yaml",
-      repo: { kind: "fixture", dir: "/p/fixtures/repo" },
-      handoffPath: "/p/fixtures/handoffs/main.md",
-      checksPath: "/p/fixtures/handoffs/main.checks.yaml",
+      tasks: [
+        {
+          name: "handoff",
+          description: "",
+          tags: [],
+          dir: null,
+          file: "/p/arms/default.study.yaml",
+          repo: { kind: "fixture", dir: "/p/fixtures/tasks/stockbook/repo" },
+          handoffPath: "/p/fixtures/tasks/stockbook/handoff.md",
+          checksPath: "/p/fixtures/tasks/stockbook/checks.yaml",
+          checkFiles: null,
+          setup: null,
+          limits: null,
+          checkTimeoutMs: null,
+          persona: null,
+          personasDir: null,
+          flat: true,
+        },
+      ],
+      taskEntries: null,
       armsDir: "/p/arms",
-      arms: [{ name: "old-build" }, { name: "goal", model: "scripted:fixtures/personas/early-stopper.yaml", goal: { rounds: 5 } }],
+      arms: [{ name: "old-build" }, { name: "goal", model: "scripted:fixtures/tasks/stockbook/personas/early-stopper.yaml", goal: { rounds: 5 } }],
       runs: 3,
-      model: "scripted:fixtures/personas/diligent.yaml",
+      model: "scripted:fixtures/tasks/stockbook/personas/diligent.yaml",
       seed: 1,
       limits: { maxRounds: 80, maxWallMs: 300_000 },
       checkTimeoutMs: 120_000,
@@ -40,7 +57,7 @@ describe("parseStudyFile", () => {
 
   it("takes an existing repository and a ref", () => {
     const spec = parseStudyFile({ ...minimal, repo: { path: "../../other" } }, "/p/arms/x.study.yaml");
-    expect(spec.repo).toEqual({ kind: "git", path: "/other", ref: "HEAD" });
+    expect(spec.tasks[0]?.repo).toEqual({ kind: "git", path: "/other", ref: "HEAD" });
   });
 
   it.each([

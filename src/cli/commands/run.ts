@@ -7,6 +7,7 @@ import { rename, rm, stat } from "node:fs/promises";
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { PackError } from "../../core/prompt/errors.ts";
+import { priceRequest } from "../../study/limits.ts";
 import { loadArm } from "../../run/arms/load.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../../run/fs/utf8.ts";
 import { PersonaError } from "../../run/models/scripted-persona.ts";
@@ -14,6 +15,7 @@ import { ModelSpecError } from "../../run/models/spec.ts";
 import type { RunEvent } from "../../run/record.ts";
 import { RecordWriter, serializeEvent } from "../../run/record-writer.ts";
 import { defaultStudyDeps } from "../../study/deps.ts";
+import { refuseForeignPersona } from "../../study/personas.ts";
 import { probeSandbox } from "../../run/sandbox/probe.ts";
 import { unsandboxedRefusal } from "../../run/sandbox/policy.ts";
 import { parseCommandArgs, prepareOutputFile } from "../args.ts";
@@ -25,7 +27,7 @@ import { createRedactor, secretsFromEnv } from "../../run/secrets/redact.ts";
 import type { CliIO } from "../io.ts";
 
 const USAGE =
-  "armstudy run --arm NAME --model SPEC --dir DIR --handoff FILE [--out FILE] [--seed N] [--run-index N] [--arms-dir DIR] [--max-rounds N] [--max-minutes N] [--no-sandbox]";
+  "armstudy run --arm NAME --model SPEC --dir DIR --handoff FILE [--out FILE] [--seed N] [--run-index N] [--arms-dir DIR] [--max-rounds N] [--max-minutes N] [--max-tokens N] [--max-cost-usd X] [--heartbeat-seconds N] [--no-sandbox]";
 
 function integer(flag: string, value: string | undefined, fallback: number, min?: number): number {
   if (value === undefined) return fallback;
@@ -83,6 +85,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
         "arms-dir": { type: "string" },
         "max-rounds": { type: "string" },
         "max-minutes": { type: "string" },
+        "max-tokens": { type: "string" },
+        "max-cost-usd": { type: "string" },
+        "heartbeat-seconds": { type: "string" },
         "no-sandbox": { type: "boolean" },
       },
       allowPositionals: false,
@@ -96,6 +101,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const runIndex = integer("run-index", values["run-index"], 0, 0);
   const maxRounds = values["max-rounds"] === undefined ? undefined : integer("max-rounds", values["max-rounds"], 1, 1);
   const maxMinutes = positive("max-minutes", values["max-minutes"]);
+  const maxTokens = values["max-tokens"] === undefined ? undefined : integer("max-tokens", values["max-tokens"], 1, 1);
+  const maxCostUsd = positive("max-cost-usd", values["max-cost-usd"]);
+  const heartbeatSeconds = positive("heartbeat-seconds", values["heartbeat-seconds"]);
   if (maxMinutes !== undefined && maxMinutes * 60_000 > MAX_TIME_LIMIT_MS) {
     throw new UsageError(`--max-minutes must be at most 24 hours (${MAX_TIME_LIMIT_MS / 60_000} minutes), got "${values["max-minutes"]}"`);
   }
@@ -118,6 +126,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const partial = out === null ? null : `${out}.partial`;
   // The record's folder also receives the persona server's request log for real-client arms.
   if (out !== null) await prepareOutputFile("--out", out);
+  await refuseForeignPersona(values.model as string, dir, io.cwd).catch(asInputError);
   const writer = partial === null ? null : await RecordWriter.open(partial);
   // Every secret the environment holds is redacted before an event is written (ADR 0083).
   const redact = createRedactor(secretsFromEnv(io.env));
@@ -147,7 +156,11 @@ async function run(args: string[], io: CliIO): Promise<number> {
       limits: {
         ...(maxRounds === undefined ? {} : { maxRounds }),
         ...(maxMinutes === undefined ? {} : { maxWallMs: maxMinutes * 60_000 }),
+        ...(maxTokens === undefined ? {} : { maxTokens }),
+        ...(maxCostUsd === undefined ? {} : { maxCostUsd }),
       },
+      pricer: priceRequest,
+      ...(heartbeatSeconds === undefined ? {} : { heartbeatMs: heartbeatSeconds * 1000 }),
     });
   } catch (error) {
     await writer?.close();

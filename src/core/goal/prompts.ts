@@ -22,8 +22,7 @@ export function renderContinuation(goal: Goal): string {
       round: String(goal.rounds + 1),
       round_limit: String(goal.limits.rounds),
       objective: escapeXml(goal.objective),
-      elapsed: formatDuration(goal.elapsedMs),
-      time_limit: formatDuration(goal.limits.hours * HOUR_MS),
+      elapsed_line: goal.showElapsed === true ? `Time spent on this goal so far: ${formatDuration(goal.elapsedMs)} of ${formatDuration(goal.limits.hours * HOUR_MS)}.` : "",
       check_feedback: feedback,
     }),
   );

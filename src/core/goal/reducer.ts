@@ -122,7 +122,8 @@ export function reduceGoal(goal: Goal | null, event: GoalEvent): GoalStep {
       const bad = validLimits(event.rounds, event.hours);
       if (bad !== null) return reject(goal, "bad_limits", bad);
       const limits = { rounds: event.rounds ?? DEFAULT_GOAL_LIMITS.rounds, hours: event.hours ?? DEFAULT_GOAL_LIMITS.hours };
-      const created = newGoal(objective, limits, event.atMs, goal?.status ?? null, event.reason ?? (goal === null ? "set by the person" : "replaced by the person"));
+      const fresh = newGoal(objective, limits, event.atMs, goal?.status ?? null, event.reason ?? (goal === null ? "set by the person" : "replaced by the person"));
+      const created: Goal = event.showElapsed === true ? { ...fresh, showElapsed: true } : fresh;
       return {
         goal: created,
         effects: [
@@ -274,6 +275,16 @@ export function reduceGoal(goal: Goal | null, event: GoalEvent): GoalStep {
       // A claim made in a reply that ends on a question is dropped: the model is asking, not done.
       const paused = change({ ...goal, claim: null }, "paused", "system", `waiting for the person's answer: ${head === "" ? "(no question text)" : head}`, event.atMs);
       return { goal: paused.goal, effects: [paused.effect] };
+    }
+
+    case "hardCap": {
+      // The run's own cap pre-empts the goal's: an active goal wraps up once, like at its own cap.
+      if (goal === null || goal.status !== "active") {
+        return { goal, effects: [{ kind: "settle", status: "budget_limited", reason: `hard cap: ${event.cap}` }] };
+      }
+      const limited = change(goal, "budget_limited", "system", `hard cap reached: ${event.cap}; one wrap-up round follows`, event.atMs);
+      const next: Goal = { ...limited.goal, claim: null, awaitingVerdict: false, roundTrigger: "wrap_up" };
+      return { goal: next, effects: [limited.effect, { kind: "start_round", promptKind: "budget_limit", prompt: renderBudgetLimit(next, event.cap) }] };
     }
 
     case "restored": {

@@ -71,6 +71,11 @@ export interface Goal {
   lastRejection: string | null;
   /** The change that produced the goal's current status and objective. */
   provenance: GoalChange;
+  /**
+   * Put "time spent … of …" in each continuation. Off unless set: ADR-0072 records that Codex
+   * removed elapsed-time text because it made models cut work short (ADR 0102).
+   */
+  showElapsed?: boolean;
 }
 
 /** What one round did, as the driver counted it (the goal's own tools excluded). */
@@ -93,6 +98,8 @@ export type GoalEvent =
       hours?: number;
       /** Needed to replace an unfinished goal. */
       replace?: boolean;
+      /** Show the elapsed-time line in continuations (the goal option `elapsedTime`). */
+      showElapsed?: boolean;
       /** Provenance text; defaults to "set by the person" / "replaced by the person". */
       reason?: string;
       atMs: number;
@@ -108,7 +115,9 @@ export type GoalEvent =
   | { type: "awaitPerson"; question: string; atMs: number }
   | { type: "claim"; claim: GoalClaimInput; atMs: number }
   | { type: "verdict"; verdict: "done" | "continue" | "accepted_unchecked"; reason: string; cause?: string; atMs: number }
-  | { type: "restored"; goal: Goal; atMs: number };
+  | { type: "restored"; goal: Goal; atMs: number }
+  /** A hard cap of the run (requests, tokens, cost) was reached mid-round: the goal gets its wrap-up round. */
+  | { type: "hardCap"; cap: string; atMs: number };
 
 export type GoalEffect =
   /** Start the next round with this prompt (a hidden user message of kind `continuation`). */

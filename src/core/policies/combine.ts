@@ -118,6 +118,24 @@ export function combinePolicies(policies: readonly TurnEndPolicy<any>[]): TurnEn
       return { decision: decisions[0]!, state: next, records };
     },
 
+    onHardCap(view, state, cap) {
+      const states = [...state.states];
+      const records: PolicyRecord[] = [];
+      const continues: Continue[] = [];
+      list.forEach((policy, i) => {
+        if (policy.onHardCap === undefined) return;
+        const out = policy.onHardCap(view, states[i], cap);
+        states[i] = out.state;
+        records.push(...(out.records ?? []));
+        const decision = tag(out.decision, policy);
+        if (decision.kind === "continue") continues.push(decision);
+      });
+      const next: CombinedState = { states, awaiting: null, held: [] };
+      // Only a wrap-up continues past a hard cap; no policy wanting one means the cap ends the run.
+      if (continues.length > 0) return { decision: mergeContinues(continues), state: next, records };
+      return { decision: { kind: "settle", status: "budget_limited", reason: cap.reason, policy: "hardCap" }, state: next, records };
+    },
+
     onClaimVerdict(verdict: ClaimVerdictView, state, at) {
       const index = state.awaiting;
       const policy = index === null ? undefined : list[index];

@@ -21,21 +21,40 @@ export interface PolicySpec {
 
 export class PolicyOptionsError extends Error {
   readonly code = "policy_bad_options";
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The policy at fault and what is wrong with its options, when the error is about one policy. */
+    readonly detail?: { policy: string; problem: string },
+  ) {
     super(message);
     this.name = "PolicyOptionsError";
   }
+}
+
+/** The option names a policy accepts: the keys of its strict options schema. */
+export function allowedOptions(schema: z.ZodType): string[] {
+  return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+}
+
+function allowedText(allowed: readonly string[]): string {
+  return allowed.length === 0 ? "this policy takes no options" : `allowed: ${allowed.join(", ")}`;
 }
 
 /** Validates a policy's options with a strict schema; the error names the policy, the option and the fix. */
 export function parseOptions<T extends z.ZodType>(policy: string, schema: T, options: Record<string, unknown> | undefined): z.infer<T> {
   const result = schema.safeParse(options ?? {});
   if (result.success) return result.data;
+  const allowed = allowedOptions(schema);
   const issues = result.error.issues.map((issue) => {
-    const where = issue.path.length > 0 ? `option "${issue.path.join(".")}"` : issue.code === "unrecognized_keys" ? `unknown option ${(issue as { keys?: string[] }).keys?.map((k) => `"${k}"`).join(", ")}` : "options";
+    if (issue.path.length === 0 && issue.code === "unrecognized_keys") {
+      const keys = (issue as { keys?: string[] }).keys ?? [];
+      return `unknown option ${keys.map((k) => `"${k}"`).join(", ")} (${allowedText(allowed)})`;
+    }
+    const where = issue.path.length > 0 ? `option "${issue.path.join(".")}"` : "options";
     return `${where}: ${issue.message}`;
   });
-  throw new PolicyOptionsError(`policy "${policy}" in arm.yaml (policies[].options): ${issues.join("; ")}`);
+  const problem = issues.join("; ");
+  throw new PolicyOptionsError(`policy "${policy}" in arm.yaml (policies[].options): ${problem}`, { policy, problem });
 }
 
 export const positiveInt = z.number().int().positive();

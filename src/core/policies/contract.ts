@@ -61,6 +61,11 @@ export interface StepView {
   startedAtMs: number;
   /** The injected clock, now: milliseconds since the run started (the scale of every `*Ms` here). */
   nowMs: number;
+  /**
+   * o200k tokens this reply added to the conversation so far: the model's output and the tool
+   * results (STUDY-0003's "new tokens"; the re-sent history is not new). Absent from loops that do not count it.
+   */
+  newTokens?: number;
 }
 
 /** One run of a policy's measure command by the loop (measureLoop). */
@@ -99,14 +104,24 @@ export type PolicyDecision =
  * A run-record line a policy wants written (the loop adds `t` from its clock). Structurally the
  * `goal.update` event of src/run/record.ts without `t`.
  */
-export type PolicyRecord = {
-  type: "goal.update";
-  from: string | null;
-  to: string | null;
-  reason: string;
-  /** Who caused the change: `person`, `model`, `system`, `check`. */
-  by: string;
-};
+export type PolicyRecord =
+  | {
+      type: "goal.update";
+      from: string | null;
+      to: string | null;
+      reason: string;
+      /** Who caused the change: `person`, `model`, `system`, `check`. */
+      by: string;
+    }
+  | {
+      /** A plan run's reply classified (ADR-0077); `attempt` 1 is the repair turn's reply. */
+      type: "plan.outcome";
+      outcome: "plan_ready" | "blocked" | "no_plan" | "invalid";
+      reason?: string;
+      attempt: number;
+      /** True when this outcome sends the one repair turn. */
+      repair: boolean;
+    };
 
 /** A tool call routed to the policy that offers the tool. */
 export interface PolicyToolCall {
@@ -163,6 +178,11 @@ export interface TurnEndPolicy<State = unknown> {
   onStep?(view: RunView, current: StepView, state: State): StepOutcome<State>;
   /** Called with the verdict of the check this policy asked for; never answers `check_claim`. */
   onClaimVerdict?(verdict: ClaimVerdictView, state: State, at: { nowMs: number }): ReplyEndOutcome<State>;
+  /**
+   * Called when a hard cap of the run (requests, tokens, cost; not wall time or an abort) is reached
+   * mid-reply. A `continue` is one wrap-up round (the goal's); anything else ends the run.
+   */
+  onHardCap?(view: RunView, state: State, cap: { reason: string; nowMs: number }): ReplyEndOutcome<State>;
   /** A shell command the loop runs at run start and at every reply end, before `onReplyEnd`. */
   measureCommand?(state: State): string | null;
 }

@@ -24,6 +24,8 @@ const Options = z
     items: z.array(z.string().trim().min(1)).min(1).optional(),
     rounds: positiveInt.default(DEFAULT_GOAL_LIMITS.rounds),
     hours: positiveNumber.default(DEFAULT_GOAL_LIMITS.hours),
+    /** The elapsed-time line in each continuation; off by default (ADR 0102). */
+    elapsedTime: z.boolean().default(false),
   })
   .strict();
 
@@ -40,7 +42,7 @@ function stopQueue(decision: PolicyDecision, state: GoalQueueState): PolicyDecis
 
 export function createGoalQueue(options?: Record<string, unknown>): TurnEndPolicy<GoalQueueState> {
   const parsed = parseOptions("goalQueue", Options, options);
-  const limits = { rounds: parsed.rounds, hours: parsed.hours };
+  const limits = { rounds: parsed.rounds, hours: parsed.hours, elapsedTime: parsed.elapsedTime };
   return {
     name: "goalQueue",
     initialState: () => ({ items: [], index: 0, inner: { goal: null, started: false } }),
@@ -59,6 +61,11 @@ export function createGoalQueue(options?: Record<string, unknown>): TurnEndPolic
       const next = { ...state, inner: out.state };
       return { decision: stopQueue(out.decision, next), state: next, records: out.records };
     },
+    onHardCap(_view, state, cap) {
+      const out = goalHooks.hardCap(state.inner, cap.reason, cap.nowMs, "goalQueue");
+      const next = { ...state, inner: out.state };
+      return { decision: stopQueue(out.decision, next), state: next, records: out.records };
+    },
     onClaimVerdict(verdict, state, at) {
       const out = goalHooks.verdict(verdict, state.inner, at.nowMs, "goalQueue");
       const done = { ...state, inner: out.state };
@@ -73,6 +80,7 @@ export function createGoalQueue(options?: Record<string, unknown>): TurnEndPolic
         objective: state.items[index]!,
         rounds: limits.rounds,
         hours: limits.hours,
+        ...(limits.elapsedTime ? { showElapsed: true } : {}),
         reason: `queue item ${index + 1} of ${state.items.length}, set by the person`,
         atMs: at.nowMs,
       });

@@ -23,6 +23,8 @@ export const GoalOptions = z
     objective: z.string().min(1).optional(),
     rounds: positiveInt.default(DEFAULT_GOAL_LIMITS.rounds),
     hours: positiveNumber.default(DEFAULT_GOAL_LIMITS.hours),
+    /** The elapsed-time line in each continuation; off by default (ADR 0102, citing ADR-0072). */
+    elapsedTime: z.boolean().default(false),
   })
   .strict();
 
@@ -129,8 +131,16 @@ export function reduceAll(goal: Goal | null, events: readonly GoalEvent[]): { go
 
 /** The goal policy's hooks over a `GoalPolicyState`; goalQueue reuses them. */
 export const goalHooks = {
-  runStart(objective: string, limits: { rounds: number; hours: number }, atMs: number, policy: string, reason?: string) {
-    const step = reduceGoal(null, { type: "set", objective, rounds: limits.rounds, hours: limits.hours, atMs, ...(reason === undefined ? {} : { reason }) });
+  runStart(objective: string, limits: { rounds: number; hours: number; elapsedTime?: boolean }, atMs: number, policy: string, reason?: string) {
+    const step = reduceGoal(null, {
+      type: "set",
+      objective,
+      rounds: limits.rounds,
+      hours: limits.hours,
+      atMs,
+      ...(reason === undefined ? {} : { reason }),
+      ...(limits.elapsedTime === true ? { showElapsed: true } : {}),
+    });
     const out = effectsToDecision(step.effects, "", policy);
     const message = out.decision?.kind === "continue" ? out.decision.message : undefined;
     return { state: { goal: step.goal, started: true }, records: out.records, ...(message === undefined ? {} : { message }) };
@@ -161,6 +171,13 @@ export const goalHooks = {
     return { decision, state: { ...state, goal: step.goal }, records: out.records };
   },
 
+  hardCap(state: GoalPolicyState, cap: string, nowMs: number, policy: string): { decision: PolicyDecision; state: GoalPolicyState; records: PolicyRecord[] } {
+    const step = reduceGoal(state.goal, { type: "hardCap", cap, atMs: nowMs });
+    const out = effectsToDecision(step.effects, "", policy);
+    const decision = out.decision ?? { kind: "settle" as const, status: "budget_limited" as const, reason: `hard cap: ${cap}`, policy };
+    return { decision, state: { ...state, goal: step.goal }, records: out.records };
+  },
+
   toolCall(call: PolicyToolCall, state: GoalPolicyState, nowMs: number): { result: PolicyToolResult; state: GoalPolicyState; records: PolicyRecord[] } {
     const outcome = handleGoalTool(state.goal, call, nowMs);
     return { result: outcome.result, state: { ...state, goal: outcome.goal }, records: effectsToDecision(outcome.effects, "", "goal").records };
@@ -173,11 +190,12 @@ export function createGoal(options?: Record<string, unknown>): TurnEndPolicy<Goa
     name: "goal",
     initialState: () => ({ goal: null, started: false }),
     onRunStart(view) {
-      return goalHooks.runStart(parsed.objective ?? view.handoff, { rounds: parsed.rounds, hours: parsed.hours }, view.elapsedMs, "goal");
+      return goalHooks.runStart(parsed.objective ?? view.handoff, { rounds: parsed.rounds, hours: parsed.hours, elapsedTime: parsed.elapsedTime }, view.elapsedMs, "goal");
     },
     tools: (state) => goalToolSpecs(state.goal),
     onToolCall: (call, state, at) => goalHooks.toolCall(call, state, at.nowMs),
     onReplyEnd: (view, state) => goalHooks.replyEnd(view, state, "goal"),
     onClaimVerdict: (verdict, state, at) => goalHooks.verdict(verdict, state, at.nowMs, "goal"),
+    onHardCap: (_view, state, cap) => goalHooks.hardCap(state, cap.reason, cap.nowMs, "goal"),
   };
 }

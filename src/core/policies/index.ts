@@ -47,6 +47,35 @@ export function createPolicies(specs: readonly PolicySpec[]): TurnEndPolicy<any>
   return specs.map((spec) => POLICY_FACTORIES[spec.name](spec.options));
 }
 
+/** What is wrong with an arm's policy list: the entry at fault (null for a combination) and why. */
+export interface PolicySpecProblem {
+  index: number | null;
+  message: string;
+}
+
+/**
+ * Checks every option of every policy, then the combination, without running anything: what an
+ * arm loader calls so a typo fails when the arm loads, not in the middle of a study.
+ */
+export function checkPolicySpecs(specs: readonly PolicySpec[]): PolicySpecProblem | null {
+  for (const [index, spec] of specs.entries()) {
+    if (!Object.hasOwn(POLICY_FACTORIES, spec.name)) continue;
+    try {
+      POLICY_FACTORIES[spec.name](spec.options);
+    } catch (error) {
+      if (!(error instanceof PolicyOptionsError)) throw error;
+      return { index, message: error.detail === undefined ? error.message : `policy "${error.detail.policy}": ${error.detail.problem}` };
+    }
+  }
+  try {
+    createPolicies(specs);
+  } catch (error) {
+    if (!(error instanceof PolicyOptionsError)) throw error;
+    return { index: null, message: error.message };
+  }
+  return null;
+}
+
 /** The one policy the agent loop drives: the arm's policies combined. */
 export function createTurnEndControl(specs: readonly PolicySpec[]): TurnEndPolicy<CombinedState> {
   return combinePolicies(createPolicies(specs));

@@ -1,5 +1,5 @@
 /**
- * `workSlice` (STUDY-0003 P1): a reply has a budget of tool calls and minutes. At the boundary the
+ * `workSlice` (STUDY-0003 P1): a reply has a budget of tool calls, minutes and new tokens. At the boundary the
  * loop ends the reply (`onStep` says stop), and the policy continues the run with a checkpoint
  * written from the record (files changed, checks failing at their last run, the next step) — at
  * most `maxSlices` slices, after which the run settles `interrupted` (`slice_limit`).
@@ -10,7 +10,8 @@ import { allCalls, brake, commandText, lastReply, parseOptions, positiveInt, pos
 import type { PolicyDecision, RunView, ToolCallView, TurnEndPolicy } from "./contract.ts";
 import { TEMPLATES } from "./templates.ts";
 
-export const DEFAULT_SLICE = { toolCalls: 160, minutes: 40, maxSlices: 8 } as const;
+/** STUDY-0003 P1: 160 tool calls, 40 minutes or 320 k new tokens per slice; 8 slices. */
+export const DEFAULT_SLICE = { toolCalls: 160, minutes: 40, newTokens: 320_000, maxSlices: 8 } as const;
 
 export interface WorkSliceState {
   /** Slices that have ended at their budget. */
@@ -23,6 +24,7 @@ const Options = z
   .object({
     toolCalls: positiveInt.default(DEFAULT_SLICE.toolCalls),
     minutes: positiveNumber.default(DEFAULT_SLICE.minutes),
+    newTokens: positiveInt.default(DEFAULT_SLICE.newTokens),
     maxSlices: positiveInt.default(DEFAULT_SLICE.maxSlices),
   })
   .strict();
@@ -67,6 +69,7 @@ export function createWorkSlice(options?: Record<string, unknown>): TurnEndPolic
       let reason: string | null = null;
       if (current.toolCalls.length >= budget.toolCalls) reason = `slice budget: ${budget.toolCalls} tool calls`;
       else if (current.nowMs - current.startedAtMs >= budget.minutes * 60_000) reason = `slice budget: ${budget.minutes} minutes`;
+      else if ((current.newTokens ?? 0) >= budget.newTokens) reason = `slice budget: ${budget.newTokens} new tokens`;
       if (reason === null) return { state };
       return { state: { ...state, boundary: reason }, stop: { reason } };
     },

@@ -11,10 +11,12 @@ import { parseSectionFile } from "../../core/prompt/front-matter.ts";
 import type { CompileResult, PromptInputs, PromptPack, PromptSection } from "../../core/prompt/types.ts";
 import { parseYaml } from "../../core/prompt/yaml.ts";
 import type { TokenCounter } from "../../core/tokens.ts";
+import { checkPolicySpecs } from "../../core/policies/index.ts";
 import { type Budgets, applyBudgets, readBudgets, validateBudgets } from "./budgets.ts";
 import { ARM_NAME, type ArmFile, armFileSchema, knownFields } from "./schema.ts";
 import { type ArmSource, displayPath, gitRefSource, workingTreeSource } from "./source.ts";
 import type { AgentKind, LoadedArm, PolicySpec } from "./types.ts";
+import type { ContextSettings } from "../../core/context/settings.ts";
 
 export interface LoadArmsOptions {
   /** Paths in messages are shown relative to this folder. Default: process.cwd(). */
@@ -127,6 +129,9 @@ interface Settings {
   agent: AgentKind;
   policies: PolicySpec[];
   goal: { rounds?: number; hours?: number } | undefined;
+  context: ContextSettings | undefined;
+  mode: "work" | "plan" | undefined;
+  plan: { noPlan: "valid" | "repair" } | undefined;
 }
 
 class Loader {
@@ -176,7 +181,7 @@ class Loader {
       promptRef,
       sections,
     };
-    return settings.goal === undefined ? base : { ...base, goal: settings.goal };
+    return { ...base, ...(settings.goal === undefined ? {} : { goal: settings.goal }), ...(settings.context === undefined ? {} : { context: settings.context }), ...(settings.mode === undefined ? {} : { mode: settings.mode }), ...(settings.plan === undefined ? {} : { plan: settings.plan }) };
   }
 
   /** Reads and validates `<name>/arm.yaml` from a source. `from` names who asked (for extends). */
@@ -211,14 +216,33 @@ class Loader {
     }
     const policies: PolicySpec[] = own.data.policies?.map((p) => (p.options === undefined ? { name: p.name } : { name: p.name, options: p.options })) ?? parent?.policies ?? [{ name: "none" }];
     const goal = own.data.goal ?? parent?.goal;
+    if (own.data.policies !== undefined) checkPolicies(policies, own.file);
     if (own.data.goal !== undefined && !policies.some((p) => p.name === "goal")) {
       throw new PackError("FIELD", own.file, "goal", "sets goal limits, but the arm has no `goal` policy. Add `- name: goal` under policies, or remove goal.");
     }
+    const ownContext = own.data.context;
+    const context: ContextSettings | undefined =
+      ownContext === undefined ? parent?.context : typeof ownContext === "string" ? { mode: ownContext } : dropUndefined(ownContext);
+    const agent = own.data.agent ?? parent?.agent ?? "armstudy";
+    if (ownContext !== undefined && agent !== "armstudy") {
+      throw new PackError("FIELD", own.file, "context", `a ${agent} arm runs the client with its own context handling; remove context.`);
+    }
+    const mode = own.data.mode ?? parent?.mode;
+    const plan = own.data.plan !== undefined ? { noPlan: own.data.plan.noPlan ?? "valid" } : parent?.plan;
+    if (mode === "plan" && agent !== "armstudy") {
+      throw new PackError("FIELD", own.file, "mode", `a ${agent} arm runs the client with its own modes; plan runs are for agent: armstudy.`);
+    }
+    if (own.data.plan !== undefined && mode !== "plan") {
+      throw new PackError("FIELD", own.file, "plan", "sets plan-run settings, but the arm is not a plan run. Add `mode: plan`, or remove plan.");
+    }
     return {
       description: own.data.description ?? parent?.description ?? "",
-      agent: own.data.agent ?? parent?.agent ?? "armstudy",
+      agent,
       policies,
       goal,
+      context,
+      mode,
+      plan,
     };
   }
 
@@ -309,6 +333,21 @@ class Loader {
     }
     return source;
   }
+}
+
+/**
+ * Every option of every policy, checked when the arm loads (budget, prompt show, run and study all
+ * load arms here), so a typo such as `maxNudgez` stops the command before anything runs.
+ */
+export function checkPolicies(policies: readonly PolicySpec[], file: string, field = "policies"): void {
+  const problem = checkPolicySpecs(policies);
+  if (problem === null) return;
+  const where = problem.index === null ? field : `${field}.${problem.index}.options`;
+  throw new PackError("FIELD", file, where, `${problem.message}. Fix the option name or value in ${file}.`);
+}
+
+function dropUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
 /** Builtin sections without an `order` sort after sections numbered below 1000. */

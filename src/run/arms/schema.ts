@@ -60,6 +60,24 @@ export const armFileSchema = z.strictObject({
       hours: z.number().positive().max(MAX_TIME_LIMIT_HOURS, "must be at most 24 hours").optional(),
     })
     .optional(),
+  /** `plan`: a plan run (ADR 0104) — read-only tools, the reply classified, one repair turn. Default `work`. */
+  mode: z.enum(["work", "plan"]).optional(),
+  /** Plan runs only: `noPlan: valid` (ADR-0077, default) or `repair` (the earlier rule: a block is required). */
+  plan: z.strictObject({ noPlan: z.enum(["valid", "repair"]).optional() }).optional(),
+  /** Context management (ADR 0103): `off`, `on`, `auto`, or the settings with a mode. */
+  context: z
+    .union([
+      z.enum(["auto", "on", "off"]),
+      z.strictObject({
+        mode: z.enum(["auto", "on", "off"]).default("auto"),
+        window: z.number().int().positive().optional(),
+        threshold: z.number().gt(0).max(1).optional(),
+        keepToolResults: z.number().int().nonnegative().optional(),
+        keepMessages: z.number().int().positive().optional(),
+        maxPerReply: z.number().int().positive().optional(),
+      }),
+    ])
+    .optional(),
 });
 export type ArmFile = z.infer<typeof armFileSchema>;
 
@@ -97,6 +115,10 @@ export function knownFields(path: string): readonly string[] | undefined {
       return ["rounds", "hours"];
     case "prompt":
       return ["ref", "arm"];
+    case "plan":
+      return ["noPlan"];
+    case "context":
+      return ["mode", "window", "threshold", "keepToolResults", "keepMessages", "maxPerReply"];
     default:
       return undefined;
   }

@@ -4,6 +4,7 @@
  * loop, the external drivers and the study runner consume this shape.
  */
 import type { PromptPack } from "../../core/prompt/types.ts";
+import type { ContextSettings } from "../../core/context/settings.ts";
 
 /** One turn-end control and its options, as written in arm.yaml (`policies:`). */
 export interface PolicySpec {
@@ -40,4 +41,10 @@ export interface LoadedArm {
   policies: PolicySpec[];
   /** Goal limits for arms that run the goal loop. */
   goal?: { rounds?: number; hours?: number };
+  /** `plan`: a plan run (ADR 0104): read-only tools, the reply classified, one repair turn. Absent: `work`. */
+  mode?: "work" | "plan";
+  /** Plan runs: whether a reply with no block is a conclusion (`valid`) or sent back (`repair`). */
+  plan?: { noPlan: "valid" | "repair" };
+  /** Context management in our loop (arm.yaml `context:`); absent means `auto`. */
+  context?: ContextSettings;
 }

@@ -26,6 +26,7 @@ import { type SpecOrigin, keyHostProblem, urlKeyProblem } from "../secrets/key-h
 import { secretsFromEnv } from "../secrets/redact.ts";
 import type { Endpoint } from "./driver.ts";
 import { type NetworkMode, openLoopbackBridge } from "./netns.ts";
+import { startProviderForward } from "./provider-forward.ts";
 import type { CheckNote } from "./session-check.ts";
 
 /** The file the persona server's request log is written to, beside the run's record. */
@@ -301,9 +302,38 @@ export function providerEndpoint(client: ClientName, provider: ProviderTarget, e
     model: provider.model,
     apiKey: provider.keyEnv === null ? "none" : (env[provider.keyEnv] ?? ""),
     notes: [{ level: "info", text: `model endpoint: ${client} talked to ${new URL(provider.baseUrl).host} directly as ${provider.id}; the usage in this record is what the provider reported to the client` }],
-    // A provider is reached over the network: a sandboxed client keeps the host's network.
-    sandboxed: { network: "host", readable: [], writable: [] },
     close: async () => undefined,
+  };
+}
+
+/**
+ * The same for a sandboxed client: its network is private and empty, and the bridge carries its
+ * requests to armstudy's forwarder (provider-forward.ts), which sends them on to the provider's
+ * base URL and nowhere else.
+ */
+export async function sandboxedProviderEndpoint(client: ClientName, provider: ProviderTarget, env: Record<string, string | undefined>, tempRoot?: string): Promise<Endpoint> {
+  const forward = await startProviderForward(provider.baseUrl);
+  let bridge: Awaited<ReturnType<typeof openLoopbackBridge>>;
+  try {
+    bridge = await openLoopbackBridge(forward.port, tempRoot);
+  } catch (error) {
+    await forward.close();
+    throw error;
+  }
+  const host = new URL(provider.baseUrl).host;
+  return {
+    baseUrl: bridge.baseUrl,
+    model: provider.model,
+    apiKey: provider.keyEnv === null ? "none" : (env[provider.keyEnv] ?? ""),
+    notes: [
+      { level: "info", text: `model endpoint: ${client} talked to ${host} as ${provider.id}, through armstudy's forwarder; the usage in this record is what the provider reported to the client` },
+      { level: "info", text: `network: the client ran in the bubblewrap sandbox with a private network (loopback only); a Unix-socket bridge carried its requests to ${host} and nowhere else` },
+    ],
+    sandboxed: { network: "none", wrap: bridge.inside, readable: [bridge.bridgeDir], writable: [bridge.socketDir] },
+    close: async () => {
+      await bridge.close();
+      await forward.close();
+    },
   };
 }
 
@@ -315,7 +345,12 @@ export interface DriverEndpointOptions extends PersonaEndpointOptions {
 /** A ProviderModel run goes to its provider; any other model is served by the persona server. */
 export function driverEndpoint(client: ClientName, options: DriverEndpointOptions): (run: AgentRunOptions) => Promise<Endpoint> {
   const persona = personaEndpoint(client, options);
-  return async (run) => (run.model instanceof ProviderModel ? providerEndpoint(client, run.model.provider, options.env) : persona(run));
+  return async (run) => {
+    if (!(run.model instanceof ProviderModel)) return persona(run);
+    return run.sandbox?.sandbox.kind === "bwrap"
+      ? sandboxedProviderEndpoint(client, run.model.provider, options.env, options.tempRoot)
+      : providerEndpoint(client, run.model.provider, options.env);
+  };
 }
 
 /** True when a driven run's usage came from the persona server rather than a provider. */

@@ -1,7 +1,9 @@
 /**
- * Persona files for the scripted test double. A persona (`fixtures/personas/<name>.yaml`) names a
- * steps file and its traits; the steps file names the handoff, its checks file and, per step, the
- * files the persona reads and writes (their correct content lives under `solutions/<id>/`). All
+ * Persona files for the scripted test double (format in docs/personas.md). A persona
+ * (`fixtures/tasks/<task>/personas/<name>.yaml`) names the task it was written for, a steps file,
+ * its traits and optionally the words of its final replies; the steps file says, per step, which
+ * files the persona reads, which it writes (their content lives under `solutions/<id>/`) and which
+ * command it runs to see the step done (its own `run`, or the task's check with the same id). All
  * of it is validated here, once, with errors that name the file and the field.
  */
 import { readFile } from "node:fs/promises";
@@ -9,7 +11,7 @@ import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 
-export type PersonaErrorCode = "PERSONA_NOT_FOUND" | "PERSONA_INVALID";
+export type PersonaErrorCode = "PERSONA_NOT_FOUND" | "PERSONA_INVALID" | "PERSONA_WRONG_TASK";
 
 export class PersonaError extends Error {
   constructor(
@@ -53,15 +55,28 @@ const PersonaFile = z
     description: z.string().min(1),
     /** The steps file, relative to the persona file. */
     steps: z.string().min(1),
+    /** The task this persona was written for (its task.yaml name); a study refuses it on any other. */
+    task: z.string().min(1).optional(),
     traits: PersonaTraits.default(PersonaTraits.parse({})),
+    /**
+     * The words of its final replies, replacing the built-in ones: `finished` (every step passed),
+     * `stopped` (an early stop, in its end style), `gaveUp` (a step kept failing). `{done}` and
+     * `{left}` are replaced by the step ids done and left.
+     */
+    replies: z
+      .object({ finished: z.string().min(1).optional(), stopped: z.string().min(1).optional(), gaveUp: z.string().min(1).optional() })
+      .strict()
+      .default({}),
   })
   .strict();
 
 const StepsFile = z
   .object({
-    handoff: z.string().min(1),
-    checks: z.string().min(1),
-    solutions: z.string().min(1),
+    /** The handoff the steps play (informational; the task names it). */
+    handoff: z.string().min(1).optional(),
+    /** The checks file a step's `run` defaults from (the check with the step's id). */
+    checks: z.string().min(1).optional(),
+    solutions: z.string().min(1).default("solutions"),
     steps: z
       .array(
         z
@@ -69,7 +84,9 @@ const StepsFile = z
             id: z.string().min(1),
             title: z.string().min(1),
             reads: z.array(z.string().min(1)).default([]),
-            writes: z.array(z.string().min(1)).min(1),
+            writes: z.array(z.string().min(1)).default([]),
+            /** The command it runs to see the step done (exit 0); default: the checks file's command for this id. */
+            run: z.string().min(1).optional(),
           })
           .strict(),
       )
@@ -77,15 +94,17 @@ const StepsFile = z
   })
   .strict();
 
-const ChecksFile = z.object({
-  checks: z.array(z.object({ id: z.string().min(1), command: z.string().min(1) }).passthrough()).min(1),
-});
+const CheckList = z.array(z.object({ id: z.string().min(1), command: z.string().min(1) }).passthrough()).min(1);
+/** A checks file in either form a study accepts: a list, or `{ checks: [...] }`. */
+const ChecksFile = z.union([z.object({ checks: CheckList }), CheckList.transform((checks) => ({ checks }))]);
 
 export interface PersonaStep {
   id: string;
   title: string;
-  /** The acceptance check's command (from the checks file). */
+  /** The command the persona runs to see the step done: its own `run`, or the task's check with this id. */
   check: string;
+  /** True when `check` is the task's acceptance check of the same id (not a command of its own). */
+  usesTaskCheck: boolean;
   reads: string[];
   writes: Array<{ path: string; content: string }>;
 }
@@ -94,8 +113,13 @@ export interface Persona {
   name: string;
   description: string;
   file: string;
+  /** The task it was written for; null when the file names none. */
+  task: string | null;
   traits: PersonaTraits;
+  replies: { finished?: string; stopped?: string; gaveUp?: string };
   steps: PersonaStep[];
+  /** The steps file (for messages). */
+  stepsFile: string;
 }
 
 function describeIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
@@ -127,17 +151,19 @@ export async function loadPersona(file: string): Promise<Persona> {
   const stepsPath = path.resolve(path.dirname(personaFile), persona.steps);
   const steps = await readYaml(stepsPath, StepsFile, "steps file");
   const base = path.dirname(stepsPath);
-  const checksPath = path.resolve(base, steps.checks);
-  const checks = await readYaml(checksPath, ChecksFile, "checks file");
+  const checksPath = steps.checks === undefined ? null : path.resolve(base, steps.checks);
+  const checks = checksPath === null ? { checks: [] } : await readYaml(checksPath, ChecksFile, "checks file");
   const commands = new Map(checks.checks.map((check) => [check.id, check.command]));
   const solutions = path.resolve(base, steps.solutions);
   const loaded: PersonaStep[] = [];
   for (const [index, step] of steps.steps.entries()) {
-    const check = commands.get(step.id);
+    const check = step.run ?? commands.get(step.id);
     if (check === undefined) {
       throw new PersonaError(
         "PERSONA_INVALID",
-        `steps file ${stepsPath}: field \`steps.${index}.id\`: "${step.id}" has no check in ${checksPath}; add one or fix the id`,
+        checksPath === null
+          ? `steps file ${stepsPath}: field \`steps.${index}.run\`: step "${step.id}" says no command to run; give it \`run\` or name the task's checks file in \`checks\``
+          : `steps file ${stepsPath}: field \`steps.${index}.id\`: "${step.id}" has no check in ${checksPath} and no \`run\`; add one or fix the id`,
         stepsPath,
       );
     }
@@ -154,7 +180,16 @@ export async function loadPersona(file: string): Promise<Persona> {
         );
       }
     }
-    loaded.push({ id: step.id, title: step.title, check, reads: step.reads, writes });
+    loaded.push({ id: step.id, title: step.title, check, usesTaskCheck: step.run === undefined, reads: step.reads, writes });
   }
-  return { name: persona.persona, description: persona.description, file: personaFile, traits: persona.traits, steps: loaded };
+  return {
+    name: persona.persona,
+    description: persona.description,
+    file: personaFile,
+    task: persona.task ?? null,
+    traits: persona.traits,
+    replies: persona.replies,
+    steps: loaded,
+    stepsFile: stepsPath,
+  };
 }

@@ -8,6 +8,10 @@
 import type { Message, ModelRequest, ToolCall, ToolSpec } from "../../core/model.ts";
 import { unescapeXml } from "../../core/goal/template.ts";
 import type { Persona, PersonaStep } from "./scripted-persona.ts";
+import { SUMMARY_MARK } from "../../core/context/summary.ts";
+
+/** A command reference in a context summary (ADR 0103): `- shell \`CMD\` — exit code: N`. */
+const SUMMARY_COMMAND = /^- shell `(.+)` — (exit code: -?\d+)/;
 
 /** A check that failed this many times is given up, and the persona moves on. */
 export const MAX_CHECK_ATTEMPTS = 2;
@@ -46,6 +50,17 @@ function observe(messages: readonly Message[]): Observation {
     switch (message.role) {
       case "user":
         lastUserIndex = index;
+        // A context summary replaced earlier turns: the persona reads its checks back from the
+        // summary's references, as a model would, so compaction does not make it start over.
+        if (message.content.startsWith(SUMMARY_MARK)) {
+          message.content.split("\n").forEach((line, n) => {
+            const match = SUMMARY_COMMAND.exec(line);
+            if (match === null) return;
+            const id = `summary-${index}-${n}`;
+            turns.push({ index, calls: [{ id, name: "shell", arguments: { command: match[1] } }] });
+            results.set(id, match[2]!);
+          });
+        }
         break;
       case "assistant":
         assistantCount += 1;
@@ -179,7 +194,19 @@ function doneLines(situation: Situation): string[] {
   return persona.steps.flatMap((step, index) => (states[index]?.passed ? [`- ${step.id}: ${step.title} — \`${step.check}\` passes.`] : []));
 }
 
+/** The persona's own words for a final reply, with {done} and {left} filled in; null when it has none. */
+function ownWords(situation: Situation, which: "finished" | "stopped" | "gaveUp"): string | null {
+  const template = situation.persona.replies[which];
+  if (template === undefined) return null;
+  const all = situation.persona.steps.map((step) => step.id);
+  const done = situation.persona.steps.filter((_, index) => situation.states[index]?.passed).map((step) => step.id);
+  const left = all.filter((id) => !done.includes(id));
+  return template.replaceAll("{done}", listIds(done, all)).replaceAll("{left}", listIds(left, all)).trimEnd();
+}
+
 function finishedText(situation: Situation): string {
+  const own = ownWords(situation, "finished");
+  if (own !== null) return own;
   const { persona, random, salt } = situation;
   const first = pick(random, `${salt}:first`, [
     `Done: all ${persona.steps.length} steps of the handoff are complete and every acceptance check passes.`,
@@ -190,6 +217,8 @@ function finishedText(situation: Situation): string {
 }
 
 function stoppedText(situation: Situation, style: Persona["traits"]["endStyle"]): string {
+  const own = ownWords(situation, "stopped");
+  if (own !== null) return own;
   const { persona, states, random, salt } = situation;
   const all = persona.steps.map((step) => step.id);
   const done = persona.steps.filter((_, index) => states[index]?.passed).map((step) => step.id);
@@ -237,6 +266,8 @@ function stoppedText(situation: Situation, style: Persona["traits"]["endStyle"])
 }
 
 function gaveUpText(situation: Situation): string {
+  const own = ownWords(situation, "gaveUp");
+  if (own !== null) return own;
   const { persona, states } = situation;
   const failing = persona.steps.filter((_, index) => !states[index]?.passed);
   return [
@@ -318,19 +349,21 @@ export function playAgentTurn(persona: Persona, request: ModelRequest, random: R
     text: phase.kind === "read" ? "" : `${step.id}: ${step.title}. Reading ${step.reads.join(" and ")} first.`,
     toolCalls: step.reads.map((file, index) => toolCall(seen, index, "read_file", { path: file })),
   });
-  const write = (): PlayedReply => ({
-    text: "",
-    toolCalls: step.writes.map((file, index) => toolCall(seen, index, "write_file", { path: file.path, content: file.content })),
-  });
+  const run = (): PlayedReply => ({ text: "", toolCalls: [toolCall(seen, 0, "shell", { command: step.check })] });
+  // A step that writes nothing (the work is already there, or only a look is needed) goes straight to its command.
+  const write = (): PlayedReply =>
+    step.writes.length === 0
+      ? run()
+      : { text: "", toolCalls: step.writes.map((file, index) => toolCall(seen, index, "write_file", { path: file.path, content: file.content })) };
   switch (phase.kind) {
     case "start":
       return step.reads.length > 0 ? read() : write();
     case "read":
       return phase.streak < traits.repeatsCalls ? read() : write();
     case "wrote":
-      return { text: "", toolCalls: [toolCall(seen, 0, "shell", { command: step.check })] };
+      return run();
     case "checked":
-      // The check failed and the persona has attempts left: write the change again and re-check.
+      // The command failed and the persona has attempts left: write the change again (or rerun it) and re-check.
       return write();
     default: {
       const unknown: never = phase;

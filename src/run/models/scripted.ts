@@ -11,6 +11,7 @@ import { deriveSeed, seededRng } from "../../core/random.ts";
 import { processRequestCounter, type RequestTokenCounter } from "../agent-tokens.ts";
 import { loadPersona, type Persona } from "./scripted-persona.ts";
 import { playAgentTurn, playClaimCheck, type Random } from "./scripted-play.ts";
+import { isPlanRequest, playPlanTurn } from "./scripted-plan.ts";
 
 export { loadPersona, PersonaError, type Persona, type PersonaStep, type PersonaTraits } from "./scripted-persona.ts";
 export { exitCodeOf, playAgentTurn, playClaimCheck } from "./scripted-play.ts";
@@ -54,7 +55,14 @@ export class ScriptedClient implements ModelClient {
       return { text: "", toolCalls: [], stop: "aborted", usage: usage("", []), errorMessage: "the request was aborted", model: this.id, durationMs: 0 };
     }
     try {
-      const played = request.meta?.purpose === "claim_check" ? playClaimCheck(this.persona, request) : playAgentTurn(this.persona, request, this.random);
+      const played =
+        request.meta?.purpose === "claim_check"
+          ? playClaimCheck(this.persona, request)
+          : request.meta?.purpose === "compaction"
+            ? { text: `Notes from the scripted test double (persona ${this.persona.name}): the earlier turns are listed in the references below.`, toolCalls: [] }
+            : isPlanRequest(request)
+              ? playPlanTurn(this.persona, request, this.random)
+              : playAgentTurn(this.persona, request, this.random);
       return {
         text: played.text,
         toolCalls: played.toolCalls,

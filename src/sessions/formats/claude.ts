@@ -6,7 +6,7 @@
  * 2.0.x write partial output counts on the early lines). Anthropic's `input_tokens` is only the
  * uncached part; the record's input adds cache reads and cache writes to it.
  */
-import type { RecordBuilder, UsageSnapshot } from "../builder.ts";
+import type { RecordBuilder, RunTotals, UsageSnapshot } from "../builder.ts";
 import { arr, type FormatMapper, type FormatSpec, type MapperContext, num, obj, str, textOf, UnknownTypes } from "../format.ts";
 
 /** Text a person never typed: local command echoes and the compaction summary prompt. */
@@ -19,33 +19,108 @@ const REJECTION_PREFIXES = ["The user doesn't want to proceed with this tool use
 const PLAN_APPROVAL_TOOLS = new Set(["ExitPlanMode", "exit_plan_mode"]);
 const PLAN_APPROVED_PREFIX = "User has approved your plan";
 
-/** Transcript line types that hold nothing the record needs. */
+/**
+ * Transcript line types that hold nothing the record needs: every non-message type Claude Code
+ * 2.1.332 writes (its transcript loader's own table of row types), less the ones read below.
+ */
 const IGNORED_TRANSCRIPT_TYPES = new Set([
   "summary",
   "file-history-snapshot",
+  "file-history-delta",
   "queue-operation",
   "attachment",
   "permission-mode",
   "last-prompt",
   "progress",
   "api-request",
+  "api-request-resumed",
   "api-request-blob",
   "api-request-shape",
   "atis-latch",
-  "cost-state",
   "tools-used",
   "custom-title",
+  "ai-title",
   "agent-name",
+  "agent-color",
+  "agent-setting",
   "pr-link",
+  "frame-link", // a link to an artifact frame the session made: no model or tool activity
+  "observer-ref",
+  "resume-head-vouch",
+  "attribution-snapshot",
+  "relocated",
+  "mode",
+  "session-owner",
+  "isolation-latch",
+  "dev-mods",
+  "worktree-state",
+  "bridge-session",
+  "data-flow-records",
+  "data-flow-incomplete",
+  "derived-from",
+  "history-suppression",
+  "ended-by-model",
+  "content-replacement",
+  "memory-mode",
+  "artifact-comment-monitor",
+  "artifact-autoreact-ledger",
+  "fork-context-ref",
+  "repl-mode",
+  "hybrid-organization",
+  "host-row",
   "tag",
 ]);
-const IGNORED_SYSTEM_SUBTYPES = new Set(["turn_duration", "stop_hook_summary", "away_summary", "informational", "local_command", "api_error", "hook_progress", "status"]);
+const IGNORED_SYSTEM_SUBTYPES = new Set(["turn_duration", "stop_hook_summary", "away_summary", "informational", "local_command", "hook_progress", "status"]);
 
+/**
+ * Anthropic usage in the record's terms. `output_tokens` already includes thinking; Claude Code
+ * ≥ 2.1 reports the thinking part as `output_tokens_details.thinking_tokens` (else reasoning is
+ * unknown, null). One-hour cache writes are `cache_creation.ephemeral_1h_input_tokens`.
+ */
 export function claudeUsage(u: Record<string, unknown>): UsageSnapshot {
   const uncached = num(u.input_tokens);
   const write = num(u.cache_creation_input_tokens);
   const read = num(u.cache_read_input_tokens);
-  return { input: uncached + write + read, cachedInput: read, cacheWrite: write, output: num(u.output_tokens), reasoning: null };
+  const thinking = obj(u.output_tokens_details)?.thinking_tokens;
+  const usage: UsageSnapshot = { input: uncached + write + read, cachedInput: read, cacheWrite: write, output: num(u.output_tokens), reasoning: typeof thinking === "number" && thinking >= 0 ? thinking : null };
+  const oneHour = num(obj(u.cache_creation)?.ephemeral_1h_input_tokens);
+  if (oneHour > 0) usage.cacheWrite1h = Math.min(oneHour, write);
+  return usage;
+}
+
+/** A non-standard speed or tier the price table must not bill at the standard rate; null when standard. */
+function tierOf(u: Record<string, unknown>): { speed: string | null; serviceTier: string | null } {
+  const speed = str(u.speed);
+  const tier = str(u.service_tier);
+  return { speed: speed !== null && speed !== "standard" ? speed : null, serviceTier: tier !== null && tier !== "standard" ? tier : null };
+}
+
+/** Claude Code's `cost-state` line: its own running totals for the session (every request of the process, sub-agents too). */
+export interface ClaudeCostState {
+  costUsd: number;
+  /** Σ over `modelUsage`: every input token (uncached + cache reads + cache writes) and output. */
+  tokens: { input: number; output: number } | null;
+  apiMs: number;
+  apiMsWithoutRetries: number | null;
+  toolMs: number | null;
+  totalMs: number | null;
+}
+
+export function claudeCostState(value: Record<string, unknown>): ClaudeCostState | null {
+  if (typeof value.totalCostUSD !== "number" || !Number.isFinite(value.totalCostUSD) || value.totalCostUSD < 0) return null;
+  const n = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : null);
+  let tokens: ClaudeCostState["tokens"] = null;
+  const models = obj(value.modelUsage);
+  if (models !== null) {
+    tokens = { input: 0, output: 0 };
+    for (const raw of Object.values(models)) {
+      const m = obj(raw);
+      if (m === null) continue;
+      tokens.input += num(m.inputTokens) + num(m.cacheReadInputTokens) + num(m.cacheCreationInputTokens);
+      tokens.output += num(m.outputTokens);
+    }
+  }
+  return { costUsd: value.totalCostUSD, tokens, apiMs: n(value.totalAPIDuration) ?? 0, apiMsWithoutRetries: n(value.totalAPIDurationWithoutRetries), toolMs: n(value.totalToolDuration), totalMs: n(value.totalDuration) };
 }
 
 function resultText(content: unknown): string {
@@ -58,6 +133,8 @@ class ClaudeMessages {
   /** Tool-use ids of plan-approval tools, until their result arrives. */
   private readonly planCalls = new Set<string>();
   private readonly linked = new Set<string>();
+  /** Usage of the linked sub-agent files, summed (for the cost-state cross-check). */
+  readonly linkedUsage = { input: 0, output: 0 };
 
   constructor(private readonly b: RecordBuilder, private readonly context: MapperContext) {}
 
@@ -71,7 +148,7 @@ class ClaudeMessages {
     const key = id !== null ? `${id}|${requestId ?? ""}` : undefined;
     // A sub-agent file may replay a message of its parent: the parent already counted it.
     if (line.isSidechain === true && key !== undefined && this.context.replayed?.(key) === true) return;
-    if (usage !== null && model !== "<synthetic>") this.b.request(claudeUsage(usage), { key, model, stop: stop ?? undefined });
+    if (usage !== null && model !== "<synthetic>") this.b.request(claudeUsage(usage), { key, model, stop: stop ?? undefined, ...tierOf(usage) });
     for (const raw of arr(message.content)) {
       const block = obj(raw);
       if (block === null) continue;
@@ -124,12 +201,16 @@ class ClaudeMessages {
     this.b.userMessage(text);
   }
 
-  /** Imports a linked sub-agent file once and records its tool-call count. */
+  /** Imports a linked sub-agent file once and records its tool calls and usage. */
   async link(ref: string): Promise<void> {
-    if (this.linked.has(ref) || this.context.linkedToolCalls === undefined) return;
+    if (this.linked.has(ref) || this.context.linkedSession === undefined) return;
     this.linked.add(ref);
-    const calls = await this.context.linkedToolCalls(ref);
-    if (calls !== null) this.b.subagent(ref, calls);
+    const linked = await this.context.linkedSession(ref);
+    if (linked !== null) {
+      this.b.subagent(ref, linked.toolCalls, linked.usage, linked.costUsd, linked.model);
+      this.linkedUsage.input += linked.usage?.input ?? 0;
+      this.linkedUsage.output += linked.usage?.output ?? 0;
+    }
   }
 
   /** Sub-agent files beside the transcript that no tool result linked. */
@@ -151,11 +232,22 @@ class ClaudeTranscriptMapper implements FormatMapper {
     this.messages = new ClaudeMessages(b, context);
   }
 
+  private costState: ClaudeCostState | null = null;
+
   async line(value: Record<string, unknown>, lineNo: number): Promise<void> {
     const type = str(value.type) ?? "";
     this.b.time(value.timestamp);
-    if (type === "user" || type === "assistant") this.b.meta({ cwd: str(value.cwd), startedAt: str(value.timestamp) });
+    if (type === "user" || type === "assistant") this.b.meta({ cwd: str(value.cwd), startedAt: str(value.timestamp), clientVersion: str(value.version) });
     switch (type) {
+      case "cost-state":
+        // Running totals: the last line holds the session's.
+        this.costState = claudeCostState(value) ?? this.costState;
+        return;
+      case "continued-in": {
+        const next = str(value.continuedInSessionId);
+        this.b.note("info", `line ${lineNo}: the session continues in session ${next ?? "(not named)"}`);
+        return;
+      }
       case "assistant":
         this.messages.assistant(value, str(value.requestId));
         return;
@@ -169,6 +261,10 @@ class ClaudeTranscriptMapper implements FormatMapper {
           this.b.compaction(meta !== null && typeof meta.preTokens === "number" ? meta.preTokens : null, null);
           return;
         }
+        if (subtype === "api_error") {
+          apiErrorRetry(this.b, value);
+          return;
+        }
         if (!IGNORED_SYSTEM_SUBTYPES.has(subtype)) this.unknown.add(`system/${subtype}`, lineNo);
         return;
       }
@@ -180,7 +276,18 @@ class ClaudeTranscriptMapper implements FormatMapper {
   async end(): Promise<void> {
     if (this.context.subagentRefs !== undefined) await this.messages.linkRest(await this.context.subagentRefs());
     this.unknown.finish();
-    this.b.finish({ status: "imported" });
+    const c = this.costState;
+    // Claude Code's own token totals (every request of the process) against the transcript's requests and sub-agent files.
+    const mine = this.b.totals();
+    if (c?.tokens != null && mine !== null && mine.source === "reported") {
+      const input = mine.input + this.messages.linkedUsage.input;
+      const output = mine.output + this.messages.linkedUsage.output;
+      if (input !== c.tokens.input || output !== c.tokens.output) {
+        this.b.note("warning", `Claude Code's cost-state counts ${c.tokens.input} input and ${c.tokens.output} output tokens; the transcript's requests and sub-agent files add up to ${input} and ${output} (a request the transcript does not hold, or one it holds twice)`);
+      }
+    }
+    if (c === null) this.b.finish({ status: "imported" });
+    else this.b.finish({ status: "imported", costUsd: c.costUsd, costIncludesSubagents: true, clientTimes: { apiMs: c.apiMs, apiMsWithoutRetries: c.apiMsWithoutRetries, toolMs: c.toolMs, totalMs: c.totalMs } });
   }
 }
 
@@ -189,6 +296,8 @@ class ClaudeStreamMapper implements FormatMapper {
   private readonly messages: ClaudeMessages;
   /** Sub-agent (Task/Agent tool) activity arrives inline, tagged with the parent tool-use id. */
   private readonly subagentCalls = new Map<string, number>();
+  /** Their usage, per parent tool-use id: the largest snapshot per message, as for the main thread. */
+  private readonly subagentUsage = new Map<string, { byMessage: Map<string, UsageSnapshot>; model: string | null }>();
   private sawResult = false;
 
   constructor(private readonly b: RecordBuilder, context: MapperContext) {
@@ -205,16 +314,28 @@ class ClaudeStreamMapper implements FormatMapper {
       if (type === "assistant") {
         const calls = arr(obj(value.message)?.content).filter((c) => obj(c)?.type === "tool_use").length;
         this.subagentCalls.set(parent, (this.subagentCalls.get(parent) ?? 0) + calls);
+        const message = obj(value.message);
+        const usage = obj(message?.usage);
+        const model = str(message?.model);
+        if (usage !== null && model !== "<synthetic>") {
+          const entry = this.subagentUsage.get(parent) ?? { byMessage: new Map<string, UsageSnapshot>(), model: null };
+          const key = `${str(message?.id) ?? ""}|${str(value.request_id) ?? str(value.requestId) ?? ""}`;
+          const next = claudeUsage(usage);
+          const prev = entry.byMessage.get(key);
+          if (prev === undefined || next.input + next.output + next.cacheWrite > prev.input + prev.output + prev.cacheWrite) entry.byMessage.set(key, next);
+          if (model !== null) entry.model = model;
+          this.subagentUsage.set(parent, entry);
+        }
       }
       return;
     }
     switch (type) {
       case "system":
-        if (value.subtype === "init") this.b.meta({ model: str(value.model), cwd: str(value.cwd) });
+        if (value.subtype === "init") this.b.meta({ model: str(value.model), cwd: str(value.cwd), clientVersion: str(value.claude_code_version) });
         else if (value.subtype === "compact_boundary") {
           const meta = obj(value.compact_metadata);
           this.b.compaction(meta !== null && typeof meta.pre_tokens === "number" ? meta.pre_tokens : null, null);
-        }
+        } else if (value.subtype === "api_error" || value.subtype === "api_retry") apiErrorRetry(this.b, value);
         return;
       case "assistant":
         this.messages.assistant(value, str(value.request_id) ?? str(value.requestId));
@@ -224,8 +345,7 @@ class ClaudeStreamMapper implements FormatMapper {
         for (const raw of arr(obj(value.message)?.content)) {
           const id = str(obj(raw)?.tool_use_id);
           if (id !== null && this.subagentCalls.has(id)) {
-            this.b.subagent(`task:${id}`, this.subagentCalls.get(id) ?? 0);
-            this.subagentCalls.delete(id);
+            this.emitSubagent(id);
           }
         }
         return;
@@ -238,6 +358,24 @@ class ClaudeStreamMapper implements FormatMapper {
       default:
         this.unknown.add(type, lineNo);
     }
+  }
+
+  private emitSubagent(id: string): void {
+    const usage = this.subagentUsage.get(id);
+    let totals: RunTotals | null = null;
+    if (usage !== undefined && usage.byMessage.size > 0) {
+      totals = { input: 0, cachedInput: 0, cacheWrite: 0, output: 0, reasoning: null, source: "reported" };
+      for (const u of usage.byMessage.values()) {
+        totals.input += u.input;
+        totals.cachedInput += u.cachedInput;
+        totals.cacheWrite += u.cacheWrite;
+        totals.output += u.output;
+        if (u.reasoning !== null) totals.reasoning = (totals.reasoning ?? 0) + u.reasoning;
+      }
+    }
+    this.b.subagent(`task:${id}`, this.subagentCalls.get(id) ?? 0, totals, null, usage?.model ?? null);
+    this.subagentCalls.delete(id);
+    this.subagentUsage.delete(id);
   }
 
   private totals: { usage: UsageSnapshot | null; cost: number | null; status: string; reason?: string } = { usage: null, cost: null, status: "imported" };
@@ -256,15 +394,35 @@ class ClaudeStreamMapper implements FormatMapper {
   }
 
   end(): void {
-    for (const [id, calls] of this.subagentCalls) this.b.subagent(`task:${id}`, calls);
+    for (const id of [...this.subagentCalls.keys()]) this.emitSubagent(id);
     this.unknown.finish();
     const t = this.totals;
     this.b.finish({
       status: this.sawResult ? t.status : "imported",
       totals: t.usage !== null ? { ...t.usage, source: "reported" } : null,
       costUsd: t.cost,
+      // claude -p's total_cost_usd counts every request of the process, its sub-agents' too.
+      costIncludesSubagents: true,
     });
   }
+}
+
+/**
+ * Claude Code announces it will retry a failed request: in the transcript
+ * `{type:"system", subtype:"api_error", error{message, status, formatted…}, retryInMs, retryAttempt, maxRetries}`,
+ * in stream-json `{type:"system", subtype:"api_retry", attempt, max_retries, retry_delay_ms, error_status, error}`
+ * (both seen from 2.1.332: fixtures/sessions/offline-real-clients/claude-retry-*).
+ */
+function apiErrorRetry(b: RecordBuilder, value: Record<string, unknown>): void {
+  const error = obj(value.error);
+  const status = typeof value.error_status === "number" ? `${value.error_status} ` : "";
+  const text = str(error?.formatted) ?? (str(value.error) !== null ? `${status}${str(value.error)}` : null) ?? str(error?.message) ?? str(obj(error?.error)?.message) ?? (error !== null ? JSON.stringify(error).slice(0, 300) : "api error");
+  const int = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.floor(v) : null);
+  const attempt = int(value.retryAttempt) ?? int(value.attempt) ?? 0;
+  const max = int(value.maxRetries) ?? int(value.max_retries);
+  const delay = int(value.retryInMs) ?? int(value.retry_delay_ms);
+  const code = typeof value.error_status === "number" ? value.error_status : typeof error?.status === "number" ? error.status : null;
+  b.retry(attempt, max, delay, text, code);
 }
 
 export const claudeTranscript: FormatSpec = {

@@ -19,6 +19,17 @@ describe("goal prompts", () => {
     await expect(renderContinuation(goal())).toMatchFileSnapshot("./__snapshots__/continuation.md");
   });
 
+  it("continuation with the elapsed-time line (goal option elapsedTime; off by default, ADR 0102)", () => {
+    const plain = renderContinuation(goal());
+    const timed = renderContinuation({ ...goal(), showElapsed: true });
+    expect(plain).not.toContain("Time spent");
+    const line = "Time spent on this goal so far: 47 min of 3 h.";
+    expect(timed.replace(`${line}\n\n`, "")).toEqual(plain);
+    expect(timed.split("\n").filter((l) => l.startsWith("Time spent"))).toEqual([line]);
+    const set = reduceGoal(null, { type: "set", objective: "x", atMs: 0, showElapsed: true }).goal!;
+    expect(set.showElapsed).toBe(true);
+  });
+
   it("continuation after a rejected claim", async () => {
     await expect(renderContinuation({ ...goal(), lastRejection: "evidence not found <for the flag>" })).toMatchFileSnapshot("./__snapshots__/continuation-after-rejection.md");
   });

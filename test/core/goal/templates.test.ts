@@ -19,7 +19,7 @@ describe("embedded templates", () => {
       "goal/check_feedback": ["reason"],
       "goal/claim_check_system": [],
       "goal/claim_check_user": ["objective", "claim", "digest"],
-      "goal/continuation": ["round", "round_limit", "objective", "elapsed", "time_limit", "check_feedback"],
+      "goal/continuation": ["round", "round_limit", "objective", "elapsed_line", "check_feedback"],
       "goal/objective_updated": ["objective"],
       "policies/loop_guard_nudge": ["evidence"],
       "policies/measure_continue": ["iteration", "max_iterations", "value", "best", "direction", "trend", "target", "window"],

@@ -48,12 +48,19 @@ describe("createPolicies", () => {
     ["a duplicate", [{ name: "loopGuard" }, { name: "loopGuard" }], 'policy "loopGuard" appears twice in arm.yaml (policies); list each policy once'],
     ["two claim checkers", [{ name: "goal" }, { name: "everyReplyCheck" }], 'policies "goal" and "everyReplyCheck" both check claims; an arm may use only one of everyReplyCheck, goal, goalQueue'],
     ["a measure loop with a checker", [{ name: "measureLoop", options: { command: "x", direction: "min" } }, { name: "goal" }], 'policy "measureLoop" cannot be combined with "goal": the measure is the loop\'s verdict'],
-    ["an unknown option", [{ name: "workSlice", options: { toolcalls: 10 } }], 'policy "workSlice" in arm.yaml (policies[].options): unknown option "toolcalls": Unrecognized key: "toolcalls"'],
+    ["an unknown option", [{ name: "workSlice", options: { toolcalls: 10 } }], 'policy "workSlice" in arm.yaml (policies[].options): unknown option "toolcalls" (allowed: toolCalls, minutes, newTokens, maxSlices)'],
     ["a wrong type", [{ name: "goal", options: { rounds: "ten" } }], 'policy "goal" in arm.yaml (policies[].options): option "rounds": Invalid input: expected number, received string'],
     ["a non-positive limit", [{ name: "todoGate", options: { maxNudges: 0 } }], 'policy "todoGate" in arm.yaml (policies[].options): option "maxNudges": Too small: expected number to be >0'],
     ["a missing measure command", [{ name: "measureLoop", options: { direction: "up" } }], 'policy "measureLoop" in arm.yaml (policies[].options): option "command": Invalid input: expected string, received undefined; option "direction": Invalid option: expected one of "min"|"max"'],
   ])("refuses %s with a message naming the place and the fix", (_, specs, message) => {
-    expect(() => createPolicies(specs)).toThrow(new PolicyOptionsError(message));
+    let thrown: unknown;
+    try {
+      createPolicies(specs);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(PolicyOptionsError);
+    expect((thrown as Error).message).toEqual(message);
   });
 });
 

@@ -235,7 +235,7 @@ describe("bad input names the file and the field", () => {
       "a misspelt arm field",
       { "a/arm.yaml": "polices:\n  - name: none\n" },
       "a",
-      { code: "FIELD", file: "a/arm.yaml", field: "polices", problem: "unknown field; remove it or fix its spelling. Known fields here: name, description, extends, agent, prompt, sections, policies, goal." },
+      { code: "FIELD", file: "a/arm.yaml", field: "polices", problem: "unknown field; remove it or fix its spelling. Known fields here: name, description, extends, agent, prompt, sections, policies, goal, mode, plan, context." },
     ],
     [
       "an unknown policy",

@@ -33,8 +33,8 @@ function b1Persona(): string {
   writeFileSync(
     join(dir, "b1.steps.yaml"),
     [
-      `handoff: ${join(ROOT, "fixtures/handoffs/main.md")}`,
-      `checks: ${join(ROOT, "fixtures/handoffs/main.checks.yaml")}`,
+      `handoff: ${join(ROOT, "fixtures/tasks/stockbook/handoff.md")}`,
+      `checks: ${join(ROOT, "fixtures/tasks/stockbook/checks.yaml")}`,
       `solutions: ${join(PERSONAS, "solutions")}`,
       "steps:",
       "  - id: B1",

@@ -45,7 +45,7 @@ describe("parseProviderSpec", () => {
   });
 
   it("is null for what the persona server serves", () => {
-    expect([parseProviderSpec("scripted:fixtures/personas/diligent.yaml"), parseProviderSpec("replay:cassettes/a"), parseProviderSpec("record:c=scripted:x.yaml")]).toEqual([null, null, null]);
+    expect([parseProviderSpec("scripted:fixtures/tasks/stockbook/personas/diligent.yaml"), parseProviderSpec("replay:cassettes/a"), parseProviderSpec("record:c=scripted:x.yaml")]).toEqual([null, null, null]);
   });
 
   it.each([
@@ -97,7 +97,7 @@ describe("createDriverModel", () => {
   it("a provider spec becomes a ProviderModel; a scripted one the persona", async () => {
     const provider = await createDriverModel("pi", "openai:gpt-5", options);
     expect(provider instanceof ProviderModel ? { id: provider.id, testDouble: provider.isTestDouble, baseUrl: provider.provider.baseUrl } : null).toEqual({ id: "openai:gpt-5", testDouble: false, baseUrl: "https://api.openai.com" });
-    const persona = await createDriverModel("pi", "scripted:fixtures/personas/diligent.yaml", options);
+    const persona = await createDriverModel("pi", "scripted:fixtures/tasks/stockbook/personas/diligent.yaml", options);
     expect({ id: persona.id, testDouble: persona.isTestDouble, provider: persona instanceof ProviderModel }).toEqual({ id: "scripted:diligent", testDouble: true, provider: false });
     // It is never asked for a reply; asked anyway, it explains instead of throwing.
     expect((await provider.complete({ messages: [], tools: [] })).errorMessage).toBe("openai:gpt-5 is reached by the driven client itself; armstudy's own loop cannot call it through this model");
@@ -146,7 +146,7 @@ async function standInProvider(client: ClientName, work: string) {
 
 describe.each(["codex", "claude", "pi"] as const)("real %s pointed at a provider by a model spec", (client) => {
   const bin = clientBinary(client, process.env, process.cwd());
-  it.skipIf(bin === null || sandbox.kind !== "bwrap")(`talks to it from inside the sandbox, which keeps the host network for it (skipped unless ${client} and bubblewrap are installed)`, async () => {
+  it.skipIf(bin === null || sandbox.kind !== "bwrap")(`talks to it from inside the sandbox, through armstudy's forwarder only (skipped unless ${client} and bubblewrap are installed)`, async () => {
     const work = mkdtempSync(join(tmpdir(), "armstudy-provider-boxed-"));
     temps.push(work);
     execFileSync("git", ["init", "-q"], { cwd: work });
@@ -169,7 +169,7 @@ describe.each(["codex", "claude", "pi"] as const)("real %s pointed at a provider
       }).toEqual({
         status: "completed",
         file: "world\nline2\n",
-        sandbox: ["bwrap", "host"],
+        sandbox: ["bwrap", "none"],
         credentials: [client === "claude" ? "sk-stand-in" : "Bearer sk-stand-in"],
       });
     } finally {

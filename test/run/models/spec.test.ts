@@ -26,7 +26,7 @@ describe("parseModelSpec", () => {
     ],
     ["ollama:llama3.1:8b", { kind: "ollama", model: "llama3.1:8b", baseUrl: "http://127.0.0.1:11434/v1" }],
     ["ollama:qwen3@http://10.0.0.5:11434/v1", { kind: "ollama", model: "qwen3", baseUrl: "http://10.0.0.5:11434/v1" }],
-    ["scripted:fixtures/personas/diligent.yaml", { kind: "scripted", file: "fixtures/personas/diligent.yaml" }],
+    ["scripted:fixtures/tasks/stockbook/personas/diligent.yaml", { kind: "scripted", file: "fixtures/tasks/stockbook/personas/diligent.yaml" }],
     ["replay:cassettes/a", { kind: "replay", dir: "cassettes/a" }],
     [
       "record:cassettes/a=openai-compatible:m@http://127.0.0.1:1/v1",
