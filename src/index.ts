@@ -1,4 +1,4 @@
-/** The curated public API of armstudy, grouped by layer from the bottom (imports point down: study → render → measure → sessions → run → core). */
+/** The curated public API of armstudy, grouped by layer from the bottom (imports point down: view → study → render → measure → sessions → run → core). */
 
 // core: pure decisions (tokens, prompt, plan, report, goal, policies, envelope) — no I/O, no clock.
 export { countTokens, contentHash, TokenCounter } from "./core/tokens.ts";
@@ -102,3 +102,9 @@ export { appendLedgerRow, readLedgerSummary } from "./study/envelope/cost-ledger
 export { checkIntentFreshness, stampIntentFile } from "./study/envelope/intent.ts";
 export { writeEnvelopeFile } from "./study/envelope/write.ts";
 export { writeRunEnvelope, finalReplyText, ENVELOPE_FILE, type RunEnvelopeInput } from "./study/envelope/run.ts";
+
+// view: report.html for a study or a session, and `view --serve`.
+export { writeStudyView, VIEW_FILE } from "./view/write.ts";
+export { writeSessionView } from "./view/write-session.ts";
+export { serveViews, type RunningServer } from "./view/serve.ts";
+export { buildPageAssets, type PageAssets } from "./view/assets.ts";

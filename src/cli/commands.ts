@@ -19,4 +19,5 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   report: async () => (await import("./commands/report.ts")).default,
   run: async () => (await import("./commands/run.ts")).default,
   study: async () => (await import("./commands/study.ts")).default,
+  view: async () => (await import("./commands/view.ts")).default,
 };

@@ -1,12 +1,11 @@
 /**
- * Peer check: ccusage 20.0.24 (a devDependency, run offline with its bundled prices) and
+ * Peer check: ccusage 20.0.24 (installed by `npm run peers:install`, run offline with its bundled prices) and
  * `armstudy analyze` on the same bundled Claude Code and Codex logs. Token totals must be equal;
  * cost must agree wherever both price the model. The deliberate differences are asserted as such
  * and explained in docs/ccusage-comparison.md.
  */
 import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
@@ -14,9 +13,10 @@ import { describe, expect, it } from "vitest";
 import { memoryIO } from "../../src/cli/io.ts";
 import { main } from "../../src/cli/main.ts";
 import { FIXTURES } from "./scan.ts";
+import { ccusageCli } from "../../scripts/peers.ts";
 
 const run = promisify(execFile);
-const ccusage = join(dirname(createRequire(import.meta.url).resolve("ccusage/package.json")), "src/cli.js");
+const ccusage = ccusageCli(process.env, process.cwd());
 
 const root = mkdtempSync(join(tmpdir(), "armstudy-ccusage-"));
 const claude = join(root, "claude");
@@ -44,7 +44,7 @@ cpSync(join(FIXTURES, "pi-mono/before-compaction.jsonl"), join(pi, "before-compa
 cpSync(join(FIXTURES, "offline-real-clients/pi-retry-session.jsonl"), join(pi, "pi-retry-session.jsonl"));
 
 async function peer(args: string[], env: Record<string, string>): Promise<any> {
-  const { stdout } = await run(process.execPath, [ccusage, ...args, "--offline", "--json"], { env: { PATH: process.env.PATH ?? "", HOME: root, TZ: "UTC", ...env }, timeout: 60_000 });
+  const { stdout } = await run(process.execPath, [ccusage as string, ...args, "--offline", "--json"], { env: { PATH: process.env.PATH ?? "", HOME: root, TZ: "UTC", ...env }, timeout: 60_000 });
   return JSON.parse(stdout);
 }
 
@@ -56,7 +56,7 @@ async function ours(dir: string): Promise<Array<Record<string, any>>> {
 
 const sessionId = (file: string): string => (file.split("/").at(-1) as string).replace(/\.jsonl$/, "");
 
-describe("peer check against ccusage 20.0.24 --offline", () => {
+describe.skipIf(ccusage === null)("peer check against ccusage 20.0.24 --offline (skipped unless `npm run peers:install` installed it)", () => {
   it("Claude Code: tokens equal per session, sub-agents included; cost agrees where ccusage prices the model", async () => {
     const theirs = (await peer(["claude", "session"], { CLAUDE_CONFIG_DIR: claude })).sessions as Array<Record<string, any>>;
     const mine = await ours(join(claude, "projects"));

@@ -35,12 +35,13 @@ describe("armstudy study (real arms, fixture and scripted model)", () => {
     const code = await main(["study", "--arm", "ordinary", "--arm", "goal", "--runs", "1", "-j", "2", "--out", out], io);
     expect({ code, err: io.err.join("") }).toEqual({ code: 0, err: "" });
     const stdout = io.out.join("").split("\n");
-    expect(stdout.slice(-6)).toEqual([
+    expect(stdout.slice(-7)).toEqual([
       "model: the scripted test double — the numbers show the harness's mechanics, not a real model's behaviour",
       "warning: Fewer than 5 runs per arm for ordinary (n=1), goal (n=1): intervals are wide and only large differences can be told from chance; treat the comparisons as indicative.",
       "2 run(s) finished, 0 already done",
       "verdict (falseCompletion, goal vs ordinary): mechanics only — the scripted test double gives no finding",
       `report: ${join(out, "report.md")}`,
+      `view: ${join(out, "report.html")}`,
       "",
     ]);
     const report = readFileSync(join(out, "report.md"), "utf8").split("\n");

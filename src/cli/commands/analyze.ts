@@ -24,7 +24,7 @@ import type { CliIO } from "../io.ts";
 
 const USAGE = `armstudy analyze FILE|DIR... [--discover] [--format auto|${SESSION_FORMATS.join("|")}]
                  [--since DATE] [--until DATE] [--project TEXT] [--by ${COHORT_KEYS.join("|")}]
-                 [--json | --csv] [--report DIR] [--workers N] [--seed N] [--record OUT.jsonl]
+                 [--json | --csv] [--report DIR] [--workers N] [--seed N] [--record OUT.jsonl] [--html OUT.html]
 
 Reads session logs (streamed) and prints their metrics. FILE: one session; DIR: every *.jsonl /
 *.ndjson under it (Claude Code sub-agent files are read with their parent). --discover reads the
@@ -36,7 +36,8 @@ YYYY-MM-DD (UTC; --until includes the day) or an ISO time; --project keeps sessi
 folder contains TEXT. --by groups the sessions into cohorts and compares them (Wilson and bootstrap
 95% intervals, Fisher's exact p against the largest group), and writes a markdown report with
 charts to --report DIR (default ./armstudy-analyze). --workers spreads files over threads (default:
-the cores, for folders; 1 for files). --record writes one session's normalised run record.
+the cores, for folders; 1 for files). --record writes one session's normalised run record;
+--html one session's viewer page (its trajectory as a timeline, sub-agents nested).
 Exit 0; 2 when a named FILE is missing, empty or not a session (files found in a folder that are
 not sessions are counted and skipped).`;
 
@@ -80,6 +81,7 @@ const command: Command = {
           json: { type: "boolean", default: false },
           csv: { type: "boolean", default: false },
           record: { type: "string" },
+          html: { type: "string" },
           discover: { type: "boolean", default: false },
           since: { type: "string" },
           until: { type: "string" },
@@ -108,12 +110,28 @@ const command: Command = {
     if (until !== undefined) filter.until = until;
     if (values.project !== undefined) filter.project = values.project;
 
+    // --html: the session's viewer page, written after the analysis (src/view, loaded only then).
+    const html = values.html;
+    if (html !== undefined) {
+      if (positionals.length !== 1 || values.discover) throw new UsageError(`--html writes one session's page: give exactly one FILE (got ${positionals.length})`);
+      if ((await stat(resolve(io.cwd, positionals[0] as string)).catch(() => null))?.isDirectory() === true) {
+        throw new UsageError(`--html writes one session's page: ${positionals[0]} is a folder; name one session FILE`);
+      }
+      await prepareOutputFile("--html", resolve(io.cwd, html));
+    }
+    const withHtml = async (code: number): Promise<number> => {
+      if (html === undefined || code !== 0) return code;
+      await (await import("../../view/write-session.ts")).writeSessionView(resolve(io.cwd, positionals[0] as string), resolve(io.cwd, html), format as SessionFormat | "auto");
+      io.stderr(`session page written to ${html}\n`);
+      return code;
+    };
+
     if (values.record !== undefined) {
       if (positionals.length !== 1 || values.discover) throw new UsageError(`--record writes one run record: give exactly one FILE (got ${positionals.length})`);
       if ((await stat(resolve(io.cwd, positionals[0] as string)).catch(() => null))?.isDirectory() === true) {
         throw new UsageError(`--record writes one run record: ${positionals[0]} is a folder; name one session FILE`);
       }
-      return recordOne(positionals[0] as string, format as SessionFormat | "auto", values.record, values.json, io);
+      return withHtml(await recordOne(positionals[0] as string, format as SessionFormat | "auto", values.record, values.json, io));
     }
 
     const sources: string[] = [];
@@ -144,7 +162,7 @@ const command: Command = {
       workers: positiveInt("--workers", values.workers, anyFolder ? Math.min(8, availableParallelism()) : 1),
       seed: positiveInt("--seed", values.seed, 1),
     };
-    return analyzeMany(sources.map((s) => resolve(io.cwd, s)), sources, named, options, io, [`armstudy analyze`, ...args].join(" "));
+    return withHtml(await analyzeMany(sources.map((s) => resolve(io.cwd, s)), sources, named, options, io, [`armstudy analyze`, ...args].join(" ")));
   },
 };
 

@@ -5,6 +5,7 @@
 import { relative, resolve } from "node:path";
 import { renderStudyReport } from "../../render/render.ts";
 import { readStudyMeta } from "../../render/results.ts";
+import { writeStudyView } from "../../view/write.ts";
 import { mergeStudies } from "../../study/merge.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
@@ -34,12 +35,14 @@ async function run(args: string[], io: CliIO): Promise<number> {
     const outDir = values.out !== undefined ? resolve(io.cwd, values.out) : resolve(io.cwd, "reports", first.study, `${stampOf(new Date())}-merged`);
     const merged = await mergeStudies(dirs, outDir, io.cwd);
     const rendered = await renderStudyReport(merged.outDir);
+    const view = await writeStudyView(merged.outDir);
     if (values.json === true) {
-      io.stdout(`${JSON.stringify({ outDir: merged.outDir, report: rendered.reportPath, summary: rendered.summaryPath, copied: merged.copied, missing: rendered.summary.runs.missing })}\n`);
+      io.stdout(`${JSON.stringify({ outDir: merged.outDir, report: rendered.reportPath, view, summary: rendered.summaryPath, copied: merged.copied, missing: rendered.summary.runs.missing })}\n`);
     } else {
       for (const { dir, runs } of merged.copied) io.stdout(`${shown(dir)}: ${runs} run(s)\n`);
       for (const warning of rendered.summary.warnings) io.stdout(`warning: ${warning}\n`);
       io.stdout(`report: ${shown(rendered.reportPath)}\n`);
+      io.stdout(`view: ${shown(view)}\n`);
     }
     return 0;
   } catch (error) {

@@ -21,7 +21,7 @@ tokens. --json prints the result object. Exit 0 for any reply; 2 when the input 
 
 const USAGE = `${ANALYZE_USAGE}
 
-armstudy report DIR [--json]: re-render report.md, summary.json and charts/ from a study's saved results.`;
+armstudy report DIR [--json]: re-render report.md, report.html, summary.json and charts/ from a study's saved results.`;
 
 function renderAnalysis(analysis: FinalReportAnalysis): string {
   const rows: Array<[string, string]> = [

@@ -17,6 +17,7 @@ import { progressPrinter } from "../../study/progress.ts";
 import { runStudy } from "../../study/runner.ts";
 import { onInterrupt } from "../../study/signals.ts";
 import { loadStudyFile } from "../../study/study-file.ts";
+import { writeStudyView } from "../../view/write.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
 import { InputError, UsageError } from "../errors.ts";
@@ -152,6 +153,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     });
     printer.close();
     const rendered = await renderStudyReport(outcome.outDir);
+    const view = await writeStudyView(outcome.outDir);
     // Errors count over the whole folder (a resume that adds no new error still leaves the old ones).
     const errors = rendered.summary.runs.errors;
     const errorCauses = rendered.summary.runs.errorCauses;
@@ -161,6 +163,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
         `${JSON.stringify({
           outDir: outcome.outDir,
           report: rendered.reportPath,
+          view,
           summary: rendered.summaryPath,
           charts: rendered.chartPaths,
           ran: outcome.ran,
@@ -180,6 +183,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       if (outcome.interrupted) io.stdout(`interrupted; finish with: ${resumeHint}\n`);
       if (rendered.summary.verdict !== null) io.stdout(verdictLine(rendered.summary.verdict));
       io.stdout(`report: ${shown(rendered.reportPath)}\n`);
+      io.stdout(`view: ${shown(view)}\n`);
     }
     if (outcome.failFast !== null) {
       const runsText = outcome.failFast.runs.map((r) => `${r.arm} run ${r.runIndex}`).join(", ");
@@ -204,7 +208,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   }
 }
 
-const REPORT_USAGE = "armstudy report DIR [--json] [--fail-if EXPR]... [--fail-if-worse-than DIR] [--github]   (re-render report.md, summary.json and charts/ from a study's saved results, then apply any gates)";
+const REPORT_USAGE = "armstudy report DIR [--json] [--fail-if EXPR]... [--fail-if-worse-than DIR] [--github]   (re-render report.md, report.html, summary.json and charts/ from a study's saved results, then apply any gates)";
 
 /** The verdict as one line of the CLI's output. */
 function verdictLine(verdict: StudyVerdict): string {
@@ -234,12 +238,15 @@ export async function rerenderStudyReport(args: string[], io: CliIO): Promise<nu
   const dir = resolve(io.cwd, positionals[0] as string);
   try {
     const rendered = await renderStudyReport(dir);
+    const view = await writeStudyView(dir);
     if (values.json === true) {
-      io.stdout(`${JSON.stringify({ report: rendered.reportPath, summary: rendered.summaryPath, charts: rendered.chartPaths, runs: rendered.summary.runs })}\n`);
+      io.stdout(`${JSON.stringify({ report: rendered.reportPath, view, summary: rendered.summaryPath, charts: rendered.chartPaths, runs: rendered.summary.runs })}\n`);
     } else {
       for (const warning of rendered.summary.warnings) io.stdout(`warning: ${warning}\n`);
       const rel = relative(io.cwd, rendered.reportPath);
       io.stdout(`report: ${rel.startsWith("..") ? rendered.reportPath : rel}\n`);
+      const viewRel = relative(io.cwd, view);
+      io.stdout(`view: ${viewRel.startsWith("..") ? view : viewRel}\n`);
     }
     return await applyGates(dir, values, io);
   } catch (error) {
