@@ -23,6 +23,7 @@ import { runAgent } from "../../src/run/agent.ts";
 import { RequestTokenCounter } from "../../src/run/agent-tokens.ts";
 import { createScriptedClient, loadPersona } from "../../src/run/models/scripted.ts";
 import { createToolbox, runCommand } from "../../src/run/tools/index.ts";
+import { machineLine } from "./lib/report.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
 const REQUESTS = 120;
@@ -120,6 +121,7 @@ const rows = [
   ...counting.tasks.map((task) => ({ task: task.name, "p50 ms": p50(counting, task.name).toFixed(1), clock: "cpu" })),
   ...runs.tasks.map((task) => ({ task: task.name, "p50 ms": p50(runs, task.name).toFixed(1), clock: "wall" })),
 ];
+console.log(machineLine());
 console.table(rows);
 const ourCount = p50(counting, "RequestTokenCounter (per message, once)");
 console.log(`re-count / ours: ${(p50(counting, "peer: re-count the whole history per request") / ourCount).toFixed(1)}x`);

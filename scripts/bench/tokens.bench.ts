@@ -1,27 +1,31 @@
 /**
- * Tokens and prompt compilation. `npm run bench -- tokens`
+ * o200k counting and prompt compilation, each figure beside its goal and a peer measured in the
+ * same run (ADR 0088). `npm run bench -- tokens`
  *
- * 1. Counting o200k tokens through armstudy (TokenCounter: sha-256 lookup, then gpt-tokenizer)
- *    against its peers in the same run: raw gpt-tokenizer countTokens and js-tiktoken encode, on a
- *    100 KB markdown text and a 1 MB mixed code text. Both texts are generated here from a seeded
- *    generator, so every run counts the same bytes. Caches are cleared before each iteration (the
- *    TokenCounter and gpt-tokenizer's merge cache), so every iteration is a cold count.
- *    Target: armstudy / raw gpt-tokenizer <= 1.05.
- * 2. Compiling a pack again after one section changed (the counter reused) against a cold compile
- *    (a fresh counter, merge cache cleared), for the bundled old-build arm and for a 100 KB pack.
- *    Target: one-section recompile >= 5x faster than cold.
+ * 1. Ordinary text, cold (every cache cleared before each count): armstudy against raw
+ *    gpt-tokenizer in alternating rounds (ADR 0009), and js-tiktoken. Goal: ≤ 1.05× gpt-tokenizer.
+ * 2. One long pre-token: 1 MB of one repeated character. Goal: < 1 s. gpt-tokenizer and
+ *    js-tiktoken are quadratic there, so they are measured on the longest runs they finish quickly,
+ *    with armstudy on the same runs (counts compared).
+ * 3. Start-up: a fresh process that imports the counter and counts one word, against the same
+ *    process with gpt-tokenizer's counter, over a process that imports nothing (CPU and RSS).
+ * 4. compile(): a cold compile against a recompile after one section changed. Goal: ≥ 5× faster,
+ *    and each section counted once.
  *
- * Times are process CPU time (tinybench's `now`), p50 per task.
+ * Times are process CPU time.
  */
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
 import { clearMergeCache, countTokens as rawCount } from "gpt-tokenizer/encoding/o200k_base";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200kBase from "js-tiktoken/ranks/o200k_base";
-import { Bench } from "tinybench";
 import { compile } from "../../src/core/prompt/compile.ts";
 import type { PromptPack, PromptSection } from "../../src/core/prompt/types.ts";
 import { seededRng } from "../../src/core/random.ts";
-import { TokenCounter, contentHash } from "../../src/core/tokens.ts";
+import { TokenCounter, contentHash, countTokens } from "../../src/core/tokens.ts";
+import { o200k } from "../../src/core/tokens/o200k.ts";
 import { loadArm } from "../../src/run/arms/load.ts";
+import { cpuMedian, machineLine, median, ms, table, type Row } from "./lib/report.ts";
 
 const WORDS =
   "the agent reads each file before it changes it and runs the checks after every edit so the person sees what changed why it changed and how it was tested a reply that stops early says so on its first line with the reason and the next step budget prefix cache section report token harness worktree handoff acceptance".split(
@@ -85,68 +89,94 @@ const rand = seededRng(0x5eed);
 const texts = { "md100k": markdown(100_000, rand), "mixed1m": mixedCode(1_000_000, rand) };
 const PLAIN = { disallowedSpecial: new Set<string>() };
 const tiktoken = new Tiktoken(o200kBase);
+const ours = (text: string): number => countTokens(text);
+const coldOurs = (): void => o200k().clearPieceCache();
+const rows: Row[] = [];
+const notes: string[] = [];
 
-// The three must agree before their speed means anything.
+// 1. Ordinary text.
 for (const [name, text] of Object.entries(texts)) {
-  const counts = [new TokenCounter().count(text), rawCount(text, PLAIN), tiktoken.encode(text, [], []).length];
+  const counts = [ours(text), rawCount(text, PLAIN), tiktoken.encode(text, [], []).length];
   if (new Set(counts).size !== 1) throw new Error(`${name}: counts differ ${counts.join(" / ")}`);
-  console.log(`${name}: ${Buffer.byteLength(text)} bytes, ${counts[0]} o200k tokens (armstudy = gpt-tokenizer = js-tiktoken)`);
-}
-
-// The machine is shared and noisy, so armstudy and raw gpt-tokenizer run in alternating rounds
-// (each round a small tinybench run with both tasks, order flipped every round) and the ratio is
-// the median of the per-round ratios. js-tiktoken is slow enough to measure once.
-const ROUNDS = 9;
-/**
- * Process CPU time in milliseconds, as tinybench's clock: on a shared machine wall time mostly
- * measures the neighbours, while CPU time measures the work.
- */
-const cpuNow = (): number => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-};
-const counter = new TokenCounter();
-const p50Of = (bench: Bench, name: string): number => {
-  const result = bench.tasks.find((t) => t.name === name)?.result as { latency?: { p50?: number } } | undefined;
-  return result?.latency?.p50 ?? Number.NaN;
-};
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
-const countingRows: { task: string; "p50 ms": string }[] = [];
-const countingRatios: Record<string, { ours: number[]; raw: number[]; peer: number; hash: number }> = {};
-for (const [name, text] of Object.entries(texts)) {
-  const ours: number[] = [];
-  const raw: number[] = [];
-  for (let round = 0; round < ROUNDS; round += 1) {
-    // Short counts get more iterations per round, so a garbage-collection pause is one sample of many.
-    const bench = new Bench({ iterations: text.length > 500_000 ? 4 : 16, warmupIterations: 2, time: 0, now: cpuNow });
-    const tasks: [string, () => void, () => void][] = [
-      ["armstudy", () => void counter.count(text), () => (counter.clear(), clearMergeCache())],
-      ["raw", () => void rawCount(text, PLAIN), () => clearMergeCache()],
-    ];
-    for (const [task, fn, beforeEach] of round % 2 === 0 ? tasks : [...tasks].reverse()) bench.add(task, fn, { beforeEach });
-    await bench.run();
-    ours.push(p50Of(bench, "armstudy"));
-    raw.push(p50Of(bench, "raw"));
+  const runs = text.length > 500_000 ? 3 : 9;
+  const ratios: number[] = [];
+  const oursMs: number[] = [];
+  const rawMs: number[] = [];
+  for (let round = 0; round < 7; round += 1) {
+    const a = (): number => cpuMedian(() => void ours(text), runs, 1, coldOurs);
+    const b = (): number => cpuMedian(() => void rawCount(text, PLAIN), runs, 1, () => clearMergeCache());
+    const [x, y] = round % 2 === 0 ? [a(), b()] : (([q, p]) => [p, q])([b(), a()]);
+    oursMs.push(x as number);
+    rawMs.push(y as number);
+    ratios.push((x as number) / (y as number));
   }
-  const hashBench = new Bench({ iterations: 20, warmupIterations: 2, time: 0, now: cpuNow }).add("sha-256", () => void contentHash(text));
-  await hashBench.run();
-  const peerBench = new Bench({ iterations: 3, warmupIterations: 1, time: 0, now: cpuNow }).add("js-tiktoken", () => void tiktoken.encode(text, [], []).length);
-  await peerBench.run();
-  countingRatios[name] = { ours, raw, peer: p50Of(peerBench, "js-tiktoken"), hash: p50Of(hashBench, "sha-256") };
-  countingRows.push(
-    { task: `${name} armstudy TokenCounter (median of ${ROUNDS} rounds)`, "p50 ms": median(ours).toFixed(2) },
-    { task: `${name} gpt-tokenizer countTokens (median of ${ROUNDS} rounds)`, "p50 ms": median(raw).toFixed(2) },
-    { task: `${name} js-tiktoken encode`, "p50 ms": p50Of(peerBench, "js-tiktoken").toFixed(2) },
-    { task: `${name} sha-256 (the cache key armstudy adds)`, "p50 ms": p50Of(hashBench, "sha-256").toFixed(2) },
-  );
+  const peer = cpuMedian(() => void tiktoken.encode(text, [], []), 2, 1);
+  const hash = cpuMedian(() => void contentHash(text), 10, 2);
+  const ratio = median(ratios);
+  rows.push({
+    figure: `cold count, ${name} (${Buffer.byteLength(text).toLocaleString("en")} bytes, ${counts[0]?.toLocaleString("en")} tokens)`,
+    value: `${ms(median(oursMs))} = ${ratio.toFixed(2)}× gpt-tokenizer`,
+    goal: "≤ 1.05× gpt-tokenizer",
+    met: ratio <= 1.05,
+    peer: `gpt-tokenizer ${ms(median(rawMs))} (rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}); js-tiktoken ${ms(peer)}; sha-256 key ${ms(hash, 2)}`,
+  });
 }
 
-// Packs: the bundled old-build arm, and the 100 KB markdown cut into 25 sections.
-const oldBuild = (await loadArm("arms", "old-build", { budgetsFile: null })).pack;
+// 2. One long pre-token.
+const MB = 1_000_000;
+for (const unit of ["a", " ", "=", "`"]) {
+  const big = unit.repeat(MB);
+  const oursBig = cpuMedian(() => void ours(big), 3, 1, coldOurs);
+  const gptSize = 20_000;
+  const tikSize = 2_000;
+  const gptText = unit.repeat(gptSize);
+  const tikText = unit.repeat(tikSize);
+  if (ours(gptText) !== rawCount(gptText, PLAIN) || ours(tikText) !== tiktoken.encode(tikText, [], []).length) throw new Error(`${JSON.stringify(unit)}: counts differ`);
+  const gpt = cpuMedian(() => void rawCount(gptText, PLAIN), 1, 0, () => clearMergeCache());
+  const tik = cpuMedian(() => void tiktoken.encode(tikText, [], []), 1, 0);
+  const oursGpt = cpuMedian(() => void ours(gptText), 3, 1, coldOurs);
+  const oursTik = cpuMedian(() => void ours(tikText), 3, 1, coldOurs);
+  rows.push({
+    figure: `1 MB of ${JSON.stringify(unit)} (one pre-token, ${ours(big).toLocaleString("en")} tokens)`,
+    value: ms(oursBig, 0),
+    goal: "< 1 000 ms",
+    met: oursBig < 1000,
+    peer: `20 000 chars: gpt-tokenizer ${ms(gpt, 0)} (≈ ${((gpt * (MB / gptSize) ** 2) / 60_000).toFixed(0)} min at 1 MB if quadratic), armstudy ${ms(oursGpt, 1)}; 2 000 chars: js-tiktoken ${ms(tik, 0)}, armstudy ${ms(oursTik, 2)}`,
+  });
+}
+
+// 3. Start-up, in fresh processes.
+function startup(body: string): { cpu: number; rss: number } {
+  const samples: { cpu: number; rss: number }[] = [];
+  for (let i = 0; i < 5; i += 1) {
+    const script = `${body}\nconst u = process.cpuUsage(); console.log(JSON.stringify({ cpu: (u.user + u.system) / 1000, rss: process.memoryUsage().rss / 1e6 }));`;
+    const out = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: import.meta.dirname, encoding: "utf8" });
+    if (out.status !== 0) throw new Error(`start-up probe failed: ${out.stderr}`);
+    samples.push(JSON.parse(out.stdout.trim().split("\n").at(-1) as string) as { cpu: number; rss: number });
+  }
+  return { cpu: median(samples.map((s) => s.cpu)), rss: median(samples.map((s) => s.rss)) };
+}
+const empty = startup("");
+const importOnly = startup(`await import("../../src/core/tokens.ts");`);
+const first = startup(`const { countTokens } = await import("../../src/core/tokens.ts"); countTokens("hello");`);
+const gptFirst = startup(`const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base"); countTokens("hello");`);
+rows.push(
+  {
+    figure: "start-up: import the counter, count nothing (CPU / RSS over an empty process)",
+    value: `+${ms(importOnly.cpu - empty.cpu, 0)} / +${(importOnly.rss - empty.rss).toFixed(0)} MB`,
+    goal: "no tokenizer loaded (< 50 ms, < 20 MB)",
+    met: importOnly.cpu - empty.cpu < 50 && importOnly.rss - empty.rss < 20,
+    peer: `empty process ${ms(empty.cpu, 0)} / ${empty.rss.toFixed(0)} MB`,
+  },
+  {
+    figure: "start-up: import and count one word",
+    value: `+${ms(first.cpu - empty.cpu, 0)} / +${(first.rss - empty.rss).toFixed(0)} MB`,
+    peer: `gpt-tokenizer +${ms(gptFirst.cpu - empty.cpu, 0)} / +${(gptFirst.rss - empty.rss).toFixed(0)} MB`,
+  },
+);
+
+// 4. compile(): the bundled old-build arm, and the 100 KB markdown cut into 25 sections.
+const oldBuild = (await loadArm(join(import.meta.dirname, "../../arms"), "old-build", { budgetsFile: null })).pack;
 if (oldBuild === null || oldBuild === undefined) throw new Error("old-build has no pack");
 const bigSections: PromptSection[] = Array.from({ length: 25 }, (_, i) => ({
   id: `s${i}`,
@@ -161,38 +191,36 @@ const packs: Record<string, { pack: PromptPack; change: string }> = {
   "old-build arm": { pack: oldBuild, change: "todo" },
   "100 KB pack (25 sections)": { pack: { name: "big", sections: bigSections }, change: "s12" },
 };
-
-/** The pack with one section's text changed; `i` makes every edit new to the counter. */
 function edited(pack: PromptPack, id: string, i: number): PromptPack {
   return {
     ...pack,
     sections: pack.sections.map((s) => (s.id === id && s.source.kind === "markdown" ? { ...s, source: { kind: "markdown", text: `${s.source.text}\nRevision ${i}: one more sentence.` } } : s)),
   };
 }
-
-const compiling = new Bench({ iterations: 15, warmupIterations: 3, time: 0, now: cpuNow });
 for (const [name, { pack, change }] of Object.entries(packs)) {
-  const warm = new TokenCounter();
-  compile(pack, {}, { counter: warm });
+  const cold = cpuMedian(() => void compile(pack, {}, { counter: new TokenCounter() }), 15, 3, coldOurs);
+  const counter = new TokenCounter();
+  compile(pack, {}, { counter });
+  const sections = counter.stats().misses;
   let edit = 0;
-  compiling
-    .add(`${name}: cold compile`, () => void compile(pack, {}, { counter: new TokenCounter() }), { beforeEach: () => clearMergeCache() })
-    .add(`${name}: one-section recompile`, () => void compile(edited(pack, change, (edit += 1)), {}, { counter: warm }), { beforeEach: () => clearMergeCache() });
+  const before = counter.stats().misses;
+  const again = cpuMedian(() => void compile(edited(pack, change, (edit += 1)), {}, { counter }), 15, 3, coldOurs);
+  const perRecompile = (counter.stats().misses - before) / (15 + 3);
+  const speedup = cold / again;
+  rows.push({
+    figure: `compile, ${name}: one-section recompile vs cold`,
+    value: `${speedup.toFixed(1)}× faster (${ms(again, 3)} vs ${ms(cold, 3)})`,
+    goal: "≥ 5×",
+    met: speedup >= 5,
+    peer: `texts counted: ${sections} cold (one per section), ${perRecompile} per recompile`,
+  });
 }
-await compiling.run();
 
-console.table([
-  ...countingRows,
-  ...compiling.tasks.map((task) => ({ task: task.name, "p50 ms": p50Of(compiling, task.name).toFixed(3) })),
-]);
-for (const [name, { ours, raw, peer, hash }] of Object.entries(countingRatios)) {
-  const ratios = ours.map((o, i) => o / (raw[i] as number));
-  const ratio = median(ratios);
-  console.log(
-    `${name}: armstudy / raw gpt-tokenizer = ${ratio.toFixed(3)} (rounds ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}; target <= 1.05: ${ratio <= 1.05 ? "met" : "MISSED"}); added work (sha-256 key) = ${((hash / median(raw)) * 100).toFixed(2)}% of a count; js-tiktoken / raw gpt-tokenizer = ${(peer / median(raw)).toFixed(2)}`,
-  );
-}
-for (const name of Object.keys(packs)) {
-  const speedup = p50Of(compiling, `${name}: cold compile`) / p50Of(compiling, `${name}: one-section recompile`);
-  console.log(`${name}: cold / one-section recompile = ${speedup.toFixed(1)}x (target >= 5x: ${speedup >= 5 ? "met" : "MISSED"})`);
-}
+console.log(machineLine());
+console.log("");
+console.log(table(rows));
+console.log("");
+console.log(
+  "Process CPU time; medians. Ordinary text: 7 alternating rounds (order flipped each round), caches cleared before every count, counts equal for all three counters. Long runs: counts compared with gpt-tokenizer at 20 000 characters and js-tiktoken at 2 000, where each finishes in seconds (both merge loops are quadratic in the run's length). Start-up: medians of 5 fresh `node --import tsx` processes.",
+);
+for (const note of notes) console.log(note);

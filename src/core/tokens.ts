@@ -1,23 +1,37 @@
 /**
  * o200k token counting. Every text is counted as plain text: special-token markers such as
  * `<|endoftext|>` inside a source file are ordinary characters and never throw.
+ *
+ * Counts equal js-tiktoken's (test/core/tokens.test.ts proves it with fast-check). The merge
+ * never costs the square of a pre-token's length (tokens/bpe-merge.ts), and the rank table is
+ * loaded on the first count, once per process (tokens/o200k.ts).
  */
-import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
+import { o200k, type TextShape } from "./tokens/o200k.ts";
 
-// gpt-tokenizer throws on special markers by default; an empty disallow set counts them as text.
-// (allowedSpecial is avoided on purpose: 4.0.0 only recognises a special token at position 0.)
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+export { MAX_EXACT_PIECE_BYTES, type TextShape } from "./tokens/o200k.ts";
 
 /** The o200k count of `text`, read as plain text. */
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
-  return countO200k(text, PLAIN_TEXT);
+  return o200k().count(text).tokens;
+}
+
+/**
+ * The o200k count and whether it is exact. It is exact unless one pre-token (a run of letters,
+ * of punctuation or of whitespace with no break) is longer than MAX_EXACT_PIECE_BYTES; such a
+ * run is counted in pieces of that size, which bounds memory and time but may differ from the
+ * whole-run count by a few tokens per cut.
+ */
+export function countTokensChecked(text: string): { tokens: number; exact: boolean } {
+  if (text.length === 0) return { tokens: 0, exact: true };
+  return o200k().count(text);
 }
 
 /** Sha-256 of a text, hex: the identity used for caches and prefix hashes. */
 export function contentHash(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
+  // The one-shot form: no Hash object per text, which was a quarter of a scripted run's counting.
+  return hash("sha256", text, "hex");
 }
 
 /**
@@ -26,7 +40,8 @@ export function contentHash(text: string): string {
  * go first once `maxEntries` is reached.
  */
 export class TokenCounter {
-  private readonly cache = new Map<string, number>();
+  // A count, or a shape (which holds the count) once someone asked for the text's edges.
+  private readonly cache = new Map<string, number | TextShape>();
   private hits = 0;
   private misses = 0;
 
@@ -38,16 +53,52 @@ export class TokenCounter {
     const cached = this.cache.get(key);
     if (cached !== undefined) {
       this.hits += 1;
-      return cached;
+      return typeof cached === "number" ? cached : cached.tokens;
     }
     this.misses += 1;
     const tokens = countTokens(text);
-    if (this.cache.size >= this.maxEntries) {
+    this.remember(key, tokens);
+    return tokens;
+  }
+
+  /** The count of a nonempty text with its edges, for joining texts without counting them again. */
+  shape(text: string): TextShape {
+    const key = contentHash(text);
+    const cached = this.cache.get(key);
+    if (cached !== undefined && typeof cached !== "number") {
+      this.hits += 1;
+      return cached;
+    }
+    this.misses += 1;
+    const shape = o200k().shape(text);
+    this.remember(key, shape);
+    return shape;
+  }
+
+  /**
+   * The exact count of `texts.join(separator)` from each text's cached shape: a text already
+   * counted is not counted again, only the few pre-tokens around each join are read. That needs
+   * a separator that starts with a line break and nonempty texts that do not end in white space
+   * (then no pre-token but a text's last can reach into the join); otherwise the joined text is
+   * counted.
+   */
+  countJoined(texts: readonly string[], separator: string): number {
+    const parts = texts;
+    const joined = parts.join(separator);
+    if (joined.length === 0) return 0;
+    const joinable = /^[\r\n]/.test(separator) && parts.every((text, i) => text.length > 0 && (i === parts.length - 1 || !/\s$/u.test(text)));
+    if (!joinable) return this.count(joined);
+    const shapes = parts.map((text) => this.shape(text));
+    if (parts.length === 1) return (shapes[0] as TextShape).tokens;
+    return o200k().countJoined(joined, shapes, parts.map((text) => text.length), separator);
+  }
+
+  private remember(key: string, value: number | TextShape): void {
+    if (!this.cache.has(key) && this.cache.size >= this.maxEntries) {
       const oldest = this.cache.keys().next();
       if (!oldest.done) this.cache.delete(oldest.value);
     }
-    this.cache.set(key, tokens);
-    return tokens;
+    this.cache.set(key, value);
   }
 
   /** Cache statistics, for tests and benchmarks that prove only changed text is counted. */
@@ -60,4 +111,16 @@ export class TokenCounter {
     this.hits = 0;
     this.misses = 0;
   }
+}
+
+let processCounter: TokenCounter | undefined;
+
+/**
+ * The process's one counter: study, import and report default to it, so a text (a handoff, a
+ * tool list, a fixed instruction block) that several of them see is counted once per process.
+ * Its memory is bounded by the counter's entry limit.
+ */
+export function processTokenCounter(): TokenCounter {
+  processCounter ??= new TokenCounter();
+  return processCounter;
 }

@@ -69,6 +69,8 @@ export interface CheckSpec {
   command: string;
   description?: string;
   timeoutMs?: number;
+  /** Set on every check of a checks file that says `sequential: true`: run them one at a time, in order. */
+  sequential?: true;
 }
 
 /** One task of the study as it ran: where it started, its handoff and checks, and its check files. */

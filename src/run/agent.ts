@@ -27,7 +27,7 @@ import type {
 } from "../core/policies/contract.ts";
 import { createTurnEndControl } from "../core/policies/index.ts";
 import type { AgentRunOptions, AgentRunOutcome } from "./agent-contract.ts";
-import { RequestTokenCounter } from "./agent-tokens.ts";
+import { processRequestCounter, type RequestTokenCounter } from "./agent-tokens.ts";
 import type { LoadedArm, PolicySpec } from "./arms/types.ts";
 import type { RunEvent } from "./record.ts";
 import { describeSandbox } from "./sandbox/types.ts";
@@ -158,7 +158,7 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     options.control ??
     ((planRun ? combinePolicies([createPlanRun(arm.plan ?? { noPlan: "valid" }), ...createPolicies(policiesOf(arm))]) : createTurnEndControl(policiesOf(arm))) as TurnEndPolicy<unknown>);
   const checkMode = options.completionCheck ?? completionCheckMode(process.env.ARMSTUDY_COMPLETION_CHECK);
-  const counter = options.counter ?? new RequestTokenCounter();
+  const counter = options.counter ?? processRequestCounter();
   const env = options.env ?? process.env;
   const declaredWindows = options.contextWindows ?? {};
   const contextSettings = resolveContext(arm.context, model, (id) => {

@@ -16,7 +16,7 @@
  * The builder holds little: the held events after an undecided text (bounded), open tool-call
  * start times, and one small entry per usage key.
  */
-import { contentHash, TokenCounter } from "../core/tokens.ts";
+import { contentHash, processTokenCounter, type TokenCounter } from "../core/tokens.ts";
 import type { EventOf, RunEvent } from "../run/record.ts";
 
 export type ReplyEndReason = EventOf<"reply.end">["reason"];
@@ -120,7 +120,7 @@ export class RecordBuilder {
   private endOverride: { status: string; reason?: string } | null = null;
 
   constructor(private readonly options: BuilderOptions) {
-    this.counter = options.counter ?? new TokenCounter(10_000);
+    this.counter = options.counter ?? processTokenCounter();
     this.outputCap = options.outputCap ?? 4000;
     this.startFields = {
       arm: "session",

@@ -3,7 +3,7 @@
  * line at a time as it runs, timed by the run's clock instead of the log's timestamps. The study
  * layer passes `liveMapper` to the drivers in src/run/drivers.
  */
-import { TokenCounter } from "../core/tokens.ts";
+import { processTokenCounter } from "../core/tokens.ts";
 import type { StreamMapper, StreamMapperFactory } from "../run/drivers/contract.ts";
 import { RecordBuilder } from "./builder.ts";
 import type { MapperContext } from "./format.ts";
@@ -12,7 +12,7 @@ import { formatSpec, isSessionFormat } from "./import.ts";
 export const liveMapper: StreamMapperFactory = (format, init): StreamMapper => {
   if (!isSessionFormat(format)) throw new Error(`liveMapper: unknown stream format ${JSON.stringify(format)}`);
   const spec = formatSpec(format);
-  const builder = new RecordBuilder({ source: spec.source, start: init.start, clock: init.clock, counter: new TokenCounter(10_000) });
+  const builder = new RecordBuilder({ source: spec.source, start: init.start, clock: init.clock, counter: processTokenCounter() });
   const context: MapperContext = { warn: (lineNo, text) => builder.note("warning", `line ${lineNo}: ${text}`) };
   const mapper = spec.create(builder, context);
   builder.time(undefined);

@@ -2,9 +2,12 @@
  * Acceptance checks: commands run in the worktree after the agent stops. The exit code is the
  * truth — 0 means the step is met — that "false completion" is measured against. Each check runs
  * inside the run's sandbox (it executes the agent's code), in its own process group with a timeout
- * that kills the whole group.
+ * that kills the whole group. A run's checks run concurrently, as many at a time as the machine
+ * has cores, unless the checks file says `sequential: true` (checks that share build output or a
+ * port); results keep the file's order either way.
  */
 import { spawn } from "node:child_process";
+import { availableParallelism } from "node:os";
 import { readFile } from "node:fs/promises";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
@@ -32,7 +35,7 @@ const CheckSchema = z
   .refine((check) => check.command !== undefined || check.run !== undefined, { message: "give the check a `command` to run" });
 
 const CheckListSchema = z.array(CheckSchema).min(1);
-const WrappedChecksSchema = z.object({ checks: CheckListSchema }).passthrough();
+const WrappedChecksSchema = z.object({ checks: CheckListSchema, sequential: z.boolean().optional() }).passthrough();
 
 /** Validates a parsed checks file: a list of checks, or `{ checks: [...] }`. */
 export function parseChecks(value: unknown, file: string): CheckSpec[] {
@@ -49,6 +52,7 @@ export function parseChecks(value: unknown, file: string): CheckSpec[] {
     );
   }
   const list = Array.isArray(parsed.data) ? parsed.data : parsed.data.checks;
+  const sequential = !Array.isArray(parsed.data) && parsed.data.sequential === true;
   const seen = new Set<string>();
   return list.map((check, index) => {
     if (seen.has(check.id)) throw new StudyInputError("STUDY_CHECKS", `${file}: field checks.${index}.id: "${check.id}" is used twice; ids must be unique.`, file);
@@ -60,6 +64,7 @@ export function parseChecks(value: unknown, file: string): CheckSpec[] {
       command: (check.command ?? check.run) as string,
       ...(description !== undefined ? { description } : {}),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(sequential ? { sequential: true as const } : {}),
     };
   });
 }
@@ -95,6 +100,8 @@ export interface RunCheckOptions {
   now?: () => number;
   /** Where the check runs; default the machine's sandbox with no network. */
   sandbox?: RunSandbox;
+  /** How many of a run's checks may run at once; default the machine's cores. */
+  concurrency?: number;
   /** Variables the check gets on top of the sandbox's allow-list (such as ARMSTUDY_FINAL_REPLY). */
   extraEnv?: Record<string, string>;
 }
@@ -152,13 +159,26 @@ export function runCheck(check: CheckSpec, options: RunCheckOptions): Promise<Ch
   });
 }
 
-/** Runs every check in order (they may share build output, so never in parallel). */
+/**
+ * Runs every check, up to `concurrency` at a time (one at a time, in order, when the checks are
+ * marked sequential), each in its own process: its exit code stays the truth. Results are in the
+ * checks' order; after an abort no further check starts, and the ones not started are left out.
+ */
 export async function runAcceptance(checks: readonly CheckSpec[], options: RunCheckOptions): Promise<AcceptanceResult> {
-  const results: CheckOutcome[] = [];
-  for (const check of checks) {
-    if (options.signal?.aborted) break;
-    results.push(await runCheck(check, options));
-  }
+  const sequential = checks.some((check) => check.sequential === true);
+  const width = sequential ? 1 : Math.max(1, Math.min(checks.length, options.concurrency ?? availableParallelism()));
+  const outcomes: (CheckOutcome | undefined)[] = new Array(checks.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < checks.length && options.signal?.aborted !== true) {
+      const index = next;
+      next += 1;
+      outcomes[index] = await runCheck(checks[index] as CheckSpec, options);
+    }
+  };
+  await Promise.all(Array.from({ length: width }, worker));
+  // With one worker an abort leaves a prefix; with several, the checks that finished, in order.
+  const results = outcomes.filter((outcome): outcome is CheckOutcome => outcome !== undefined);
   const passed = results.filter((result) => result.passed).length;
   return { passed, failed: results.length - passed, checks: results };
 }

@@ -96,3 +96,40 @@ describe("runCheck", () => {
     });
   });
 });
+
+describe("runAcceptance, concurrently", () => {
+  // A waits (up to ~3 s) for a file that B writes: both pass only if B runs while A is waiting.
+  const waiter = { id: "A", command: "i=0; while [ ! -f b.ready ] && [ $i -lt 30 ]; do sleep 0.1; i=$((i+1)); done; test -f b.ready" };
+  const writer = { id: "B", command: "touch b.ready" };
+
+  it("runs independent checks at the same time, results in the file's order, exit codes kept", async () => {
+    const dir = temp();
+    const result = await runAcceptance([waiter, writer, { id: "C", command: "exit 3" }], { cwd: dir, timeoutMs: 20_000, concurrency: 2 });
+    expect(result.checks.map((c) => ({ id: c.id, passed: c.passed, exitCode: c.exitCode }))).toEqual([
+      { id: "A", passed: true, exitCode: 0 },
+      { id: "B", passed: true, exitCode: 0 },
+      { id: "C", passed: false, exitCode: 3 },
+    ]);
+    expect([result.passed, result.failed]).toEqual([2, 1]);
+  });
+
+  it("runs a file marked sequential: true one check at a time, in order", async () => {
+    const dir = temp();
+    const checks = parseChecks({ sequential: true, checks: [waiter, writer] }, "c.yaml");
+    expect(checks).toEqual([
+      { ...waiter, sequential: true },
+      { ...writer, sequential: true },
+    ]);
+    const result = await runAcceptance(checks, { cwd: dir, timeoutMs: 20_000, concurrency: 2 });
+    // A ran alone, so B's file did not exist yet.
+    expect(result.checks.map((c) => `${c.id}:${c.passed}`)).toEqual(["A:false", "B:true"]);
+  });
+
+  it("starts no check after an abort", async () => {
+    const dir = temp();
+    const abort = new AbortController();
+    abort.abort();
+    const result = await runAcceptance([writer, { id: "C", command: "true" }], { cwd: dir, timeoutMs: 10_000, concurrency: 2, signal: abort.signal });
+    expect(result).toEqual({ passed: 0, failed: 0, checks: [] });
+  });
+});

@@ -21,9 +21,11 @@
  * block at the end of the stream. Here a fenced tag is text, an inline tag counts, and an
  * unterminated block is `invalid` (the repair turn asks the model to finish it).
  *
- * Linear time: one pass over the lines; each paragraph's backtick runs are paired through a
- * precomputed "next run of the same length" table, so no character is scanned more than a fixed
- * number of times, whatever the input.
+ * Linear time, and fast where nothing happens: the pass jumps from one line that can matter (it
+ * holds a tag, or a run of three backticks or tildes) to the next with native searches, and reads
+ * the lines between only to find the paragraph that runs into the next one. Each paragraph's
+ * backtick runs are paired through a precomputed "next run of the same length" table, so no
+ * character is scanned more than a fixed number of times, whatever the input.
  */
 import { type Fence, closesFenceAt, fenceOpeningAt, isBlankAt } from "./fence.ts";
 
@@ -97,116 +99,276 @@ function isTagLine(text: string, start: number, end: number): boolean {
   while (from < end && (text.charCodeAt(from) === SPACE || text.charCodeAt(from) === TAB)) from += 1;
   if (text.charCodeAt(from) !== LT) return false;
   let to = end;
-  while (to > from && [SPACE, TAB, CR].includes(text.charCodeAt(to - 1))) to -= 1;
+  for (let c = text.charCodeAt(to - 1); to > from && (c === SPACE || c === TAB || c === CR); c = text.charCodeAt(to - 1)) to -= 1;
   return TAGS.some((tag) => tag.text.length === to - from && text.startsWith(tag.text, from));
+}
+
+const SLASH = 47;
+const P = 112;
+
+const R = 114;
+const B = 98;
+
+/** The outcome tag that starts at `i` (a `<`), or undefined: two characters pick the candidate. */
+function tagAt(text: string, i: number): (typeof TAGS)[number] | undefined {
+  const closing = text.charCodeAt(i + 1) === SLASH;
+  const at = closing ? i + 2 : i + 1;
+  if (text.charCodeAt(at) !== P) return undefined;
+  // proposed_plan, plan_blocked, plan_clarification: the second letter, then the sixth.
+  const index = text.charCodeAt(at + 1) === R ? 0 : text.charCodeAt(at + 5) === B ? 2 : 4;
+  const tag = TAGS[index + (closing ? 1 : 0)] as (typeof TAGS)[number];
+  return text.startsWith(tag.text, i) ? tag : undefined;
 }
 
 /** Every outcome tag outside fenced code and inline code spans, in order. */
 export function findOutcomeTags(text: string): OutcomeTag[] {
-  const found: OutcomeTag[] = [];
+  return new TagScanner(text).scan();
+}
 
-  // Cursors to the next `<` and the next backtick. Regions are read in increasing order, so each
-  // cursor only moves forward and the native indexOf scans every character at most once.
-  let nextLt = text.indexOf("<");
-  let nextTick = text.indexOf("`");
-  const ltFrom = (position: number): number => {
-    if (nextLt !== -1 && nextLt < position) nextLt = text.indexOf("<", position);
-    return nextLt;
-  };
-  const tickFrom = (position: number): number => {
-    if (nextTick !== -1 && nextTick < position) nextTick = text.indexOf("`", position);
-    return nextTick;
-  };
+type Tag = (typeof TAGS)[number];
+const NONE = -1;
 
-  // Tags in [from, to), which holds no code.
-  const scanTags = (from: number, to: number): void => {
-    let i = ltFrom(from);
-    while (i !== -1 && i < to) {
-      let next = i + 1;
-      for (const tag of TAGS) {
-        if (i + tag.text.length <= to && text.startsWith(tag.text, i)) {
-          found.push({ name: tag.name, closing: tag.closing, start: i, end: i + tag.text.length });
-          next = i + tag.text.length;
+/**
+ * One pass over a reply. Forward-only cursors find the next tag (one for the line pass looking
+ * ahead, one for scanning paragraphs behind it), the next backtick, and the next three-backtick
+ * and three-tilde runs; each is asked about increasing positions only, so each native search reads
+ * every character once. A class rather than closures: its state lives in fields V8 can keep fast.
+ */
+class TagScanner {
+  private readonly found: OutcomeTag[] = [];
+  private readonly end: number;
+  // Every tag in the text, found lazily in order (each `<` is read once); two indexes into it:
+  // the line pass looking ahead, and the scan of paragraphs behind it.
+  private readonly tagStart: number[] = [];
+  private readonly tagIs: Tag[] = [];
+  private searchedTo = 0;
+  private ahead = 0;
+  private behind = 0;
+  // Cursors: the offset found (text.length when none).
+  private tick = NONE;
+  private ticks3 = NONE;
+  private tildes3 = NONE;
+  // Line-pass state.
+  private fence: Fence | null = null;
+  private paragraphStart = NONE;
+  private paragraphEnd = NONE;
+  // A paragraph with no line holding a tag yields nothing, so only these are scanned.
+  private paragraphHasTag = false;
+  // Backtick runs of the paragraph being scanned, reused from one paragraph to the next.
+  private runStart: number[] = [];
+  private runLength: number[] = [];
+  private nextSame: number[] = [];
+
+  constructor(private readonly text: string) {
+    this.end = text.length;
+  }
+
+  scan(): OutcomeTag[] {
+    const { text, end } = this;
+    let lineStart = 0;
+    // The next offset that can matter, for the fence state it was found in; still right while it
+    // is at or after lineStart, since every cursor it came from is forward-only.
+    let next = NONE;
+    let nextFor: Fence | null | undefined;
+    for (;;) {
+      // Jump to the line holding the next thing that can matter.
+      const fence = this.fence;
+      if (next < lineStart || nextFor !== fence) {
+        next =
+          fence === null
+            ? Math.min(this.aheadFrom(lineStart), this.ticks3From(lineStart), this.tildes3From(lineStart))
+            : fence.char === "`"
+              ? this.ticks3From(lineStart)
+              : this.tildes3From(lineStart);
+        nextFor = fence;
+      }
+      const target = next >= end ? end : text.lastIndexOf("\n", next - 1) + 1;
+      if (target > lineStart) {
+        if (fence === null) this.skipProse(lineStart, target);
+        lineStart = target;
+      }
+      const newline = text.indexOf("\n", lineStart);
+      const lineEnd = newline === -1 ? end : newline;
+      if (this.fence !== null) {
+        if (closesFenceAt(text, lineStart, lineEnd, this.fence)) this.fence = null;
+      } else {
+        const opening = fenceOpeningAt(text, lineStart, lineEnd);
+        if (opening !== null) {
+          this.flush();
+          this.fence = opening;
+        } else if (isBlankAt(text, lineStart, lineEnd)) {
+          this.flush();
+        } else if (isTagLine(text, lineStart, lineEnd)) {
+          this.flush();
+          this.scanTags(lineStart, lineEnd);
+        } else {
+          if (this.paragraphStart < 0) this.paragraphStart = lineStart;
+          this.paragraphEnd = lineEnd;
+          if (this.aheadFrom(lineStart) < lineEnd) this.paragraphHasTag = true;
+        }
+      }
+      if (newline === -1) break;
+      lineStart = newline + 1;
+    }
+    this.flush();
+    return this.found;
+  }
+
+  /** The next tag at or after `position` for the line pass (text.length when none). */
+  private aheadFrom(position: number): number {
+    this.ahead = this.tagIndexFrom(position, this.ahead);
+    return this.ahead < this.tagStart.length ? (this.tagStart[this.ahead] as number) : this.end;
+  }
+
+  /** The first tag index from `k` on whose tag starts at or after `position`, finding more as needed. */
+  private tagIndexFrom(position: number, k: number): number {
+    const { text, tagStart } = this;
+    for (;;) {
+      while (k < tagStart.length && (tagStart[k] as number) < position) k += 1;
+      if (k < tagStart.length || this.searchedTo >= this.end) return k;
+      // Find the next tag after everything found so far.
+      let i = text.indexOf("<", this.searchedTo);
+      for (; i !== -1; i = text.indexOf("<", i + 1)) {
+        const tag = tagAt(text, i);
+        if (tag !== undefined) {
+          tagStart.push(i);
+          this.tagIs.push(tag);
+          this.searchedTo = i + tag.text.length;
           break;
         }
       }
-      i = ltFrom(next);
+      if (i === -1) this.searchedTo = this.end;
     }
-  };
+  }
 
-  // A paragraph [from, to): pair its backtick runs into code spans, scan the text between them.
-  const scanParagraph = (from: number, to: number): void => {
-    const runStart: number[] = [];
-    const runLength: number[] = [];
-    let i = tickFrom(from);
-    while (i !== -1 && i < to) {
+  private ticks3From(position: number): number {
+    if (this.ticks3 < position) {
+      const at = this.text.indexOf("```", position);
+      this.ticks3 = at === -1 ? this.end : at;
+    }
+    return this.ticks3;
+  }
+
+  private tildes3From(position: number): number {
+    if (this.tildes3 < position) {
+      const at = this.text.indexOf("~~~", position);
+      this.tildes3 = at === -1 ? this.end : at;
+    }
+    return this.tildes3;
+  }
+
+  private tickFrom(position: number): number {
+    if (this.tick < position) {
+      const at = this.text.indexOf("`", position);
+      this.tick = at === -1 ? this.end : at;
+    }
+    return this.tick;
+  }
+
+  /** Tags in [from, to), which holds no code. */
+  private scanTags(from: number, to: number): void {
+    let k = this.tagIndexFrom(from, this.behind);
+    while (k < this.tagStart.length && (this.tagStart[k] as number) < to) {
+      const i = this.tagStart[k] as number;
+      const tag = this.tagIs[k] as Tag;
+      const end = i + tag.text.length;
+      if (end > to) break; // runs into code: no tag starts inside it, the next region moves past it
+      this.found.push({ name: tag.name, closing: tag.closing, start: i, end });
+      k = this.tagIndexFrom(end, k + 1);
+    }
+    this.behind = k;
+  }
+
+  /** A paragraph [from, to): pair its backtick runs into code spans, scan the text between them. */
+  private scanParagraph(from: number, to: number): void {
+    const { text, runStart, runLength, nextSame } = this;
+    let runs = 0;
+    for (let i = this.tickFrom(from); i < to; i = this.tickFrom(i)) {
       let j = i + 1;
       while (j < to && text.charCodeAt(j) === BACKTICK) j += 1;
-      runStart.push(i);
-      runLength.push(j - i);
-      i = tickFrom(j);
+      runStart[runs] = i;
+      runLength[runs] = j - i;
+      runs += 1;
+      i = j;
     }
-    if (runStart.length < 2) {
-      scanTags(from, to);
+    if (runs < 2) {
+      this.scanTags(from, to);
       return;
     }
     // nextSame[k]: the index of the next run with the same length as run k, or -1.
-    const nextSame = new Array<number>(runStart.length).fill(-1);
     const lastSeen = new Map<number, number>();
-    for (let k = runStart.length - 1; k >= 0; k -= 1) {
+    for (let k = runs - 1; k >= 0; k -= 1) {
       const length = runLength[k] as number;
       nextSame[k] = lastSeen.get(length) ?? -1;
       lastSeen.set(length, k);
     }
     let cursor = from;
     let k = 0;
-    while (k < runStart.length) {
+    while (k < runs) {
       const closer = nextSame[k] as number;
       if (closer === -1) {
         k += 1; // an unmatched run is literal backticks
         continue;
       }
-      scanTags(cursor, runStart[k] as number);
+      this.scanTags(cursor, runStart[k] as number);
       cursor = (runStart[closer] as number) + (runLength[closer] as number);
       k = closer + 1;
     }
-    scanTags(cursor, to);
-  };
-
-  let fence: Fence | null = null;
-  let paragraphStart = -1;
-  let paragraphEnd = -1;
-  const flush = (): void => {
-    if (paragraphStart >= 0) scanParagraph(paragraphStart, paragraphEnd);
-    paragraphStart = -1;
-  };
-
-  let lineStart = 0;
-  for (;;) {
-    const newline = text.indexOf("\n", lineStart);
-    const lineEnd = newline === -1 ? text.length : newline;
-    if (fence !== null) {
-      if (closesFenceAt(text, lineStart, lineEnd, fence)) fence = null;
-    } else {
-      const opening = fenceOpeningAt(text, lineStart, lineEnd);
-      if (opening !== null) {
-        flush();
-        fence = opening;
-      } else if (isBlankAt(text, lineStart, lineEnd)) {
-        flush();
-      } else if (isTagLine(text, lineStart, lineEnd)) {
-        flush();
-        scanTags(lineStart, lineEnd);
-      } else {
-        if (paragraphStart < 0) paragraphStart = lineStart;
-        paragraphEnd = lineEnd;
-      }
-    }
-    if (newline === -1) break;
-    lineStart = newline + 1;
+    this.scanTags(cursor, to);
   }
-  flush();
-  return found;
+
+  private flush(): void {
+    if (this.paragraphStart >= 0 && this.paragraphHasTag) this.scanParagraph(this.paragraphStart, this.paragraphEnd);
+    this.paragraphStart = NONE;
+    this.paragraphHasTag = false;
+  }
+
+  private lineEndOf(start: number): number {
+    const newline = this.text.indexOf("\n", start);
+    return newline === -1 ? this.end : newline;
+  }
+
+  /**
+   * Lines [from, to) hold no tag and no run of three backticks or tildes, so each is blank or
+   * prose: only paragraph boundaries can change. An open paragraph that holds a tag is followed
+   * to its end; after that only the paragraph running into `to` matters, found backwards.
+   */
+  private skipProse(from: number, to: number): void {
+    const text = this.text;
+    let at = from;
+    if (this.paragraphHasTag) {
+      while (at < to) {
+        const end = this.lineEndOf(at);
+        if (isBlankAt(text, at, end)) {
+          this.flush();
+          break;
+        }
+        this.paragraphEnd = end;
+        at = end + 1;
+      }
+      if (at >= to) return;
+    }
+    if (to >= this.end) return; // nothing after this can hold a tag
+    // to - 1 is the newline that ends the last skipped line.
+    let lineStart = text.lastIndexOf("\n", to - 2) + 1;
+    if (isBlankAt(text, lineStart, to - 1)) {
+      this.paragraphStart = NONE;
+      this.paragraphHasTag = false;
+      return;
+    }
+    this.paragraphEnd = to - 1;
+    while (lineStart > at) {
+      const previous = text.lastIndexOf("\n", lineStart - 2) + 1;
+      if (isBlankAt(text, previous, lineStart - 1)) {
+        this.paragraphStart = lineStart;
+        this.paragraphHasTag = false;
+        return;
+      }
+      lineStart = previous;
+    }
+    // No blank line back to `at`: the paragraph open there (if any) runs on.
+    if (this.paragraphStart < 0) this.paragraphStart = lineStart;
+  }
 }
 
 const invalid = (reason: PlanInvalidReason): PlanResult => ({ outcome: "invalid", reason });

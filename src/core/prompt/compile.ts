@@ -10,10 +10,10 @@
  *   the next compile and only sections whose text changed are counted again.
  *
  * The prefix's token count is exact (equal to counting the joined prefix) without counting the
- * joined prefix: o200k splits text into pieces before merging, and a blank line followed by a
- * trimmed section is always a piece boundary, except before a `/` (o200k lets a punctuation piece
- * run on through newlines and slashes). So the count of `a + SEPARATOR + b` is the count of
- * `a + SEPARATOR` plus the count of `b`. A junction before `/` falls back to counting the whole text.
+ * joined prefix, and each section is counted once: the counter keeps each section's count with
+ * the pre-tokens at its edges (TokenCounter.shape), and the join re-reads only the pre-tokens
+ * around each separator, up to where the split falls back into step with the next section (a
+ * punctuation piece may run on through the blank line and a leading `/`).
  * test/core/prompt/compile.test.ts checks this property with fast-check against js-tiktoken.
  */
 import { TokenCounter, contentHash, countTokens } from "../tokens.ts";
@@ -64,14 +64,14 @@ export function compile(pack: PromptPack, inputs: PromptInputs = {}, options: Co
 
   const render = (section: PromptSection): Rendered => {
     let text = renderText(section, inputs, violations).trim();
-    let tokens = counter.count(text);
+    let tokens = text === "" ? 0 : counter.shape(text).tokens;
     let cutFrom: SectionStats["cutFrom"] = null;
     const overLimits = limitsExceeded(section.budget, text.length, tokens);
     const cuttable = section.cut === "tail" && !isReporting(section);
     if (overLimits.length > 0 && cuttable) {
       cutFrom = { chars: text.length, tokens };
       text = cutToFit(text, section.budget);
-      tokens = counter.count(text);
+      tokens = text === "" ? 0 : counter.shape(text).tokens;
     } else {
       for (const { limit, actual, max } of overLimits) {
         const unit = limit === "maxChars" ? "characters" : "o200k tokens";
@@ -110,8 +110,8 @@ export function compile(pack: PromptPack, inputs: PromptInputs = {}, options: Co
 
   const stablePrefix = stableTexts.join(SEPARATOR);
   const text = allTexts.join(SEPARATOR);
-  const prefixTokens = joinedCount(stableTexts, stablePrefix, counter);
-  const totalTokens = dynamicTexts.length === 0 ? prefixTokens : joinedCount(allTexts, text, counter);
+  const prefixTokens = counter.countJoined(stableTexts, SEPARATOR);
+  const totalTokens = dynamicTexts.length === 0 ? prefixTokens : counter.countJoined(allTexts, SEPARATOR);
 
   for (const { limit, actual, max } of limitsExceeded(pack.prefixBudget ?? {}, stablePrefix.length, prefixTokens)) {
     const unit = limit === "maxChars" ? "characters" : "o200k tokens";
@@ -176,19 +176,6 @@ function limitsExceeded(budget: SectionBudget, chars: number, tokens: number): {
   if (budget.maxChars !== undefined && chars > budget.maxChars) out.push({ limit: "maxChars", actual: chars, max: budget.maxChars });
   if (budget.maxTokens !== undefined && tokens > budget.maxTokens) out.push({ limit: "maxTokens", actual: tokens, max: budget.maxTokens });
   return out;
-}
-
-/** The o200k count of `texts.join(SEPARATOR)`, from per-piece counts the counter can cache. */
-function joinedCount(texts: readonly string[], joined: string, counter: TokenCounter): number {
-  if (texts.length === 0) return 0;
-  for (let i = 1; i < texts.length; i += 1) {
-    if (texts[i]?.startsWith("/")) return counter.count(joined);
-  }
-  let total = 0;
-  texts.forEach((piece, i) => {
-    total += counter.count(i < texts.length - 1 ? piece + SEPARATOR : piece);
-  });
-  return total;
 }
 
 /**

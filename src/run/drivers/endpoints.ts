@@ -16,7 +16,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ModelClient, ModelReply, ModelRequest, ToolSpec } from "../../core/model.ts";
 import type { AgentRunOptions } from "../agent-contract.ts";
-import { RequestTokenCounter } from "../agent-tokens.ts";
+import { processRequestCounter } from "../agent-tokens.ts";
 import { CLIENT_PROFILES } from "../models/server/client-profiles.ts";
 import { startPersonaServer } from "../models/server/persona-server.ts";
 import { PROVIDER_COMPAT } from "../models/openai-compatible.ts";
@@ -56,7 +56,7 @@ export interface PersonaEndpointOptions {
  * over just before the server asks the persona (same tick), so `last` always belongs to this call.
  */
 function countingPersona(persona: ModelClient, last: () => ModelRequest | null): ModelClient {
-  const counter = new RequestTokenCounter();
+  const counter = processRequestCounter();
   return {
     id: persona.id,
     isTestDouble: persona.isTestDouble,

@@ -2,12 +2,13 @@
  * `scripted:FILE` — the bundled deterministic test double. It plays a persona (scripted-persona.ts)
  * over the fixture handoff through real tool calls, deciding each reply from the conversation it
  * is sent (scripted-play.ts), so a continuation resumes it and the same seed gives the same run.
- * Its usage is our own o200k count of the request and the reply (`source: "counted"`). It never
+ * Its usage is our own o200k count of the request and the reply (`source: "counted"`), taken
+ * from the agent loop's counter so that nothing the loop has counted is counted again. It never
  * throws: a request it cannot play is a reply with `stop: "error"`.
  */
 import type { ModelClient, ModelReply, ModelRequest } from "../../core/model.ts";
 import { deriveSeed, seededRng } from "../../core/random.ts";
-import { RequestTokenCounter } from "../agent-tokens.ts";
+import { processRequestCounter, type RequestTokenCounter } from "../agent-tokens.ts";
 import { loadPersona, type Persona } from "./scripted-persona.ts";
 import { playAgentTurn, playClaimCheck, type Random } from "./scripted-play.ts";
 import { isPlanRequest, playPlanTurn } from "./scripted-plan.ts";
@@ -18,6 +19,8 @@ export { exitCodeOf, playAgentTurn, playClaimCheck } from "./scripted-play.ts";
 export interface ScriptedOptions {
   seed: number;
   runIndex?: number;
+  /** The agent loop's counter (default: the process's, which the loop also defaults to). */
+  counter?: RequestTokenCounter;
 }
 
 /** One draw from a generator seeded by (seed, run index, salt): the same salt always draws the same. */
@@ -29,7 +32,7 @@ export class ScriptedClient implements ModelClient {
   readonly id: string;
   readonly isTestDouble = true;
   private readonly random: Random;
-  private readonly counter = new RequestTokenCounter();
+  private readonly counter: RequestTokenCounter;
 
   constructor(
     readonly persona: Persona,
@@ -37,6 +40,7 @@ export class ScriptedClient implements ModelClient {
   ) {
     this.id = `scripted:${persona.name}`;
     this.random = seededRandom(options.seed, options.runIndex ?? 0);
+    this.counter = options.counter ?? processRequestCounter();
   }
 
   async complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelReply> {

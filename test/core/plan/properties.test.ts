@@ -110,6 +110,21 @@ describe("classifyPlanReply properties", () => {
       { numRuns: 3000 },
     );
   });
+
+  // The scanner jumps over lines that hold no tag and no fence run; these replies put many such
+  // lines (blank, whitespace-only, prose with lone backticks) between the lines that matter.
+  it("finds the same tags as the reference when it skips runs of prose lines", () => {
+    const prose = fc
+      .array(fc.constantFrom("step one", "`code", "a `b` c", "", "  ", "\t", "\r", "- item ``", "<not a tag>", "x~~y"), { minLength: 1, maxLength: 12 })
+      .map((lines) => `\n${lines.join("\n")}\n`);
+    const reply = fc.array(fc.oneof(piece, prose), { maxLength: 30 }).map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(reply, (text) => {
+        expect(findOutcomeTags(text).map((tag) => tag.start)).toEqual(referenceTagStarts(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
 });
 
 /**

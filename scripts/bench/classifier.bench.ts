@@ -1,0 +1,81 @@
+/**
+ * The plan classifier per MiB on three inputs (goal ≤ 5 ms each): a realistic plan reply, 1 MiB of
+ * short lines, and adversarial text (unmatched backtick runs, fences opened and left open, tag
+ * fragments and a tag on every line). Peers in the same run: a regex tag scan (fast, and wrong
+ * about tags in code) and the classifier as it was at the round's baseline commit, read from git.
+ * `npm run bench -- classifier`
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { classifyPlanReply } from "../../src/core/plan/classify.ts";
+import { cpuMedian, machineLine, ms, table, type Row } from "./lib/report.ts";
+
+const MiB = 1024 * 1024;
+const BASELINE = "e13d8b1";
+
+function fill(unit: string): string {
+  return unit.repeat(Math.ceil(MiB / unit.length)).slice(0, MiB);
+}
+
+const step = [
+  "1. **Read the importer.** `src/sessions/formats/pi.ts` parses v1–v3; keep `readLines()` as it is.",
+  "   - Add a `branch` field, and carry `parentId` through `normalize()`.",
+  "",
+  "```ts",
+  "export function normalize(entry: PiEntry): RunEvent[] {",
+  "  return entry.type === \"message\" ? fromMessage(entry) : [];",
+  "}",
+  "```",
+  "",
+  "Risks: quoting `<proposed_plan>` in a comment is fine, it is inline code.",
+  "",
+].join("\n");
+let adversarialRuns = "";
+for (let n = 1; adversarialRuns.length < MiB / 2; n += 1) adversarialRuns += `${"`".repeat(n % 40 + 1)} <proposed_plan `;
+const inputs: Record<string, string> = {
+  "realistic plan reply": `Here is the plan.\n\n<proposed_plan>\n${fill(step).slice(0, MiB - 100)}\n</proposed_plan>\n\nTell me if the order matters.`,
+  "short lines": fill(["ok", "- a", "", "x", "b c", "`", "1.", "  "].join("\n") + "\n"),
+  "adversarial: backtick runs, open fences, tag noise": `${adversarialRuns}\n\n${fill("```\n<proposed_plan>\n~~~\n</plan_blocked>\n    ```\n``x`` <plan_blocked <<<<\n` `` <proposed_plan> ` </proposed_plan> ``\n").slice(0, MiB / 2)}`,
+  "adversarial: a tag on every line": fill("`<proposed_plan>`\n<plan_blocked>\n"),
+};
+
+function regexTagScan(text: string): number {
+  return (text.match(/<\/?(?:proposed_plan|plan_blocked|plan_clarification)>/g) ?? []).length;
+}
+
+// The baseline's classifier, for the before/after peer; absent outside a git checkout.
+let baseline: ((text: string) => unknown) | null = null;
+const scratch = mkdtempSync(join(tmpdir(), "bench-classifier-"));
+try {
+  const root = join(import.meta.dirname, "../..");
+  for (const file of ["classify.ts", "fence.ts"]) {
+    writeFileSync(join(scratch, file), execFileSync("git", ["-C", root, "show", `${BASELINE}:src/core/plan/${file}`], { encoding: "utf8" }));
+  }
+  baseline = ((await import(join(scratch, "classify.ts"))) as { classifyPlanReply: (text: string) => unknown }).classifyPlanReply;
+} catch {
+  baseline = null;
+}
+
+console.log(machineLine());
+console.log("");
+const rows: Row[] = [];
+for (const [name, text] of Object.entries(inputs)) {
+  const mib = text.length / MiB;
+  const ours = cpuMedian(() => void classifyPlanReply(text), 30, 5) / mib;
+  const regex = cpuMedian(() => void regexTagScan(text), 30, 5) / mib;
+  const before = baseline === null ? null : cpuMedian(() => void baseline?.(text), 10, 2) / mib;
+  if (baseline !== null && JSON.stringify(baseline(text)) !== JSON.stringify(classifyPlanReply(text))) throw new Error(`${name}: the baseline classifier disagrees`);
+  rows.push({
+    figure: `\`classifyPlanReply\`, ${name} (${text.split("\n").length.toLocaleString("en")} lines)`,
+    value: `${ms(ours, 2)}/MiB`,
+    goal: "≤ 5 ms/MiB",
+    met: ours <= 5,
+    peer: `regex tag scan ${ms(regex, 2)}/MiB${before === null ? "" : `; baseline ${BASELINE} ${ms(before, 2)}/MiB (${(before / ours).toFixed(1)}× ours)`}`,
+  });
+}
+rmSync(scratch, { recursive: true, force: true });
+console.log(table(rows));
+console.log("");
+console.log(`Process CPU time, medians of 30 runs after 5 warm-ups (baseline: 10 after 2); the baseline gives the same results on every input.`);

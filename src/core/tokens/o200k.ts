@@ -1,0 +1,214 @@
+/**
+ * o200k counting over gpt-tokenizer's own data: its pre-tokenizer regex and its rank list
+ * (index = rank). The merge is ours (bpe-merge.ts) so that no pre-token costs the square of its
+ * length. The rank list is a 2.4 MB module: it is loaded on the first count, not at import, so a
+ * command that never counts never pays for it.
+ */
+import { createRequire } from "node:module";
+import { O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
+import { BpeMerger } from "./bpe-merge.ts";
+import { buildRankTable, type RankTable } from "./rank-table.ts";
+
+/** Pieces up to this many UTF-16 units are remembered by text (most repeat: words, indents). */
+const CACHED_PIECE_CHARS = 48;
+const PIECE_CACHE_ENTRIES = 50_000;
+
+/**
+ * One pre-token longer than this is counted in pieces of this size (cut at a character
+ * boundary), so a 100 MB run with no break costs ~20 bytes of merge state per byte of one piece
+ * (~340 MB) at most, not per byte of the run; the count is then flagged as not exact.
+ */
+export const MAX_EXACT_PIECE_BYTES = 16 * 1024 * 1024;
+
+/** How many leading pre-tokens a shape remembers: where a join may fall back into step. */
+const HEAD_PIECES = 4;
+
+/**
+ * A text's count plus where its pre-tokens start and end at both edges: what joining it to other
+ * texts needs. Joined to text after it, only its last pre-token can change (a trimmed text ends
+ * in a non-space, and the only o200k pieces that reach past such an end are the one that ends
+ * there); joined after other text, its split falls back into step at one of its first boundaries.
+ */
+export interface TextShape {
+  tokens: number;
+  exact: boolean;
+  /** End offsets of the first HEAD_PIECES pre-tokens (fewer for a shorter text). */
+  headEnds: number[];
+  /** Tokens of the pre-tokens up to and including each of headEnds. */
+  headTokens: number[];
+  /** Where the last pre-token starts, and its tokens. */
+  tailStart: number;
+  tailTokens: number;
+}
+
+export class O200kEncoder {
+  private readonly split = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, O200K_TOKEN_SPLIT_REGEX.flags);
+  private readonly merger: BpeMerger;
+  private readonly pieceCounts = new Map<string, number>();
+  private readonly encoder = new TextEncoder();
+  private bytes = new Uint8Array(4096);
+
+  constructor(
+    private readonly table: RankTable,
+    private readonly maxExactPieceBytes = MAX_EXACT_PIECE_BYTES,
+  ) {
+    this.merger = new BpeMerger(table);
+  }
+
+  /** The o200k count of `text` as plain text: special-token markers are ordinary characters. */
+  count(text: string): { tokens: number; exact: boolean } {
+    const split = this.split;
+    split.lastIndex = 0;
+    let tokens = 0;
+    let exact = true;
+    for (let match = split.exec(text); match !== null; match = split.exec(text)) {
+      let piece = this.countOrCut(match[0]);
+      if (piece < 0) {
+        exact = false;
+        piece = -piece - 1;
+      }
+      tokens += piece;
+    }
+    return { tokens, exact };
+  }
+
+  /** The count of `text` with its edges (see TextShape). */
+  shape(text: string): TextShape {
+    const split = this.split;
+    split.lastIndex = 0;
+    const shape: TextShape = { tokens: 0, exact: true, headEnds: [], headTokens: [], tailStart: 0, tailTokens: 0 };
+    for (let match = split.exec(text); match !== null; match = split.exec(text)) {
+      let piece = this.countOrCut(match[0]);
+      if (piece < 0) {
+        shape.exact = false;
+        piece = -piece - 1;
+      }
+      shape.tokens += piece;
+      if (shape.headEnds.length < HEAD_PIECES) {
+        shape.headEnds.push(match.index + match[0].length);
+        shape.headTokens.push(shape.tokens);
+      }
+      shape.tailStart = match.index;
+      shape.tailTokens = piece;
+    }
+    return shape;
+  }
+
+  /**
+   * The exact count of `parts.join(separator)` (given as `joined`) from the parts' shapes: each
+   * part's own count, corrected at every join by re-reading the pre-tokens from the last one of
+   * the part before to where the split falls back into step with the part after. A join that never
+   * falls back into step is read to the end, which is the same as counting the rest directly.
+   */
+  countJoined(joined: string, shapes: readonly TextShape[], lengths: readonly number[], separator: string): number {
+    const offsets: number[] = [];
+    let offset = 0;
+    for (const length of lengths) {
+      offsets.push(offset);
+      offset += length + separator.length;
+    }
+    const before = (shape: TextShape, boundary: number): number => (boundary === 0 ? 0 : (shape.headTokens[shape.headEnds.indexOf(boundary)] as number));
+    const split = this.split;
+    let total = 0;
+    let i = 0;
+    let boundary = 0; // the split of `joined` is in step with part i's own split at this offset in it
+    for (;;) {
+      const shape = shapes[i] as TextShape;
+      if (i === shapes.length - 1) return total + shape.tokens - before(shape, boundary);
+      let from = (offsets[i] as number) + boundary;
+      if (boundary <= shape.tailStart) {
+        total += shape.tokens - before(shape, boundary) - shape.tailTokens;
+        from = (offsets[i] as number) + shape.tailStart;
+      }
+      split.lastIndex = from;
+      let j = i + 1;
+      for (;;) {
+        const match = split.exec(joined);
+        if (match === null) return total;
+        const end = match.index + match[0].length;
+        const piece = this.countOrCut(match[0]);
+        total += piece < 0 ? -piece - 1 : piece;
+        if (end >= joined.length) return total;
+        while (j < shapes.length - 1 && end > (offsets[j] as number) + (lengths[j] as number)) j += 1;
+        const at = end - (offsets[j] as number);
+        if (at === 0 || (at > 0 && (shapes[j] as TextShape).headEnds.includes(at))) {
+          i = j;
+          boundary = at;
+          break;
+        }
+      }
+    }
+  }
+
+  /** A pre-token's count; past the exactness limit, -(count + 1) so the caller can flag it. */
+  private countOrCut(piece: string): number {
+    // 3 bytes per UTF-16 unit at most, so shorter pieces cannot be over the limit.
+    const limit = this.maxExactPieceBytes;
+    if (piece.length * 3 <= limit || Buffer.byteLength(piece) <= limit) return this.countPiece(piece);
+    let tokens = 0;
+    for (const part of cutPiece(piece, limit)) tokens += this.countPiece(part);
+    return -tokens - 1;
+  }
+
+  /** Forgets remembered piece counts (benchmarks use it to time cold counts). */
+  clearPieceCache(): void {
+    this.pieceCounts.clear();
+  }
+
+  private countPiece(piece: string): number {
+    const cacheable = piece.length <= CACHED_PIECE_CHARS;
+    if (cacheable) {
+      const known = this.pieceCounts.get(piece);
+      if (known !== undefined) return known;
+    }
+    if (this.bytes.length < piece.length * 3) this.bytes = new Uint8Array(piece.length * 3);
+    const length = this.encoder.encodeInto(piece, this.bytes).written;
+    const tokens = this.table.rank(this.bytes, 0, length) >= 0 ? 1 : this.merger.count(this.bytes, length);
+    if (cacheable) {
+      if (this.pieceCounts.size >= PIECE_CACHE_ENTRIES) this.pieceCounts.clear();
+      this.pieceCounts.set(piece, tokens);
+    }
+    // A huge piece's buffer is not kept for the rest of the process.
+    if (this.bytes.length > 1 << 20) this.bytes = new Uint8Array(4096);
+    return tokens;
+  }
+}
+
+/** A piece in runs of at most `limit` UTF-8 bytes, never splitting a surrogate pair. */
+function* cutPiece(piece: string, limit: number): Generator<string> {
+  // A UTF-16 unit is at most 3 bytes, so this many units always fit.
+  const step = Math.max(2, Math.floor(limit / 3));
+  for (let from = 0; from < piece.length; ) {
+    let to = Math.min(piece.length, from + step);
+    const last = piece.charCodeAt(to - 1);
+    if (to < piece.length && last >= 0xd800 && last <= 0xdbff) to -= 1;
+    yield piece.slice(from, to);
+    from = to;
+  }
+}
+
+let sharedTable: RankTable | undefined;
+let shared: O200kEncoder | undefined;
+
+/**
+ * The o200k rank table, built on first use (~0.1 s: loading gpt-tokenizer's rank list and
+ * hashing it). A synchronous require, because counting is synchronous and the list is package
+ * data, not a file armstudy reads.
+ */
+export function o200kRankTable(): RankTable {
+  if (sharedTable === undefined) {
+    const require = createRequire(import.meta.url);
+    const path = require.resolve("gpt-tokenizer/bpeRanks/o200k_base");
+    const ranks = (require(path) as { default: (string | number[])[] }).default;
+    sharedTable = buildRankTable(ranks);
+    // The table holds its own copy; letting the module go frees the list's ~200 000 strings.
+    delete require.cache[path];
+  }
+  return sharedTable;
+}
+
+/** The process's one o200k encoder. */
+export function o200k(): O200kEncoder {
+  shared ??= new O200kEncoder(o200kRankTable());
+  return shared;
+}
