@@ -22,6 +22,8 @@ export interface SessionReportInput {
   skipped: Readonly<Record<string, number>>;
   /** The command line that produced the report. */
   command: string;
+  /** Viewer pages written beside the report (`--pages`): session file → page path relative to the report. */
+  pages?: ReadonlyMap<string, string>;
 }
 
 const title = (text: string, subtitle: string) => ({
@@ -132,7 +134,7 @@ export function renderSessionReport(input: SessionReportInput, charts: readonly 
   out.push("|---|---|---|---|---|---:|---:|---:|---:|---:|---|");
   const shown = rows.slice(0, 500);
   for (const r of shown) {
-    out.push(`| ${r.startedAt ?? "–"} | ${cell(r.client)} | ${cell(r.clientVersion ?? "–")} | ${cell(r.model)} | ${cell(r.project ?? "–")} | ${r.replies} | ${r.toolCalls} | ${r.inputTokens} | ${r.outputTokens} | ${r.costUsd === null ? "–" : r.costUsd.toFixed(4)} | ${cell(r.file)} |`);
+    out.push(`| ${r.startedAt ?? "–"} | ${cell(r.client)} | ${cell(r.clientVersion ?? "–")} | ${cell(r.model)} | ${cell(r.project ?? "–")} | ${r.replies} | ${r.toolCalls} | ${r.inputTokens} | ${r.outputTokens} | ${r.costUsd === null ? "–" : r.costUsd.toFixed(4)} | ${input.pages?.has(r.file) ? `[${cell(r.file)}](${input.pages.get(r.file)})` : cell(r.file)} |`);
   }
   if (rows.length > shown.length) out.push("", `… and ${rows.length - shown.length} more sessions (all of them in \`--json\` / \`--csv\`).`);
   out.push("");

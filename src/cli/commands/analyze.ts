@@ -22,9 +22,12 @@ import type { Command } from "../command.ts";
 import { UsageError } from "../errors.ts";
 import type { CliIO } from "../io.ts";
 
+/** Viewer pages a history report writes with --pages: enough to read the sessions it lists first, bounded in time and disk. */
+const MAX_SESSION_PAGES = 100;
+
 const USAGE = `armstudy analyze FILE|DIR... [--discover] [--format auto|${SESSION_FORMATS.join("|")}]
                  [--since DATE] [--until DATE] [--project TEXT] [--by ${COHORT_KEYS.join("|")}]
-                 [--json | --csv] [--report DIR] [--workers N] [--seed N] [--record OUT.jsonl] [--html OUT.html]
+                 [--json | --csv] [--report DIR [--pages]] [--workers N] [--seed N] [--record OUT.jsonl] [--html OUT.html]
 
 Reads session logs (streamed) and prints their metrics. FILE: one session; DIR: every *.jsonl /
 *.ndjson under it (Claude Code sub-agent files are read with their parent). --discover reads the
@@ -35,7 +38,8 @@ an array (always, one element per session); --csv one line per session. --since 
 YYYY-MM-DD (UTC; --until includes the day) or an ISO time; --project keeps sessions whose working
 folder contains TEXT. --by groups the sessions into cohorts and compares them (Wilson and bootstrap
 95% intervals, Fisher's exact p against the largest group), and writes a markdown report with
-charts to --report DIR (default ./armstudy-analyze). --workers spreads files over threads (default:
+charts to --report DIR (default ./armstudy-analyze); with --pages the report also writes a viewer page
+for each of its first ${MAX_SESSION_PAGES} sessions (DIR/sessions/N.html) and links them. --workers spreads files over threads (default:
 the cores, for folders; 1 for files). --record writes one session's normalised run record;
 --html one session's viewer page (its trajectory as a timeline, sub-agents nested).
 Exit 0; 2 when a named FILE is missing, empty or not a session (files found in a folder that are
@@ -49,6 +53,7 @@ interface Options {
   by: CohortKey | null;
   output: "table" | "json" | "csv";
   report: string | null;
+  pages: boolean;
   workers: number;
   seed: number;
 }
@@ -88,6 +93,7 @@ const command: Command = {
           project: { type: "string" },
           by: { type: "string" },
           report: { type: "string" },
+          pages: { type: "boolean", default: false },
           workers: { type: "string" },
           seed: { type: "string" },
         },
@@ -161,7 +167,9 @@ const command: Command = {
       report: values.report !== undefined ? resolve(io.cwd, values.report) : values.by !== undefined ? resolve(io.cwd, "armstudy-analyze") : null,
       workers: positiveInt("--workers", values.workers, anyFolder ? Math.min(8, availableParallelism()) : 1),
       seed: positiveInt("--seed", values.seed, 1),
+      pages: values.pages === true,
     };
+    if (options.pages && options.report === null) throw new UsageError("--pages writes viewer pages beside a history report: give --report DIR (or --by)");
     return withHtml(await analyzeMany(sources.map((s) => resolve(io.cwd, s)), sources, named, options, io, [`armstudy analyze`, ...args].join(" ")));
   },
 };
@@ -296,11 +304,11 @@ async function analyzeMany(paths: string[], shownSources: string[], named: Set<s
     const comparison = compareCohorts(rows, o.by, seededRng(o.seed));
     if (o.output === "json") io.stdout(`${JSON.stringify(comparison.cohorts, null, 2)}\n`);
     else if (o.output === "table") io.stdout(renderCohortTable(comparison));
-    if (o.report !== null) await writeReport(o.report, rows, comparison, shownSources, skipped, commandLine, io);
+    if (o.report !== null) await writeReport(o.report, rows, comparison, shownSources, skipped, commandLine, io, o.pages ? o.format : null);
   } else if (o.output === "table" && rows.length > 0) {
     io.stdout(rows.length === 1 && single.length === 1 ? renderAnalysisTable(single) : renderRowsTable(rows));
   } else if (o.report !== null && rows.length > 0) {
-    await writeReport(o.report, rows, compareCohorts(rows, "client", seededRng(o.seed)), shownSources, skipped, commandLine, io);
+    await writeReport(o.report, rows, compareCohorts(rows, "client", seededRng(o.seed)), shownSources, skipped, commandLine, io, o.pages ? o.format : null);
   }
   if (rows.length === 0 && o.output === "table" && failedNamed === 0) io.stderr("no sessions to show\n");
   return failedNamed > 0 ? 2 : 0;
@@ -316,18 +324,47 @@ function shownName(file: string, paths: readonly string[], shown: readonly strin
   return file;
 }
 
-async function writeReport(dir: string, rows: SessionRow[], comparison: ReturnType<typeof compareCohorts>, sources: string[], skipped: Record<string, number>, commandLine: string, io: CliIO): Promise<void> {
+async function writeReport(
+  dir: string,
+  rows: SessionRow[],
+  comparison: ReturnType<typeof compareCohorts>,
+  sources: string[],
+  skipped: Record<string, number>,
+  commandLine: string,
+  io: CliIO,
+  pagesFormat: SessionFormat | "auto" | null,
+): Promise<void> {
   // Loaded on demand: the table and JSON outputs do not pay for chart.js and the canvas.
   const { renderSessionCharts, renderSessionReport } = await import("../../render/session-report.ts");
   await mkdir(join(dir, "charts"), { recursive: true });
   const charts = renderSessionCharts(comparison);
   for (const chart of charts) await writeFile(join(dir, "charts", chart.name), chart.png);
-  const text = renderSessionReport({ rows, comparison, sources, skipped, command: commandLine }, charts);
+  const pages = pagesFormat === null ? undefined : await writeSessionPages(dir, rows.slice(0, MAX_SESSION_PAGES), pagesFormat, io);
+  const text = renderSessionReport({ rows, comparison, sources, skipped, command: commandLine, ...(pages === undefined ? {} : { pages }) }, charts);
   const temp = join(dir, `report.md.${process.pid}.tmp`);
   await writeFile(temp, text);
   await rename(temp, join(dir, "report.md"));
   await writeFile(join(dir, "cohorts.json"), `${JSON.stringify(comparison, null, 2)}\n`);
   io.stderr(`report written to ${join(dir, "report.md")} (charts in ${join(dir, "charts")})\n`);
+}
+
+/** One viewer page per session (src/view), the page script built once: file → its page, relative to the report. */
+async function writeSessionPages(dir: string, rows: readonly SessionRow[], format: SessionFormat | "auto", io: CliIO): Promise<Map<string, string>> {
+  const [{ buildPageAssets }, { writeSessionView }] = await Promise.all([import("../../view/assets.ts"), import("../../view/write-session.ts")]);
+  const assets = await buildPageAssets();
+  await mkdir(join(dir, "sessions"), { recursive: true });
+  const pages = new Map<string, string>();
+  for (const [i, row] of rows.entries()) {
+    const page = `sessions/${i + 1}.html`;
+    try {
+      await writeSessionView(resolve(io.cwd, row.file), join(dir, page), format, assets);
+      pages.set(row.file, page);
+    } catch (error) {
+      // A session that reads as metrics but not as a page keeps its row, unlinked, and says why.
+      io.stderr(`${row.file}: no viewer page (${(error as Error).message.split("\n")[0]})\n`);
+    }
+  }
+  return pages;
 }
 
 export default command;
