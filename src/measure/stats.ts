@@ -47,6 +47,15 @@ export function mean(values: readonly number[]): number | null {
   return sum / values.length;
 }
 
+/** The sample standard deviation (n − 1); 0 for fewer than two values. */
+export function standardDeviation(values: readonly number[]): number {
+  if (values.length < 2) return 0;
+  const m = mean(values) as number;
+  let sum = 0;
+  for (const value of values) sum += (value - m) ** 2;
+  return Math.sqrt(sum / (values.length - 1));
+}
+
 export function median(values: readonly number[]): number | null {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);

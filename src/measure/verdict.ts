@@ -17,7 +17,7 @@
  */
 import type { Rng } from "../core/random.ts";
 import { runsForMeans, runsForTwoRates, normalQuantile } from "./power.ts";
-import { type Interval, mean, quantileSorted, wilson } from "./stats.ts";
+import { type Interval, mean, quantileSorted, standardDeviation, wilson } from "./stats.ts";
 
 export type Direction = "lower" | "higher";
 
@@ -74,12 +74,6 @@ function bootstrapDifference(a: readonly number[], b: readonly number[], alpha: 
   return [quantileSorted(diffs, alpha / 2), quantileSorted(diffs, 1 - alpha / 2)];
 }
 
-function sd(values: readonly number[]): number {
-  const m = mean(values) ?? 0;
-  if (values.length < 2) return 0;
-  return Math.sqrt(values.reduce((sum, v) => sum + (v - m) ** 2, 0) / (values.length - 1));
-}
-
 export interface VerdictInput {
   question: PrimaryQuestion;
   /** Per-run values of the metric: 0/1 for a rate. */
@@ -121,7 +115,7 @@ export function decideVerdict(input: VerdictInput): Verdict {
       const target = clamp01(base.value + sign * min);
       runsNeeded = runsForTwoRates(base.value, target, { alpha: question.alpha, power: 0.8 });
     } else {
-      const spread = Math.max(sd(baseline), sd(treatment));
+      const spread = Math.max(standardDeviation(baseline), standardDeviation(treatment));
       runsNeeded = runsForMeans(min, spread, { alpha: question.alpha, power: 0.8 });
     }
   }

@@ -8,7 +8,7 @@ import { bootstrapMeanDifference, deriveSeed, mean, seededRng } from "../measure
 import { newcombeInterval } from "../measure/verdict.ts";
 import { type Better, betterDirection } from "./metric-directions.ts";
 import type { LoadedResults, RunResult } from "./results.ts";
-import { COUNT_METRICS, type CountMetric, RATE_METRICS, type RateMetric } from "./summary.ts";
+import { COUNT_METRICS, type CountMetric, RATE_METRICS, type RateMetric, scoredRuns } from "./summary.ts";
 
 export interface MetricChange {
   metric: string;
@@ -35,8 +35,6 @@ export interface StudyComparison {
   pairs: ArmPairComparison[];
 }
 
-const scored = (results: LoadedResults, arm: string): RunResult[] =>
-  results.results.filter((run) => run.arm === arm && run.error === null && run.status !== "error");
 
 function changeOf(better: Better, ci: [number, number] | null): MetricChange["change"] {
   if (ci === null) return "none";
@@ -47,8 +45,8 @@ function changeOf(better: Better, ci: [number, number] | null): MetricChange["ch
 }
 
 export function compareArms(a: LoadedResults, armA: string, b: LoadedResults, armB: string, seed: number): ArmPairComparison {
-  const runsA = scored(a, armA);
-  const runsB = scored(b, armB);
+  const runsA = scoredRuns(a.results, armA);
+  const runsB = scoredRuns(b.results, armB);
   const metrics: MetricChange[] = [];
   for (const [metric, read] of Object.entries(RATE_METRICS) as Array<[RateMetric, (r: RunResult) => boolean]>) {
     const yesA = runsA.filter(read).length;

@@ -8,7 +8,7 @@ import { mean, median } from "../measure/stats.ts";
 import { type StudyComparison, compareStudies } from "./compare.ts";
 import { metricKind, METRIC_NAMES } from "./metric-directions.ts";
 import type { LoadedResults, RunResult } from "./results.ts";
-import { COUNT_METRICS, type CountMetric, RATE_METRICS, type RateMetric } from "./summary.ts";
+import { COUNT_METRICS, type CountMetric, RATE_METRICS, type RateMetric, scoredRuns } from "./summary.ts";
 
 export class GateError extends Error {
   readonly code = "GATE";
@@ -94,7 +94,7 @@ export function checkThresholds(results: LoadedResults, thresholds: readonly Thr
   const failures: GateFailure[] = [];
   for (const threshold of thresholds) {
     if (!arms.includes(threshold.arm)) throw new GateError(`--fail-if "${threshold.text}": the study has no arm "${threshold.arm}" (arms: ${arms.join(", ")}).`);
-    const runs = results.results.filter((run) => run.arm === threshold.arm && run.error === null && run.status !== "error");
+    const runs = scoredRuns(results.results, threshold.arm);
     const actual = statOf(threshold, runs);
     if (actual === null) {
       failures.push({ gate: threshold.text, message: `${threshold.text}: no value (the arm has no finished runs that measure ${threshold.metric}), so the gate cannot pass.` });

@@ -4,10 +4,10 @@
  * Paired when the two arms share run indices (the same seed and task): then McNemar's sample size
  * from the pilot's discordant pairs, which needs fewer runs when paired runs mostly agree.
  */
-import { mean } from "../measure/stats.ts";
+import { standardDeviation } from "../measure/stats.ts";
 import { runsForMeans, runsForPairedRates, runsForTwoRates } from "../measure/power.ts";
 import type { LoadedResults, RunResult, StudyQuestion } from "./results.ts";
-import { COUNT_METRICS, type CountMetric, RATE_METRICS, type RateMetric } from "./summary.ts";
+import { COUNT_METRICS, type CountMetric, RATE_METRICS, type RateMetric, scoredRuns } from "./summary.ts";
 
 export interface RunPlan {
   metric: string;
@@ -25,12 +25,11 @@ export interface RunPlan {
   pilotTestDouble: boolean;
 }
 
-const scored = (results: LoadedResults, arm: string): RunResult[] => results.results.filter((run) => run.arm === arm && run.error === null && run.status !== "error");
 
 /** Runs per arm for `question` from the pilot `results` (a study of the same question). */
 export function planRunsFromPilot(results: LoadedResults, question: StudyQuestion["primary"], power = 0.8): RunPlan {
-  const base = scored(results, question.baseline);
-  const treat = scored(results, question.treatment);
+  const base = scoredRuns(results.results, question.baseline);
+  const treat = scoredRuns(results.results, question.treatment);
   const target = { alpha: question.alpha, power };
   const sign = question.direction === "lower" ? -1 : 1;
   const pilotRuns = { baseline: base.length, treatment: treat.length };
@@ -38,11 +37,7 @@ export function planRunsFromPilot(results: LoadedResults, question: StudyQuestio
   if (question.kind === "count") {
     const read = COUNT_METRICS[question.metric as CountMetric];
     const values = (runs: RunResult[]): number[] => runs.map(read).filter((v): v is number => v !== null && Number.isFinite(v));
-    const sd = (xs: number[]): number => {
-      const m = mean(xs) ?? 0;
-      return xs.length < 2 ? 0 : Math.sqrt(xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1));
-    };
-    const spread = Math.max(sd(values(base)), sd(values(treat)));
+    const spread = Math.max(standardDeviation(values(base)), standardDeviation(values(treat)));
     return { metric: question.metric, baselineRate: null, unpaired: runsForMeans(question.minDifference, spread, target), paired: null, discordance: null, pilotRuns, power, alpha: question.alpha, pilotTestDouble };
   }
   const read = RATE_METRICS[question.metric as RateMetric];

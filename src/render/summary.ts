@@ -143,6 +143,11 @@ export function causeOf(result: Pick<RunResult, "status" | "cause">): string | n
   return result.cause ?? "harness.exception";
 }
 
+/** An arm's runs that are results, in their order: every run but the error runs (ADR 0081). */
+export function scoredRuns(results: readonly RunResult[], arm: string): RunResult[] {
+  return results.filter((run) => run.arm === arm && causeOf(run) === null);
+}
+
 /** Cause → count, keys sorted. */
 function countCauses(results: readonly RunResult[]): Record<string, number> {
   const causes: Record<string, number> = {};

@@ -6,7 +6,7 @@
 import { type Verdict, decideVerdict } from "../measure/verdict.ts";
 import { deriveSeed, seededRng } from "../measure/stats.ts";
 import type { RunResult, StudyMeta, StudyQuestion } from "./results.ts";
-import { COUNT_METRICS, type CountMetric, RATE_METRICS, type RateMetric } from "./summary.ts";
+import { COUNT_METRICS, type CountMetric, RATE_METRICS, type RateMetric, scoredRuns } from "./summary.ts";
 
 export interface SecondaryOutcome {
   metric: string;
@@ -34,7 +34,7 @@ export function studyVerdict(meta: StudyMeta, byArm: ReadonlyMap<string, readonl
   const question = meta.question ?? null;
   if (question === null) return null;
   const { primary } = question;
-  const scored = (arm: string): RunResult[] => (byArm.get(arm) ?? []).filter((run) => run.error === null && run.status !== "error");
+  const scored = (arm: string): RunResult[] => scoredRuns(byArm.get(arm) ?? [], arm);
   const baseline = scored(primary.baseline);
   const treatment = scored(primary.treatment);
   const testDouble = meta.arms.some((arm) => (arm.name === primary.baseline || arm.name === primary.treatment) && arm.testDouble);
