@@ -5,14 +5,14 @@
  * within seconds (the study file sets small request timeouts). The unfinished run has no result,
  * so `--retry-errors` finishes the study once the provider answers.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { memoryIO } from "../../src/cli/io.ts";
 import { main } from "../../src/cli/main.ts";
 import { type ChatResponse, type ChatServer, chatCompletion, startChatServer } from "../support/chat-server.ts";
+import { tinyStudy } from "../support/tiny-study.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const temps: string[] = [];
@@ -35,30 +35,17 @@ async function freePort(): Promise<number> {
 
 /** A study of one arm, three runs, with small request timeouts and one retry. */
 function studyWorld(modelSpec: string | null): { root: string; file: string; out: string } {
-  const root = mkdtempSync(join(tmpdir(), "armstudy-faults-"));
-  temps.push(root);
-  mkdirSync(join(root, "fixture"));
-  writeFileSync(join(root, "fixture", "README.md"), "# fixture\n");
-  writeFileSync(join(root, "handoff.md"), "Say done.\n");
-  writeFileSync(join(root, "checks.yaml"), "checks:\n  - id: B1\n    command: test -f README.md\n");
-  const file = join(root, "faults.study.yaml");
-  writeFileSync(
-    file,
+  return tinyStudy(
+    "faults",
     [
-      "repo: { fixture: ./fixture }",
-      "handoff: ./handoff.md",
-      "checks: ./checks.yaml",
-      `armsDir: ${join(ROOT, "arms")}`,
-      "arms: [ordinary]",
       "runs: 3",
       // With no model in the file, the test names it on the command line.
       `model: ${modelSpec ?? "scripted:never-used.yaml"}`,
       "limits: { maxRounds: 4, maxWallMs: 60000 }",
       "requests: { connectTimeoutMs: 1000, idleTimeoutMs: 400, maxRetries: 1, retryDelayMs: 50 }",
-      "",
-    ].join("\n"),
+    ],
+    temps,
   );
-  return { root, file, out: join(root, "out") };
 }
 
 async function study(root: string, args: string[], env: Record<string, string> = {}) {

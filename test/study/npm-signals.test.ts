@@ -6,14 +6,14 @@
  * folder that a live study holds is refused naming the holder's pid.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { memoryIO } from "../../src/cli/io.ts";
 import { main } from "../../src/cli/main.ts";
 import { pidAlive } from "../../src/study/lock.ts";
 import { type ChatServer, chatCompletion, startChatServer } from "../support/chat-server.ts";
+import { tinyStudy } from "../support/tiny-study.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const temps: string[] = [];
@@ -24,28 +24,7 @@ afterAll(async () => {
 });
 
 function world(baseUrl: string): { root: string; file: string; out: string } {
-  const root = mkdtempSync(join(tmpdir(), "armstudy-npm-"));
-  temps.push(root);
-  mkdirSync(join(root, "fixture"));
-  writeFileSync(join(root, "fixture", "README.md"), "# fixture\n");
-  writeFileSync(join(root, "handoff.md"), "Say done.\n");
-  writeFileSync(join(root, "checks.yaml"), "checks:\n  - id: B1\n    command: test -f README.md\n");
-  const file = join(root, "sig.study.yaml");
-  writeFileSync(
-    file,
-    [
-      "repo: { fixture: ./fixture }",
-      "handoff: ./handoff.md",
-      "checks: ./checks.yaml",
-      `armsDir: ${join(ROOT, "arms")}`,
-      "arms: [ordinary]",
-      "runs: 2",
-      `model: openai-compatible:m@${baseUrl}`,
-      "requests: { idleTimeoutMs: 120000, maxRetries: 0 }",
-      "",
-    ].join("\n"),
-  );
-  return { root, file, out: join(root, "out") };
+  return tinyStudy("sig", ["runs: 2", `model: openai-compatible:m@${baseUrl}`, "requests: { idleTimeoutMs: 120000, maxRetries: 0 }"], temps);
 }
 
 function exited(child: ChildProcess): Promise<{ code: number | null; signal: string | null; output: string }> {
