@@ -111,10 +111,6 @@ export function signalsTable(summary: StudySummary): string[] {
   return lines;
 }
 
-function shareText(count: number, n: number): string {
-  return `${count}/${n}`;
-}
-
 function delta(value: number, unit: string): string | null {
   if (Math.abs(value) < 0.05) return null;
   const rounded = Math.abs(value) >= 100 ? Math.round(Math.abs(value)).toLocaleString("en-US") : one(Math.abs(value));
@@ -136,7 +132,7 @@ export function changeParagraph(summary: StudySummary): string | null {
     const rate = (key: "allChecksPassed" | "falseCompletion" | "permissionStop", words: string) => {
       const a = arm.rates[key];
       const b = base.rates[key];
-      if (a.count * b.n !== b.count * a.n) parts.push(`${words} in ${shareText(a.count, a.n)} runs against ${shareText(b.count, b.n)}`);
+      if (a.count * b.n !== b.count * a.n) parts.push(`${words} in ${a.count}/${a.n} runs against ${b.count}/${b.n}`);
     };
     rate("allChecksPassed", "every check passed");
     rate("falseCompletion", "a false completion claim");
