@@ -1,10 +1,19 @@
 /**
  * Finding the end of one call in a launcher's output stream: everything before the call's marker
  * is the call's output, passed on as it arrives; the marker and the line it ends are the launcher's
- * (on stdout, the exit code). The last `marker.length - 1` characters are held back until more
- * arrives, since a marker may be split across chunks; `flush` gives them up when the stream ends
- * without one (the sandbox was killed).
+ * (on stdout, the exit code). A chunk's end that could be the start of a marker split across
+ * chunks is held back until more arrives — only that, so chunks keep their place among the other
+ * stream's (stdout and stderr interleave as they arrive); `flush` gives it up when the stream ends
+ * without a marker (the sandbox was killed).
  */
+
+/** How many characters at the end of `text` are the start of `marker` (never all of it). */
+export function markerStartAtEnd(text: string, marker: string): number {
+  for (let length = Math.min(text.length, marker.length - 1); length > 0; length -= 1) {
+    if (text.endsWith(marker.slice(0, length))) return length;
+  }
+  return 0;
+}
 export class CallEndReader {
   private held = "";
   /** The text after the marker up to its newline, once the marker has been read. */
@@ -24,7 +33,7 @@ export class CallEndReader {
     const text = this.held + chunk;
     const at = text.indexOf(this.marker);
     if (at === -1) {
-      const keep = Math.min(text.length, this.marker.length - 1);
+      const keep = markerStartAtEnd(text, this.marker);
       this.emit(text.slice(0, text.length - keep));
       this.held = text.slice(text.length - keep);
       return;
