@@ -32,6 +32,7 @@ import type { LoadedArm, PolicySpec } from "./arms/types.ts";
 import type { RunEvent } from "./record.ts";
 import { describeSandbox } from "./sandbox/types.ts";
 import { defaultRunSandbox } from "./sandbox/default.ts";
+import { RunShell } from "./sandbox/run-shell.ts";
 import { createToolbox, runCommand, type ToolContext, type Toolbox, type ToolOutcome } from "./tools/index.ts";
 import { DEFAULT_OUTPUT_LIMIT, DEFAULT_SHELL_TIMEOUT_MS } from "./tools/types.ts";
 import { HarnessFaultError, harnessFault } from "./models/fault.ts";
@@ -102,6 +103,16 @@ function errorText(error: unknown): string {
 
 /** Runs one agent to a settled status. Throws only for a caller's mistake (an arm with no prompt). */
 export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<AgentRunOutcome> {
+  // The run's shell sandbox (ADR 0113) ends with the run, whichever way the run ends.
+  const opened: RunShell[] = [];
+  try {
+    return await runAgentLoop(options, (shell) => opened.push(shell));
+  } finally {
+    for (const shell of opened) shell.close();
+  }
+}
+
+async function runAgentLoop(options: AgentRunOptions & AgentExtras, opened: (shell: RunShell) => void): Promise<AgentRunOutcome> {
   const { arm, model, dir, handoff, runIndex, seed } = options;
   if (arm.prompt === null) {
     throw new AgentError(
@@ -170,10 +181,13 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
   if (typeof contextSettings === "string") throw new AgentError("AGENT_BAD_OPTIONS", `arm "${arm.name}": ${contextSettings}`);
   const contextManager = contextSettings === null ? null : new ContextManager(contextSettings, model, counter);
   const sandbox = options.sandbox ?? defaultRunSandbox(env);
+  const runShell = RunShell.open(sandbox, dir, env);
+  if (runShell !== null) opened(runShell);
   const toolContext: ToolContext = {
     dir,
     env,
     sandbox,
+    ...(runShell === null ? {} : { runShell }),
     signal: runAbort.signal,
     shellTimeoutMs: options.shellTimeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS,
     outputLimit: options.outputLimit ?? DEFAULT_OUTPUT_LIMIT,
@@ -193,6 +207,7 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
       cwd: dir,
       env,
       sandbox,
+      ...(runShell === null ? {} : { runShell }),
       timeoutMs: toolContext.shellTimeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS,
       outputLimit: toolContext.outputLimit ?? DEFAULT_OUTPUT_LIMIT,
       signal: runAbort.signal,
