@@ -109,12 +109,19 @@ function modelLines(summary: StudySummary): string[] {
   return [`> Model: ${named}.`];
 }
 
+/** What the limits were: per run (a cgroup each) or per process. Absent in folders written before ADR 0114. */
+function limitsText(sandbox: NonNullable<StudySummary["sandbox"]>): string {
+  if (sandbox.limitsKind === "cgroup") return "; CPU time, memory and processes capped per run (a cgroup each)";
+  if (sandbox.limitsKind === "ulimit") return `; CPU time, memory and processes capped per process only (ulimit: ${sandbox.limitsReason ?? "no cgroup"})`;
+  return "";
+}
+
 /** The first screen says where the agent's code ran: confined, unconfined by choice, or (no sandbox here) the test double only. */
 function sandboxLines(summary: StudySummary): string[] {
   const sandbox = summary.sandbox;
   if (sandbox === undefined) return [];
   if (sandbox.kind === "bwrap") {
-    return [`> Sandbox: bubblewrap ${sandbox.version ?? ""} — the agent's commands, the acceptance checks and any real client ran confined (only the run's folder writable, no network, an allow-listed environment).`.replace("  ", " ")];
+    return [`> Sandbox: bubblewrap ${sandbox.version ?? ""} — the agent's commands, the acceptance checks and any real client ran confined (only the run's folder writable, no network, an allow-listed environment)${limitsText(sandbox)}.`.replace("  ", " ")];
   }
   if (sandbox.disabled) {
     return ["> **No sandbox (`--no-sandbox`).** The agent's commands, the acceptance checks and any real client ran unconfined, with this machine's files, network and processes in reach."];

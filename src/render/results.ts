@@ -175,6 +175,9 @@ export interface StudySandbox {
   reason?: string;
   /** True when `--no-sandbox` was given. */
   disabled: boolean;
+  /** `cgroup`: CPU, memory and processes capped per run (ADR 0114); `ulimit`: per process, and why. */
+  limitsKind?: "cgroup" | "ulimit";
+  limitsReason?: string;
 }
 
 /** A file under the check paths that the agent changed: grading used the task's own copy instead. */

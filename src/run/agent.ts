@@ -33,6 +33,7 @@ import type { RunEvent } from "./record.ts";
 import { describeSandbox } from "./sandbox/types.ts";
 import { defaultRunSandbox } from "./sandbox/default.ts";
 import { RunShell } from "./sandbox/run-shell.ts";
+import { withRunGroup } from "./sandbox/cgroup.ts";
 import { createToolbox, runCommand, type ToolContext, type Toolbox, type ToolOutcome } from "./tools/index.ts";
 import { DEFAULT_OUTPUT_LIMIT, DEFAULT_SHELL_TIMEOUT_MS } from "./tools/types.ts";
 import { HarnessFaultError, harnessFault } from "./models/fault.ts";
@@ -105,10 +106,13 @@ function errorText(error: unknown): string {
 export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<AgentRunOutcome> {
   // The run's shell sandbox (ADR 0113) ends with the run, whichever way the run ends.
   const opened: RunShell[] = [];
+  // Its cgroup too (ADR 0114): every sandbox of the run joins it, and it goes with the run.
+  const grouped = withRunGroup(options.sandbox ?? defaultRunSandbox(options.env ?? process.env));
   try {
-    return await runAgentLoop(options, (shell) => opened.push(shell));
+    return await runAgentLoop({ ...options, sandbox: grouped.run }, (shell) => opened.push(shell));
   } finally {
     for (const shell of opened) shell.close();
+    grouped.close();
   }
 }
 

@@ -39,6 +39,9 @@ export const RunStartEvent = z.object({
       version: z.string().optional(),
       network: z.enum(["none", "host", "unconfined"]),
       limits: z.object({ cpuSeconds: z.number(), memoryBytes: z.number(), processes: z.number(), fileBytes: z.number() }).optional(),
+      /** `cgroup`: CPU, memory and processes capped for the whole run (ADR 0114); `ulimit`: per process, and why. */
+      limitsKind: z.enum(["cgroup", "ulimit"]).optional(),
+      limitsReason: z.string().optional(),
       reason: z.string().optional(),
     })
     .optional(),

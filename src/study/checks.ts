@@ -14,7 +14,8 @@ import { z } from "zod";
 import type { AcceptanceResult, CheckOutcome, CheckSpec } from "../render/results.ts";
 import { killGroup } from "../run/process-group.ts";
 import { StudyInputError, describeZodIssues } from "./errors.ts";
-import { defaultRunSandbox, type RunSandbox, sandboxCommand } from "../run/sandbox/index.ts";
+import { capNotice, withRunGroup } from "../run/sandbox/cgroup.ts";
+import { DEFAULT_SANDBOX_LIMITS, defaultRunSandbox, type RunSandbox, sandboxCommand } from "../run/sandbox/index.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
 import { MAX_TIME_LIMIT_MS } from "../core/limits.ts";
 
@@ -114,8 +115,15 @@ export function runCheck(check: CheckSpec, options: RunCheckOptions): Promise<Ch
   return new Promise((resolvePromise) => {
     let output = "";
     let timedOut = false;
-    const run = options.sandbox ?? defaultRunSandbox(options.env ?? process.env);
-    const wrapped = sandboxCommand(run.sandbox, { argv: ["sh", "-c", check.command], dir: options.cwd, network: run.network, readable: run.readable, ...(options.extraEnv ? { env: options.extraEnv } : {}) }, options.env ?? process.env);
+    // Each check has a cgroup of its own (ADR 0114): the grader never shares the agent's caps.
+    const grouped = withRunGroup(options.sandbox ?? defaultRunSandbox(options.env ?? process.env));
+    const run = grouped.run;
+    const before = run.group?.counters();
+    const wrapped = sandboxCommand(
+      run.sandbox,
+      { argv: ["sh", "-c", check.command], dir: options.cwd, network: run.network, readable: run.readable, ...(options.extraEnv ? { env: options.extraEnv } : {}), ...(run.group === undefined ? {} : { group: run.group }) },
+      options.env ?? process.env,
+    );
     const child = spawn(wrapped.file, wrapped.args, {
       cwd: options.cwd,
       env: wrapped.env,
@@ -142,7 +150,9 @@ export function runCheck(check: CheckSpec, options: RunCheckOptions): Promise<Ch
       options.signal?.removeEventListener("abort", onAbort);
       // A check that left children behind (a server, a watcher) must not outlive it.
       killGroup(child.pid);
-      const note = timedOut ? `\n[armstudy: check timed out after ${timeoutMs} ms; its process group was killed]` : "";
+      const caps = run.group !== undefined && before !== undefined ? run.group.capsHitSince(before).map((cap) => `\n[${capNotice(cap, run.group?.limits ?? DEFAULT_SANDBOX_LIMITS, "check's")}]`) : [];
+      grouped.close();
+      const note = (timedOut ? `\n[armstudy: check timed out after ${timeoutMs} ms; its process group was killed]` : "") + caps.join("");
       resolvePromise({
         id: check.id,
         command: check.command,

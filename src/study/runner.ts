@@ -339,10 +339,16 @@ async function prepare(options: StudyRunOptions): Promise<PreparedStudy> {
     tasks: taskMetas,
     sandbox:
       sandbox.kind === "bwrap"
-        ? { kind: "bwrap", version: sandbox.version, disabled: false }
+        ? { kind: "bwrap", version: sandbox.version, disabled: false, ...studyLimitsKind(sandbox) }
         : { kind: "none", reason: sandbox.reason, disabled: sandbox.chosen },
   };
   return { meta, arms, tasks, plan };
+}
+
+/** Which limits the study's runs get: a cgroup each where this machine can make one (ADR 0114). */
+function studyLimitsKind(sandbox: Extract<Sandbox, { kind: "bwrap" }>): { limitsKind: "cgroup" | "ulimit"; limitsReason?: string } {
+  if (sandbox.groups?.kind === "cgroup") return { limitsKind: "cgroup" };
+  return { limitsKind: "ulimit", limitsReason: sandbox.groups?.reason ?? "no cgroup probe" };
 }
 
 /** Runs (or resumes) a study and writes its results folder. Does not render the report. */

@@ -79,6 +79,7 @@ export async function runClientProcess(options: ClientProcessOptions): Promise<C
             readable: [...box.run.readable, ...box.readable],
             writable: box.writable,
             home: box.home,
+            ...(box.run.group === undefined ? {} : { group: box.run.group }),
           },
           options.baseEnv ?? {},
         );

@@ -13,6 +13,7 @@ import type { StreamMapperFactory } from "./contract.ts";
 import { CLIENT_LAUNCH } from "./offline-setup.ts";
 import { type CheckNote, type SessionImporter, sessionCheck } from "./session-check.ts";
 import type { RunEvent } from "../record.ts";
+import { withRunGroup } from "../sandbox/cgroup.ts";
 import { describeSandbox, type SandboxNetwork } from "../sandbox/types.ts";
 import type { ProviderFault } from "./provider-forward.ts";
 
@@ -82,7 +83,17 @@ function providerFaultReason(client: ClientName, fault: ProviderFault, stopped: 
 }
 
 export function createDriver(client: ClientName, config: DriverConfig): AgentRunner {
-  return async (run: AgentRunOptions): Promise<AgentRunOutcome> => {
+  // The client and everything it starts share the run's cgroup (ADR 0114), removed with the run.
+  return async (given: AgentRunOptions): Promise<AgentRunOutcome> => {
+    const grouped = given.sandbox === undefined ? null : withRunGroup(given.sandbox);
+    try {
+      return await drive(grouped === null ? given : { ...given, sandbox: grouped.run });
+    } finally {
+      grouped?.close();
+    }
+  };
+
+  async function drive(run: AgentRunOptions): Promise<AgentRunOutcome> {
     const clock = run.clock ?? (() => performance.now());
     const started = clock();
     const home = await mkdtemp(join(config.tempRoot ?? tmpdir(), `armstudy-${client}-home-`));
@@ -204,5 +215,5 @@ export function createDriver(client: ClientName, config: DriverConfig): AgentRun
       await endpoint?.close();
       await rm(home, { recursive: true, force: true });
     }
-  };
+  }
 }

@@ -5,13 +5,15 @@
  * an empty /tmp and $HOME, and the work directory as the only writable folder. Network: a private
  * namespace with nothing but its own loopback unless the spec says `host`. The environment is the
  * allow-list of env.ts. Every process ends with the sandbox (`--die-with-parent` and the PID
- * namespace), and prlimit caps CPU time, memory, processes and file size.
+ * namespace), and prlimit caps CPU time, memory, processes and file size — or, in a run's cgroup
+ * (cgroup.ts), the group caps the first three for the whole run and prlimit only the file size.
  */
 import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { sandboxEnvironment, SANDBOX_PATH } from "./env.ts";
 import { LAUNCHER_INBOX, LAUNCHER_SCRIPT } from "./launcher.ts";
+import { joinGroupArgs } from "./cgroup.ts";
 import { giveTo, sandboxOwner } from "./owner.ts";
 import type { Sandbox, SandboxedCommand, SandboxLimits, SandboxSpec } from "./types.ts";
 
@@ -120,23 +122,25 @@ function nodeInstall(): string | null {
   return dirname(dirname(real));
 }
 
-/** The same limits as bash's `ulimit` (hard and soft; -d and -f count KiB here). */
-function ulimitLine(limits: SandboxLimits): string {
-  return `ulimit -t ${limits.cpuSeconds} -d ${Math.floor(limits.memoryBytes / 1024)} -u ${limits.processes} -f ${Math.floor(limits.fileBytes / 1024)} || exit 125`;
+/**
+ * The same limits as bash's `ulimit` (hard and soft; -d and -f count KiB here). In a run's
+ * cgroup only the file size: CPU time, memory and processes are the group's caps on the whole run.
+ */
+function ulimitLine(limits: SandboxLimits, perRun: boolean): string {
+  const file = `-f ${Math.floor(limits.fileBytes / 1024)}`;
+  if (perRun) return `ulimit ${file} || exit 125`;
+  return `ulimit -t ${limits.cpuSeconds} -d ${Math.floor(limits.memoryBytes / 1024)} -u ${limits.processes} ${file} || exit 125`;
 }
 
 /** What `bash -c` runs for one shell call: the limits, then the command. The same text per call and in a run's sandbox. */
-export function shellCallText(limits: SandboxLimits, command: string): string {
-  return `${ulimitLine(limits)}\n${command}`;
+export function shellCallText(limits: SandboxLimits, command: string, perRun = false): string {
+  return `${ulimitLine(limits, perRun)}\n${command}`;
 }
 
-function limitArgs(limits: SandboxLimits): string[] {
-  return [
-    `--cpu=${limits.cpuSeconds}`,
-    `--data=${limits.memoryBytes}`,
-    `--nproc=${limits.processes}`,
-    `--fsize=${limits.fileBytes}`,
-  ];
+function limitArgs(limits: SandboxLimits, perRun: boolean): string[] {
+  const file = `--fsize=${limits.fileBytes}`;
+  if (perRun) return [file];
+  return [`--cpu=${limits.cpuSeconds}`, `--data=${limits.memoryBytes}`, `--nproc=${limits.processes}`, file];
 }
 
 /** Mount points inside are made with plain 0755 folders along the way, so the sandbox user can walk to them. */
@@ -219,10 +223,15 @@ export function sandboxCommand(sandbox: Sandbox, spec: SandboxSpec, parentEnv: N
   args.push("--chdir", spec.dir, "--");
   const drop = uid === null ? [] : ["setpriv", `--reuid=${uid}`, `--regid=${uid}`, "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--"];
   // The launcher stays root (a user the calls are not) and drops each call to the run's user itself.
-  if (launcher !== null) return { file: sandbox.bin, args: [...args, "bash", "-c", LAUNCHER_SCRIPT, "armstudy-launcher", LAUNCHER_INBOX, ...drop], env: { PATH: SANDBOX_PATH } };
-  args.push(...drop);
-  if (spec.bashCommand !== undefined) args.push("bash", "-c", shellCallText(sandbox.limits, spec.bashCommand));
-  else args.push("prlimit", ...limitArgs(sandbox.limits), "--", program, ...rest);
+  const perRun = spec.group !== undefined;
+  if (launcher !== null) args.push("bash", "-c", LAUNCHER_SCRIPT, "armstudy-launcher", LAUNCHER_INBOX, ...drop);
+  else {
+    args.push(...drop);
+    if (spec.bashCommand !== undefined) args.push("bash", "-c", shellCallText(sandbox.limits, spec.bashCommand, perRun));
+    else args.push("prlimit", ...limitArgs(sandbox.limits, perRun), "--", program, ...rest);
+  }
   // bwrap's own environment is what /proc/1/environ shows inside: the bare PATH, nothing else.
-  return { file: sandbox.bin, args, env: { PATH: SANDBOX_PATH } };
+  if (spec.group === undefined) return { file: sandbox.bin, args, env: { PATH: SANDBOX_PATH } };
+  // bubblewrap joins the run's cgroup before it starts, so every process of the sandbox is in it.
+  return { ...joinGroupArgs(spec.group.joinFiles, sandbox.bin, args), env: { PATH: SANDBOX_PATH } };
 }

@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
+import { type GroupSupport, probeGroups } from "./cgroup.ts";
 import { sandboxCommand } from "./command.ts";
 import { DEFAULT_SANDBOX_LIMITS, type Sandbox, type SandboxLimits } from "./types.ts";
 
@@ -18,6 +19,8 @@ export interface ProbeSandboxOptions {
   /** `--no-sandbox`: the user chose to run unconfined. */
   disabled?: boolean;
   limits?: SandboxLimits;
+  /** What the cgroup probe found (a test gives its own); default probed once per process. */
+  groups?: GroupSupport;
 }
 
 function findBwrap(env: NodeJS.ProcessEnv): string | null {
@@ -53,14 +56,15 @@ export function probeSandboxUncached(options: ProbeSandboxOptions): Sandbox {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  return sandbox;
+  // Per-run limits where a cgroup can be made (ADR 0114); else the per-process ones above.
+  return { ...sandbox, groups: options.groups ?? probeGroups() };
 }
 
 let cached: { key: string; sandbox: Sandbox } | null = null;
 
 /** `probeSandboxUncached`, once per process for the same inputs. */
 export function probeSandbox(options: ProbeSandboxOptions): Sandbox {
-  const key = JSON.stringify([options.disabled === true, options.env.ARMSTUDY_BWRAP ?? "", options.env.PATH ?? "", options.limits ?? null]);
+  const key = JSON.stringify([options.disabled === true, options.env.ARMSTUDY_BWRAP ?? "", options.env.PATH ?? "", options.limits ?? null, options.groups ?? null]);
   if (cached?.key !== key) cached = { key, sandbox: probeSandboxUncached(options) };
   return cached.sandbox;
 }

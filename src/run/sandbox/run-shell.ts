@@ -100,7 +100,7 @@ export class RunShell {
   private start(): Launcher {
     if (this.run.sandbox.kind !== "bwrap") throw new Error("RunShell: no sandbox");
     this.inbox ??= mkdtempSync(join(tmpdir(), "armstudy-run-shell-"));
-    const wrapped = sandboxCommand(this.run.sandbox, { argv: ["bash"], dir: this.dir, network: this.run.network, readable: this.run.readable, launcher: { inbox: this.inbox } }, this.env);
+    const wrapped = sandboxCommand(this.run.sandbox, { argv: ["bash"], dir: this.dir, network: this.run.network, readable: this.run.readable, launcher: { inbox: this.inbox }, ...(this.run.group === undefined ? {} : { group: this.run.group }) }, this.env);
     const child = spawn(wrapped.file, wrapped.args, { cwd: this.dir, env: wrapped.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
     child.stdout.setEncoding("utf8");
     child.stderr.setEncoding("utf8");
@@ -177,7 +177,7 @@ export class RunShell {
       const onAbort = (): void => kill("aborted");
       options.signal?.addEventListener("abort", onAbort, { once: true });
       if (this.inbox === null) throw new Error("RunShell: no inbox");
-      writeFileSync(join(this.inbox, LAUNCHER_COMMAND_FILE), shellCallText(limits, command));
+      writeFileSync(join(this.inbox, LAUNCHER_COMMAND_FILE), shellCallText(limits, command, this.run.group !== undefined));
       launcher.stdin.write(`${marker}\n`);
       if (options.signal?.aborted) onAbort();
     });

@@ -3,8 +3,13 @@
  * asks for (`SandboxSpec`), and the per-run limits. Everything the agent's code runs — the shell
  * tool, the acceptance checks, the real clients — goes through `sandboxCommand` with these.
  */
+import type { GroupSupport, RunGroup } from "./cgroup.ts";
 
-/** Per-process resource limits applied inside the sandbox with prlimit (setrlimit). */
+/**
+ * Resource limits. With a cgroup per run (cgroup.ts, ADR 0114) CPU time, memory and processes are
+ * caps on the whole run; without one they are per-process rlimits (prlimit / bash `ulimit`).
+ * The file size is always an rlimit.
+ */
 export interface SandboxLimits {
   /** RLIMIT_CPU: seconds of CPU time one process may use before it is killed. */
   cpuSeconds: number;
@@ -28,13 +33,22 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
 
 /** What this machine offers: bubblewrap that passed its self-test, or nothing (and why). */
 export type Sandbox =
-  | { kind: "bwrap"; bin: string; version: string; limits: SandboxLimits }
+  | {
+      kind: "bwrap";
+      bin: string;
+      version: string;
+      limits: SandboxLimits;
+      /** Whether a cgroup per run can be made here (probed once); absent: per-process limits. */
+      groups?: GroupSupport;
+    }
   | { kind: "none"; reason: string; /** True when the user turned it off (`--no-sandbox`). */ chosen: boolean };
 
 /** `none`: a private network namespace with only its own loopback; `host`: the machine's network. */
 export type SandboxNetwork = "none" | "host";
 
 export interface SandboxSpec {
+  /** The run's cgroup: the command joins it before it starts, and the per-process CPU, memory and process rlimits are left out. */
+  group?: RunGroup;
   /** The program and its arguments, run inside. */
   argv: readonly string[];
   /**
@@ -74,6 +88,18 @@ export interface RunSandbox {
   network: SandboxNetwork;
   /** Folders armstudy (never the agent) chose to bind read-only, e.g. the object store the clone borrows from. */
   readable: readonly string[];
+  /** The run's cgroup (runAgent makes one per run where it can); absent: per-process limits. */
+  group?: RunGroup;
+  /** Why this run has no group although the machine offers them (making it failed). */
+  groupError?: string;
+}
+
+/** Which kind of limits a run has: its own cgroup, or per-process rlimits and why. */
+export function limitsKindOf(run: RunSandbox): { limitsKind: "cgroup" | "ulimit"; limitsReason?: string } {
+  if (run.group !== undefined) return { limitsKind: "cgroup" };
+  const support = run.sandbox.kind === "bwrap" ? run.sandbox.groups : undefined;
+  const reason = run.groupError ?? (support?.kind === "ulimit" ? support.reason : "no cgroup was made for this run");
+  return { limitsKind: "ulimit", limitsReason: reason };
 }
 
 /** What `run.start` records about the sandbox a run had. */
@@ -82,12 +108,15 @@ export interface SandboxNote {
   version?: string;
   network: SandboxNetwork | "unconfined";
   limits?: SandboxLimits;
+  /** `cgroup`: CPU, memory and processes capped for the whole run; `ulimit`: per process (and why). */
+  limitsKind?: "cgroup" | "ulimit";
+  limitsReason?: string;
   /** For `none`: why there was none. */
   reason?: string;
 }
 
 export function describeSandbox(run: RunSandbox): SandboxNote {
   return run.sandbox.kind === "bwrap"
-    ? { kind: "bwrap", version: run.sandbox.version, network: run.network, limits: run.sandbox.limits }
+    ? { kind: "bwrap", version: run.sandbox.version, network: run.network, limits: run.sandbox.limits, ...limitsKindOf(run) }
     : { kind: "none", network: "unconfined", reason: run.sandbox.reason };
 }

@@ -11,7 +11,9 @@ import { spawn } from "node:child_process";
 import { z } from "zod";
 import { killGroup } from "../process-group.ts";
 import { defaultRunSandbox, type RunSandbox, sandboxCommand } from "../sandbox/index.ts";
+import { capNotice, type GroupCap } from "../sandbox/cgroup.ts";
 import type { RunShell } from "../sandbox/run-shell.ts";
+import type { SandboxLimits } from "../sandbox/types.ts";
 import { parseArgs } from "./args.ts";
 import { HeadTailCollector } from "./output.ts";
 import { DEFAULT_OUTPUT_LIMIT, DEFAULT_SHELL_TIMEOUT_MS, type Tool, type ToolContext, type ToolOutcome } from "./types.ts";
@@ -31,16 +33,33 @@ export interface ShellResult {
   /** Set when the command did not finish on its own. */
   killed: "timeout" | "aborted" | null;
   output: string;
+  /** The run's cgroup caps (ADR 0114) this call ran into, when the run has a group. */
+  caps?: GroupCap[];
 }
 
 /** Runs `command` in `cwd` and always leaves no process of its group behind. */
-export function runCommand(
+export async function runCommand(
+  command: string,
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; outputLimit: number; signal?: AbortSignal; sandbox?: RunSandbox; runShell?: RunShell },
+): Promise<ShellResult> {
+  const group = (options.sandbox ?? defaultRunSandbox(options.env)).group;
+  if (group === undefined) return runCommandOnce(command, options);
+  // A run whose CPU time is used up starts nothing more.
+  const spent = group.exhausted;
+  if (spent !== null) return { exitCode: null, killed: null, output: "", caps: [spent] };
+  const before = group.counters();
+  const result = await runCommandOnce(command, options);
+  const caps = group.capsHitSince(before);
+  return caps.length === 0 ? result : { ...result, caps };
+}
+
+function runCommandOnce(
   command: string,
   options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; outputLimit: number; signal?: AbortSignal; sandbox?: RunSandbox; runShell?: RunShell },
 ): Promise<ShellResult> {
   const run = options.sandbox ?? defaultRunSandbox(options.env);
   if (options.runShell?.serves(run, options.cwd, options.env, command) === true) return inRunShell(options.runShell, command, options);
-  const wrapped = sandboxCommand(run.sandbox, { argv: ["bash", "-c", command], bashCommand: command, dir: options.cwd, network: run.network, readable: run.readable }, options.env);
+  const wrapped = sandboxCommand(run.sandbox, { argv: ["bash", "-c", command], bashCommand: command, dir: options.cwd, network: run.network, readable: run.readable, ...(run.group === undefined ? {} : { group: run.group }) }, options.env);
   return new Promise((resolve) => {
     const collector = new HeadTailCollector(options.outputLimit);
     let killed: ShellResult["killed"] = null;
@@ -101,7 +120,13 @@ async function inRunShell(shell: RunShell, command: string, options: { timeoutMs
   return { exitCode: result.exitCode, killed: result.killed, output: collector.text() };
 }
 
-function describe(result: ShellResult, timeoutMs: number): string {
+function describe(result: ShellResult, timeoutMs: number, limits: SandboxLimits | undefined): string {
+  const caps = limits === undefined ? [] : (result.caps ?? []).map((cap) => capNotice(cap, limits));
+  const text = describeEnd(result, timeoutMs);
+  return caps.length === 0 ? text : `${text}${text.endsWith("\n") ? "" : "\n"}${caps.join("\n")}\n`;
+}
+
+function describeEnd(result: ShellResult, timeoutMs: number): string {
   const head =
     result.killed === "timeout"
       ? `timed out after ${Math.round(timeoutMs / 100) / 10} s; the command and its child processes were killed`
@@ -143,7 +168,7 @@ export const shellTool: Tool = {
     });
     return {
       ok: result.exitCode === 0,
-      output: describe(result, timeoutMs),
+      output: describe(result, timeoutMs, context.sandbox?.group?.limits),
       exitCode: result.exitCode,
       isCommand: true,
     };
