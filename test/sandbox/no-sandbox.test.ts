@@ -91,15 +91,19 @@ describe("a study on a machine with bubblewrap", () => {
     const result = JSON.parse(readFileSync(join(out, "runs", "ordinary", "run-1", "result.json"), "utf8"));
     const start = JSON.parse(readFileSync(join(out, "runs", "ordinary", "run-1", "record.jsonl"), "utf8").split("\n")[0] ?? "{}");
     const version = String(result.sandbox?.version);
-    expect({ result: result.sandbox, start: start.sandbox?.kind, network: start.sandbox?.network, gitTampered: result.gitTampered }).toEqual({
+    const study = JSON.parse(readFileSync(join(out, "study.json"), "utf8"));
+    // This machine (and CI) can make a cgroup per run (ADR 0114): the limits are the run's, not each process's.
+    expect({ result: result.sandbox, start: start.sandbox?.kind, network: start.sandbox?.network, limits: start.sandbox?.limitsKind, study: study.sandbox, gitTampered: result.gitTampered }).toEqual({
       result: { kind: "bwrap", version, network: "none", disabled: false },
       start: "bwrap",
       network: "none",
+      limits: "cgroup",
+      study: { kind: "bwrap", version, disabled: false, limitsKind: "cgroup" },
       gitTampered: null,
     });
     const firstScreen = readFileSync(join(out, "report.md"), "utf8").split("\n").slice(0, 12);
     expect(firstScreen.filter((line) => line.startsWith("> Sandbox:"))).toEqual([
-      `> Sandbox: bubblewrap ${version} — the agent's commands, the acceptance checks and any real client ran confined (only the run's folder writable, no network, an allow-listed environment).`,
+      `> Sandbox: bubblewrap ${version} — the agent's commands, the acceptance checks and any real client ran confined (only the run's folder writable, no network, an allow-listed environment); CPU time, memory and processes capped per run (a cgroup each).`,
     ]);
   });
 });

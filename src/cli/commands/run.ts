@@ -18,6 +18,7 @@ import { defaultStudyDeps } from "../../study/deps.ts";
 import { refuseForeignPersona } from "../../study/personas.ts";
 import { probeSandbox } from "../../run/sandbox/probe.ts";
 import { unsandboxedRefusal } from "../../run/sandbox/policy.ts";
+import { isRoot, recordOwnership, restoreOwnership } from "../../run/sandbox/owner.ts";
 import { parseCommandArgs, prepareOutputFile } from "../args.ts";
 import type { Command } from "../command.ts";
 import { InputError, UsageError } from "../errors.ts";
@@ -140,6 +141,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const onSignal = () => abort.abort(new Error("interrupted by a signal"));
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
+  // As root the sandbox hands the folder to a user of its own; the user's folder goes back to its owners however the run ends.
+  const owned = isRoot() ? recordOwnership(dir) : null;
   let outcome;
   try {
     outcome = await runAgentOrClient({
@@ -169,6 +172,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   } finally {
     process.removeListener("SIGINT", onSignal);
     process.removeListener("SIGTERM", onSignal);
+    if (owned !== null) restoreOwnership(owned);
   }
   if (writer !== null && partial !== null && out !== null) {
     await writer.close();

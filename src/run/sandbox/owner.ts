@@ -4,6 +4,9 @@
  * share one) and the sandbox drops to it: root-only files stay unreadable even if bound, and the
  * process-count limit counts that user's processes only (the kernel never limits root's).
  * Run as anyone else, the sandbox runs as that user inside a user namespace.
+ *
+ * A folder armstudy did not make (`armstudy run --dir`) is given back to its owners when the run
+ * ends (`recordOwnership` / `restoreOwnership`); a study's per-run clone is removed instead.
  */
 import { lchownSync, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -26,11 +29,79 @@ export function sandboxUidFor(dir: string): number {
   return SANDBOX_UID_BASE + (hash % SANDBOX_UID_SPAN);
 }
 
-function chownTree(path: string, uid: number): void {
-  const info = lstatSync(path);
-  lchownSync(path, uid, uid);
-  if (!info.isDirectory()) return;
-  for (const name of readdirSync(path)) chownTree(join(path, name), uid);
+/**
+ * Every entry under `root` (and `root` itself), depth first with an explicit stack: no recursion
+ * to overflow on a deep tree, one readdir per folder (its entries' types come with it) and no
+ * lstat per entry. Symbolic links are visited, never followed.
+ */
+function walkTree(root: string, visit: (path: string, isDirectory: boolean) => void): void {
+  const rootIsDirectory = lstatSync(root).isDirectory();
+  visit(root, rootIsDirectory);
+  if (!rootIsDirectory) return;
+  const folders = [root];
+  for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+    let entries;
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch (error) {
+      // Removed while we walked (the agent's own processes are gone by now, but be safe).
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+      throw error;
+    }
+    for (const entry of entries) {
+      const path = join(folder, entry.name);
+      visit(path, entry.isDirectory());
+      if (entry.isDirectory()) folders.push(path);
+    }
+  }
+}
+
+function chownTree(path: string, uid: number, gid = uid): void {
+  walkTree(path, (entry) => {
+    try {
+      lchownSync(entry, uid, gid);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+  });
+}
+
+/**
+ * Who owned a folder armstudy did not make (`armstudy run --dir`) before the sandbox user got it:
+ * the folder's own owner, and every entry under it that had another one (usually none).
+ */
+export interface Ownership {
+  dir: string;
+  uid: number;
+  gid: number;
+  others: Map<string, { uid: number; gid: number }>;
+}
+
+/** Reads who owns `dir` and everything under it, to give it back after the run (`restoreOwnership`). */
+export function recordOwnership(dir: string): Ownership {
+  const top = lstatSync(dir);
+  const others = new Map<string, { uid: number; gid: number }>();
+  walkTree(dir, (path) => {
+    const info = lstatSync(path);
+    if (info.uid !== top.uid || info.gid !== top.gid) others.set(path, { uid: info.uid, gid: info.gid });
+  });
+  return { dir, uid: top.uid, gid: top.gid, others };
+}
+
+/**
+ * Gives `dir` back as it was: every entry — the agent's new files too — to the folder's owner,
+ * then each entry that had an owner of its own to that one. Entries gone since are skipped.
+ */
+export function restoreOwnership(owned: Ownership): void {
+  if (!isRoot()) return;
+  chownTree(owned.dir, owned.uid, owned.gid);
+  for (const [path, { uid, gid }] of owned.others) {
+    try {
+      lchownSync(path, uid, gid);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+  }
 }
 
 /**

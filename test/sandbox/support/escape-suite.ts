@@ -18,7 +18,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { probeSandbox } from "../../../src/run/sandbox/probe.ts";
 import { RunShell } from "../../../src/run/sandbox/run-shell.ts";
-import type { RunSandbox } from "../../../src/run/sandbox/types.ts";
+import { withRunGroup } from "../../../src/run/sandbox/cgroup.ts";
+import type { RunSandbox, SandboxLimits } from "../../../src/run/sandbox/types.ts";
 import { createToolbox, type ToolContext } from "../../../src/run/tools/index.ts";
 import { runCheck } from "../../../src/study/checks.ts";
 import { addWorktree, checkRunGit, collectDiff, materialiseFixture, objectStore, removeWorktree } from "../../../src/study/git.ts";
@@ -420,6 +421,70 @@ export function escapeSuite(mode: EscapeMode): void {
         before: true,
         fakes: 2,
       });
+    });
+
+    /** A RunSandbox with its own cgroup and tight caps, as runAgent makes one per run; closed after `use`. */
+    async function withGroup<T>(limits: SandboxLimits, use: (box: RunSandbox) => Promise<T>): Promise<T> {
+      if (sandbox.kind !== "bwrap" || sandbox.groups?.kind !== "cgroup") throw new Error(`escape suite: no per-run cgroup here (${sandbox.kind === "bwrap" ? (sandbox.groups?.kind === "ulimit" ? sandbox.groups.reason : "not probed") : sandbox.reason})`);
+      const grouped = withRunGroup({ ...run, sandbox: { ...sandbox, limits } });
+      try {
+        return await use(grouped.run);
+      } finally {
+        runShells.get(grouped.run)?.close();
+        runShells.delete(grouped.run);
+        grouped.close();
+      }
+    }
+
+    /** Six node processes of ~160 MB each (120 MB held): each fits a 512 MiB per-process cap, together they do not. */
+    const MEMORY_SPREAD = [
+      "node -e '",
+      "const { spawn } = require(\"child_process\"); let held = 0, died = 0;",
+      "const hold = \"const b = Buffer.alloc(120e6, 1); console.log(\\\"held\\\"); setInterval(() => b[0]++, 1e9)\";",
+      "const children = [];",
+      "for (let i = 0; i < 6; i++) { const c = spawn(process.execPath, [\"-e\", hold], { stdio: [\"ignore\", \"pipe\", \"ignore\"] }); children.push(c);",
+      "  c.stdout.on(\"data\", () => { held++; done(); }); c.on(\"exit\", () => { died++; done(); }); }",
+      "function done() { if (held + died < 6) return; console.log(\"held=\" + held); for (const c of children) c.kill(\"SIGKILL\"); process.exit(0); }",
+      "'",
+    ].join(" ");
+
+    it("E21: memory spread over many processes — the run's cgroup caps their sum, not each one (per process the same command gets it all)", async () => {
+      const limits = { cpuSeconds: 120, memoryBytes: 512 * 1024 ** 2, processes: 256, fileBytes: 1024 ** 2 };
+      const grouped = await withGroup(limits, (box) => shell(MEMORY_SPREAD, box));
+      const perProcess = await shell(MEMORY_SPREAD, { ...run, sandbox: sandbox.kind === "bwrap" ? { ...sandbox, limits } : sandbox });
+      expect({ allHeld: grouped.output.includes("held=6"), notice: grouped.output.includes("the run's memory cap (512 MiB over all its processes) was reached"), control: perProcess.output.includes("held=6") }).toEqual({
+        allHeld: false,
+        notice: true,
+        control: true,
+      });
+    });
+
+    it("E22: fork bomb — the run's cgroup refuses processes past its cap, and the call says so", async () => {
+      const limits = { cpuSeconds: 120, memoryBytes: 2 * 1024 ** 3, processes: 48, fileBytes: 1024 ** 2 };
+      const result = await withGroup(limits, (box) =>
+        shell(
+          "node -e 'const { spawn } = require(\"child_process\"); let up = 0, refused = 0; const end = () => { if (up + refused === 200) { console.log(\"up=\" + up + \" refused=\" + refused); process.exit(0); } }; for (let i = 0; i < 200; i++) { try { const c = spawn(\"sleep\", [\"30\"]); c.on(\"spawn\", () => { up++; end(); }); c.on(\"error\", () => { refused++; end(); }); } catch { refused++; end(); } }'",
+          box,
+        ),
+      );
+      const up = Number(/up=(\d+)/.exec(result.output)?.[1] ?? "-1");
+      expect({ bounded: up >= 0 && up < 48, notice: result.output.includes("the run's process cap (48 processes and threads at once) was reached") }).toEqual({ bounded: true, notice: true });
+    });
+
+    it("E23: CPU burned across several processes — the run's CPU-time cap counts them all, kills every process at the cap and refuses the run's later calls", async () => {
+      const limits = { cpuSeconds: 2, memoryBytes: 2 * 1024 ** 3, processes: 256, fileBytes: 1024 ** 2 };
+      const { burn, next, usedNanos } = await withGroup(limits, async (box) => {
+        const burned = await shell("for i in 1 2 3 4; do ( while :; do :; done ) & done; wait; echo finished", box);
+        const after = await shell("echo still-running", box);
+        return { burn: burned, next: after, usedNanos: box.group?.cpuNanos() ?? 0 };
+      });
+      const notice = "armstudy: the run's CPU-time cap (2 s over all its processes) is used up; every process of it was killed and further commands are refused";
+      expect({
+        killed: !burn.ok && !burn.output.startsWith("timed out") && !burn.output.includes("finished"),
+        notice: burn.output.includes(notice),
+        used: usedNanos >= 2e9,
+        next: next.output,
+      }).toEqual({ killed: true, notice: true, used: true, next: `exit code: none\n(no output)\n${notice}\n` });
     });
 
     it("control: without the sandbox (--no-sandbox) the same attempts do reach armstudy's environment, the outside file and the host", async () => {
