@@ -14,6 +14,7 @@ import { memoryIO } from "../../src/cli/io.ts";
 import { readRecordFile } from "../../src/run/record-reader.ts";
 import { recordOwnership, restoreOwnership } from "../../src/run/sandbox/owner.ts";
 import { fixtureRepo, ROOT } from "../run/scripted-support.ts";
+import { chatCompletion, startChatServer, wireError } from "../support/chat-server.ts";
 
 const root = process.getuid?.() === 0;
 const temps: string[] = [];
@@ -84,22 +85,36 @@ describe.runIf(root)("armstudy run --dir as root gives the folder back to its ow
     });
   });
 
-  it("gives the folder back when the run fails too (a model spec that cannot run ends it with an error)", async () => {
+  it("gives the folder back when the run ends in a fault too (a model on loopback that makes a file with a shell call, then answers 400)", async () => {
+    const server = await startChatServer((request, index) =>
+      index === 0
+        ? { json: chatCompletion({ toolCalls: [{ id: "call_1", name: "shell", arguments: { command: "mkdir -p made && touch made/by-agent.txt" } }], usage: { prompt: 10, completion: 5 } }) }
+        : { status: 400, json: wireError("bad request on purpose") },
+    );
     const repo = await fixtureRepo();
     temps.push(repo.dir);
     chownAll(repo.dir, 1000);
-    // The persona's steps need checks/ it cannot find in a different task: the run still ends, as an error or not, and the folder is given back.
-    const cli = memoryIO({ cwd: ROOT, env: { PATH: process.env.PATH } });
-    await main(["run", "--arm", "ordinary", "--model", "scripted:fixtures/tasks/stockbook/personas/looper.yaml", "--dir", repo.dir, "--handoff", "fixtures/tasks/stockbook/handoff.md", "--max-rounds", "3"], cli);
-    expect(otherOwners(repo.dir, 1000, 1000)).toEqual([]);
+    try {
+      const cli = memoryIO({ cwd: ROOT, env: { PATH: process.env.PATH } });
+      const code = await main(["run", "--arm", "ordinary", "--model", `openai-compatible:m@${server.baseUrl}`, "--dir", repo.dir, "--handoff", "fixtures/tasks/stockbook/handoff.md"], cli);
+      const end = cli.out.join("").trimEnd().split("\n").map((line) => JSON.parse(line) as { type: string; status?: string }).at(-1);
+      expect({ code: code !== 0, status: end?.status, made: lstatSync(join(repo.dir, "made", "by-agent.txt")).uid, others: otherOwners(repo.dir, 1000, 1000) }).toEqual({
+        code: true,
+        status: "error",
+        made: 1000,
+        others: [],
+      });
+    } finally {
+      await server.close();
+    }
   });
 });
 
 describe.runIf(root)("recordOwnership / restoreOwnership on a wide, deep tree", () => {
-  it("gives 20,000 entries back, deep folders included, and keeps the ones with an owner of their own", () => {
+  it("gives 10,000 entries back, deep folders included, and keeps the ones with an owner of their own", () => {
     const dir = mkdtempSync(join(tmpdir(), "armstudy-owner-tree-"));
     temps.push(dir);
-    for (let a = 0; a < 40; a += 1) {
+    for (let a = 0; a < 20; a += 1) {
       const folder = join(dir, `pkg-${a}`, "lib");
       mkdirSync(folder, { recursive: true });
       for (let b = 0; b < 500; b += 1) writeFileSync(join(folder, `f${b}.js`), "");

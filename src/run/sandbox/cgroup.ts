@@ -56,7 +56,8 @@ function parentsOf(files: GroupProbeFiles): Record<Controller, string> | string 
   for (const controller of CONTROLLERS) {
     const point = mounts.get(controller);
     if (point === undefined) return `no cgroup v1 ${controller} controller is mounted`;
-    parents[controller] = join(point, own.get(controller) ?? "/");
+    const path = own.get(controller) ?? "/";
+    parents[controller] = path === "/" ? point : join(point, path);
   }
   return parents as Record<Controller, string>;
 }
