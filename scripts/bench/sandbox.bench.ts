@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { readFileSync } from "node:fs";
 import { probeSandbox } from "../../src/run/sandbox/probe.ts";
+import { withRunGroup } from "../../src/run/sandbox/cgroup.ts";
 import { RunShell } from "../../src/run/sandbox/run-shell.ts";
 import type { RunSandbox, Sandbox } from "../../src/run/sandbox/types.ts";
 import { runCommand } from "../../src/run/tools/shell.ts";
@@ -39,11 +40,17 @@ async function perCall(iterations: number): Promise<Array<Record<string, string>
   const env = { ...process.env };
   const boxed: RunSandbox = { sandbox, network: "none", readable: [] };
   const bare: RunSandbox = { sandbox: none, network: "none", readable: [] };
+  // The same sandboxes in a run's cgroup (ADR 0114), as runAgent gives them where it can.
+  const grouped = withRunGroup(boxed);
   const runShell = RunShell.open(boxed, dir, env);
-  if (runShell === null) throw new Error("a run's sandbox needs bubblewrap and root");
+  const groupShell = RunShell.open(grouped.run, dir, env);
+  if (runShell === null || groupShell === null) throw new Error("a run's sandbox needs bubblewrap and root");
+  const inGroup = grouped.run.group === undefined ? "" : ", in the run's cgroup";
   const variants: Array<{ name: string; options: { sandbox: RunSandbox; runShell?: RunShell } }> = [
     { name: `bubblewrap ${sandbox.kind === "bwrap" ? sandbox.version : ""}, the run's one sandbox`, options: { sandbox: boxed, runShell } },
+    ...(inGroup === "" ? [] : [{ name: `the run's one sandbox${inGroup}`, options: { sandbox: grouped.run, runShell: groupShell } }]),
     { name: "bubblewrap, a sandbox per call", options: { sandbox: boxed } },
+    ...(inGroup === "" ? [] : [{ name: `a sandbox per call${inGroup}`, options: { sandbox: grouped.run } }]),
     { name: "no sandbox", options: { sandbox: bare } },
   ];
   const times: number[][] = variants.map(() => []);
@@ -59,8 +66,10 @@ async function perCall(iterations: number): Promise<Array<Record<string, string>
     }
   } finally {
     runShell.close();
+    groupShell.close();
+    grouped.close();
   }
-  const base = median(times[2] ?? []);
+  const base = median(times[variants.length - 1] ?? []);
   return variants.map((variant, index) => ({
     "shell call, sleep 0.01": variant.name,
     "p50 ms": median(times[index] ?? []).toFixed(1),
@@ -93,14 +102,20 @@ try {
   const runs = quick ? 1 : 2;
   const rounds = quick ? 1 : 5;
   const sandboxed: number[] = [];
+  const perProcess: number[] = [];
   const bare: number[] = [];
-  // Alternate, so a change in the machine's load falls on both sides.
+  const grouping = sandbox.kind === "bwrap" && sandbox.groups?.kind === "cgroup";
+  const ulimitOnly: Sandbox = sandbox.kind === "bwrap" ? { ...sandbox, groups: { kind: "ulimit", reason: "bench: per-process limits" } } : sandbox;
+  // Alternate, so a change in the machine's load falls on every side.
   for (let round = 0; round < rounds; round += 1) {
     sandboxed.push(await study(sandbox, `bwrap-${round}`, runs));
+    if (grouping) perProcess.push(await study(ulimitOnly, `ulimit-${round}`, runs));
     bare.push(await study(none, `none-${round}`, runs));
   }
+  const row = (label: string, values: number[]) => ({ "default study, per run": label, "median ms": median(values).toFixed(0), "all ms": values.map((v) => v.toFixed(0)).join(", "), "x unsandboxed": (median(values) / median(bare)).toFixed(2) });
   console.table([
-    { "default study, per run": "bubblewrap", "median ms": median(sandboxed).toFixed(0), "all ms": sandboxed.map((v) => v.toFixed(0)).join(", "), "x unsandboxed": (median(sandboxed) / median(bare)).toFixed(2) },
+    row(grouping ? "bubblewrap, a cgroup per run and per check" : "bubblewrap", sandboxed),
+    ...(grouping ? [row("bubblewrap, per-process limits", perProcess)] : []),
     { "default study, per run": "no sandbox", "median ms": median(bare).toFixed(0), "all ms": bare.map((v) => v.toFixed(0)).join(", "), "x unsandboxed": "1.00" },
   ]);
   console.log(`load average after the runs: ${load()}`);
