@@ -64,7 +64,13 @@ function parentsOf(files: GroupProbeFiles): Record<Controller, string> | string 
 
 /** Removes groups left by armstudy processes that are gone (a crash or SIGKILL skipped their clean-up). */
 function removeStale(parent: string): void {
-  for (const name of readdirSync(parent)) {
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
     const match = new RegExp(`^${GROUP_PREFIX}(\\d+)-\\d+$`).exec(name);
     if (match === null || Number(match[1]) === process.pid) continue;
     try {
@@ -186,9 +192,15 @@ export class RunGroup {
     return Number(read(join(this.dirs.cpuacct, "cpuacct.usage")).trim());
   }
 
-  /** Host pids of the group's live processes. */
+  /** Host pids of the group's live processes (none once the group is gone). */
   pids(): number[] {
-    return read(join(this.dirs.pids, "cgroup.procs"))
+    let text: string;
+    try {
+      text = read(join(this.dirs.pids, "cgroup.procs"));
+    } catch {
+      return [];
+    }
+    return text
       .split("\n")
       .filter((line) => line !== "")
       .map(Number);
@@ -247,7 +259,7 @@ export class RunGroup {
     this.killAll();
   }
 
-  /** Ends every process of the group and removes it; safe to call twice. */
+  /** Ends every process of the group and removes it; safe to call twice, never throws (a group left behind is removed by a later probe). */
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -263,8 +275,7 @@ export class RunGroup {
           break;
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code;
-          if (code === "ENOENT") break;
-          if (code !== "EBUSY") throw error;
+          if (code !== "EBUSY") break;
           this.killAllIn(dir);
           Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
         }
@@ -273,7 +284,13 @@ export class RunGroup {
   }
 
   private killAllIn(dir: string): void {
-    for (const line of read(join(dir, "cgroup.procs")).split("\n")) {
+    let text = "";
+    try {
+      text = read(join(dir, "cgroup.procs"));
+    } catch {
+      return;
+    }
+    for (const line of text.split("\n")) {
       if (line === "") continue;
       try {
         process.kill(Number(line), "SIGKILL");
