@@ -41,6 +41,13 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** What run.start says of the default sandbox: with a cgroup of the run's own where this machine can make one (ADR 0114). */
+function runStartSandbox(): ReturnType<typeof describeSandbox> {
+  const box = defaultRunSandbox();
+  const { limitsReason: _none, ...note } = describeSandbox(box);
+  return box.sandbox.kind === "bwrap" && box.sandbox.groups?.kind === "cgroup" ? { ...note, limitsKind: "cgroup" } : describeSandbox(box);
+}
+
 function run(model: ModelClient, extra: Partial<Parameters<typeof runAgent>[0]> = {}) {
   const { events, onEvent } = collector();
   const outcome = runAgent({
@@ -71,7 +78,7 @@ describe("the agent loop", () => {
     const callText = `Writing it.\nwrite_file ${JSON.stringify({ path: "hello.txt", content: "hi\n" })}`;
     const sent1 = sent0 + countTokens(callText) + 4 + countTokens("wrote hello.txt (1 lines)") + 4;
     expect(events).toEqual([
-      { t: 1, type: "run.start", arm: "test-arm", runIndex: 2, seed: 5, model: "list:test", testDouble: true, prefixHash: "0".repeat(64), prefixTokens: 17, source: "armstudy", sandbox: describeSandbox(defaultRunSandbox()) },
+      { t: 1, type: "run.start", arm: "test-arm", runIndex: 2, seed: 5, model: "list:test", testDouble: true, prefixHash: "0".repeat(64), prefixTokens: 17, source: "armstudy", sandbox: runStartSandbox() },
       { t: 3, type: "user.message", text: "Write hello.txt.", kind: "handoff" },
       // Our o200k count of what was sent, beside the provider's own figures.
       { t: 7, type: "model.request", round: 0, counted: { input: sent0, output: countTokens(callText) }, input: 100, cachedInput: 40, output: 10, reasoning: 2, usageSource: "reported", durationMs: 2, stop: "tool_calls", purpose: "agent" },
