@@ -14,6 +14,8 @@ import { CLIENT_LAUNCH } from "./offline-setup.ts";
 import { type CheckNote, type SessionImporter, sessionCheck } from "./session-check.ts";
 import type { RunEvent } from "../record.ts";
 import { describeSandbox, type SandboxNetwork } from "../sandbox/types.ts";
+import { HARD_CAP } from "../agent.ts";
+import { type ClientCapHit, ClientCaps } from "./client-caps.ts";
 
 /** Where a client's model requests go: a persona server, a cassette proxy or a real endpoint. */
 export interface Endpoint {
@@ -59,6 +61,15 @@ export const STREAM_FORMAT: Record<ClientName, string> = { codex: "codex-exec", 
 
 export function createDriver(client: ClientName, config: DriverConfig): AgentRunner {
   return async (run: AgentRunOptions): Promise<AgentRunOutcome> => {
+    // Token and cost caps are watched on the client's own usage reports; a cap that cannot apply throws first.
+    const caps = new ClientCaps(run.limits, run.pricer);
+    const stop = new AbortController();
+    let capHit: ClientCapHit | null = null;
+    // Caps apply while the client's output is being read; what its end adds changes no outcome.
+    let watching = true;
+    const onAbort = () => stop.abort(run.signal?.reason);
+    if (run.signal?.aborted) onAbort();
+    else run.signal?.addEventListener("abort", onAbort, { once: true });
     const clock = run.clock ?? (() => performance.now());
     const started = clock();
     const home = await mkdtemp(join(config.tempRoot ?? tmpdir(), `armstudy-${client}-home-`));
@@ -91,6 +102,14 @@ export function createDriver(client: ClientName, config: DriverConfig): AgentRun
           : given;
       seen.push(event);
       await run.onEvent(event);
+      const hit = watching ? caps.see(event, run.model.id) : null;
+      if (hit !== null) {
+        capHit = hit;
+        const decision: RunEvent = { t: event.t, type: "policy.decision", policy: HARD_CAP, decision: "settle", reason: hit.reason, status: hit.status };
+        seen.push(decision);
+        await run.onEvent(decision);
+        stop.abort(new Error(hit.reason));
+      }
     };
     const flush = async (): Promise<void> => {
       for (const event of mapper.drain()) await emit(event);
@@ -130,7 +149,7 @@ export function createDriver(client: ClientName, config: DriverConfig): AgentRun
               },
             }
           : {}),
-        ...(run.signal !== undefined ? { signal: run.signal } : {}),
+        signal: stop.signal,
         onLine: (text) => {
           chain = chain.then(async () => {
             if (failure !== null) return;
@@ -144,8 +163,12 @@ export function createDriver(client: ClientName, config: DriverConfig): AgentRun
         },
       });
       await chain;
+      watching = false;
       if (failure !== null) throw failure;
-      const outcome: AgentRunOutcome = result.timedOut
+      const cap = capHit as ClientCapHit | null;
+      const outcome: AgentRunOutcome = cap !== null
+        ? { status: cap.status, reason: `${cap.reason}; the client's process group was killed`, wallMs: result.wallMs }
+        : result.timedOut
         ? { status: "timeout", reason: `${client} ran past ${timeoutMs} ms; its process group was killed`, wallMs: result.wallMs }
         : run.signal?.aborted
           ? { status: "aborted", reason: "the run was aborted; the client's process group was killed", wallMs: result.wallMs }
@@ -165,6 +188,7 @@ export function createDriver(client: ClientName, config: DriverConfig): AgentRun
       if (end !== undefined) await emit(end);
       return outcome;
     } finally {
+      run.signal?.removeEventListener("abort", onAbort);
       await endpoint?.close();
       await rm(home, { recursive: true, force: true });
     }
