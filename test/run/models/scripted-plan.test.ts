@@ -4,7 +4,9 @@
  * is there, says "nothing to plan" when every step is there, and a failed read counts as missing.
  */
 import { resolve } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { classifyPlanReply } from "../../../src/core/plan/classify.ts";
 import type { Message, ModelRequest } from "../../../src/core/model.ts";
 import { PLAN_TOOLS } from "../../../src/core/plan/run.ts";
 import { loadPersona } from "../../../src/run/models/scripted-persona.ts";
@@ -54,5 +56,34 @@ describe("the plan double", () => {
     };
     expect(playPlanTurn(persona, sentBack(first.text))).toEqual({ text: `${first.text}\n</proposed_plan>`, toolCalls: [] });
     expect(playPlanTurn(persona, sentBack("Nothing to plan."))).toEqual({ text: "<proposed_plan>\n1. Confirm that the requested work is in place.\n2. Report it.\n</proposed_plan>", toolCalls: [] });
+  });
+});
+
+describe("the plan double on any repository content (fast-check)", () => {
+  it("ends with no_plan exactly when every step's text was found, else with a plan (left open when the persona leaves it open)", async () => {
+    const personas = await Promise.all(["already-done", "stockbook"].map((task) => loadPersona(resolve(ROOT, `fixtures/tasks/${task}/personas/planner.yaml`))));
+    for (const persona of personas) {
+      const files = [...new Set(persona.steps.flatMap((step) => step.reads))];
+      const markers = persona.steps.map((step) => step.exists ?? "");
+      fc.assert(
+        fc.property(
+          // Per file: text around it (tags and markers of other steps included), and which step markers it holds.
+          fc.array(fc.tuple(fc.string(), fc.constantFrom("", "<proposed_plan>", "</plan_blocked>", ...markers), fc.subarray(persona.steps.map((_, i) => i))), { minLength: files.length, maxLength: files.length }),
+          (parts) => {
+            const contents = Object.fromEntries(files.map((file, i) => {
+              const [noise, extra, held] = parts[i]!;
+              const own = held.filter((index) => persona.steps[index]!.reads.includes(file)).map((index) => markers[index]);
+              return [file, [noise, extra, ...own].join("\n")];
+            }));
+            const done = persona.steps.every((step) => step.reads.some((path) => (contents[path] ?? "").includes(step.exists ?? "\u0000never")));
+            const reply = playPlanTurn(persona, afterReads(contents));
+            const outcome = classifyPlanReply(reply.text).outcome;
+            expect(reply.toolCalls).toEqual([]);
+            expect(outcome).toEqual(done ? "no_plan" : persona.traits.leavesPlanOpen ? "invalid" : "plan_ready");
+          },
+        ),
+        { numRuns: 200 },
+      );
+    }
   });
 });
