@@ -26,6 +26,7 @@ const COUNT_LABELS: Record<CountMetric, string> = {
   tokensTotal: "tokens in all",
   costUsd: "cost (USD)",
   wallMs: "wall time (ms)",
+  longestSilenceMs: "longest silence (ms, no record event)",
 };
 
 const RATE_LABELS: Record<RateMetric, string> = {
