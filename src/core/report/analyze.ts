@@ -24,6 +24,7 @@
  */
 import { TokenCounter, countTokens } from "../tokens.ts";
 import { clausesOf, isDoneLabel, isListItem, isNarrationOrQuestion, sentencesOf, stepsNamed } from "./clauses.ts";
+import { contentStatements } from "./content.ts";
 import { REPORT_PATTERNS, type PatternGroup, type PatternScope, type ReportPattern } from "./patterns.ts";
 import { plainLine, type Prose, readProse } from "./read.ts";
 
@@ -51,7 +52,7 @@ export interface AnalyzeOptions {
 /** One row that fired, and the clause (trimmed to 200 characters) it fired on. */
 export interface PatternHit {
   id: string;
-  group: PatternGroup | "steps";
+  group: PatternGroup | "steps" | "content";
   clause: string;
 }
 
@@ -118,21 +119,31 @@ function allClauses(statements: readonly string[]): string {
   return out.join("\n");
 }
 
-/** The parts each scope reads. */
-function scopes(prose: Prose): Record<PatternScope, string[]> {
+/**
+ * A reply that ends leading into a tool call ("Let me update the status and move to Task 3:") was
+ * cut off mid-task, and so was one that ends "Let me remove them.": what it reports done is a step of
+ * work that goes on, not a claim (ADR 0089).
+ */
+const MID_TASK_ENDING = /^\W*(?:(?:now|ok|okay|good|great|perfect|so|first|next|then|alright)\W+)?(?:(?:let me|let's|I'll|I will|I'm going to|I need to|now I need to)\b(?! know\b)[^\n]{0,300}:|(?:let me|let's|I need to)\b(?! know\b)[^\n]{0,300})\s*$/i;
+
+/** The parts each scope reads; content blocks (content.ts) are left out of every scope. */
+function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope, string[]> {
   const { lines, paragraphStarts } = prose;
+  const statements = prose.statements.filter((_, i) => !content[i]);
+  const contentText = new Set(prose.statements.filter((_, i) => content[i]));
   // Paragraphs are contiguous runs of lines: the last one starts at its paragraph start.
   const lastStart = paragraphStarts.at(-1) ?? lines.length;
   const endingStart = paragraphStarts.length > 1 && /^or\b/i.test(lines[lastStart] ?? "") ? (paragraphStarts.at(-2) as number) : lastStart;
   const ending = joinedTail(lines, endingStart, lines.length, 3000);
-  const claimLines = [...openingStatements(prose.statements), ...lines.slice(Math.max(lastStart, lines.length - 6))];
+  const midTask = MID_TASK_ENDING.test(sentencesOf(lines.at(-1) ?? "").at(-1) ?? "");
+  const claimLines = midTask ? [] : [...openingStatements(statements), ...lines.slice(Math.max(lastStart, lines.length - 6)).filter((line) => !contentText.has(line))];
   const claim = claimLines.flatMap((line) => clausesOf(line.slice(0, 2000))).filter((clause) => !isNarrationOrQuestion(clause));
   const lastLine = prose.lines.at(-1) ?? "";
   // The last sentence, after trailing emoji ("Happy coding! 🚀"); capped, since fillers are short.
   const lastSentence = sentencesOf(lastLine.slice(-400).replace(/[\p{Extended_Pictographic}\uFE0F\u200D\s]+$/u, "")).at(-1) ?? "";
   return {
     claim,
-    clause: [allClauses(prose.statements)],
+    clause: [allClauses(statements)],
     ending: [ending],
     lastSentence: [lastSentence],
   };
@@ -166,7 +177,8 @@ function stepsDone(prose: Prose, steps: ReadonlySet<string>): Set<string> {
  * fired (the booleans need no more); `explainFinalReport` asks for every row.
  */
 function hits(prose: Prose, options: AnalyzeOptions, firstPerGroup = false): PatternHit[] {
-  const parts = scopes(prose);
+  const { content, intros } = contentStatements(prose.statements);
+  const parts = scopes(prose, content);
   const joined = parts.clause[0] as string;
   const clauseRow = new Map(CLAUSE_ROWS.map((entry) => [entry.row, entry.all]));
   const out: PatternHit[] = [];
@@ -186,6 +198,8 @@ function hits(prose: Prose, options: AnalyzeOptions, firstPerGroup = false): Pat
       fired.add(row.group);
     }
   }
+  // Which blocks were read as content, so --explain shows why their status words did not count.
+  if (!firstPerGroup) for (const intro of intros) out.push({ id: intro.id, group: "content", clause: intro.clause });
   const steps = new Set(options.steps ?? []);
   if (steps.size > 0) {
     const done = stepsDone(prose, steps);
@@ -217,7 +231,7 @@ export function analyzeFinalReport(text: string, counter?: TokenCounter, options
   const asksPermission = fired.has("permission");
   // A progress mark (❌, ⏳, an unchecked box) is unfinished work only in a reply that reports progress.
   const reportsProgress = fired.has("complete") || prose.statements.some((line) => CHECKED_ITEM.test(line));
-  const statesUnfinished = fired.has("unfinished") || fired.has("steps") || (asksPermission && fired.has("continue")) || (reportsProgress && fired.has("mark"));
+  const statesUnfinished = fired.has("unfinished") || fired.has("steps") || (asksPermission && (fired.has("continue") || (fired.has("continueNext") && fired.has("complete")))) || (reportsProgress && fired.has("mark"));
   return {
     firstLine: plainLine(prose.firstLineRaw),
     firstLineRaw: prose.firstLineRaw,

@@ -1,0 +1,66 @@
+/**
+ * Content blocks: statements of a reply that are not statements about the work (ADR 0089: "example
+ * content the person asked for … is content"; docs/decisions/0122). A status word inside them —
+ * "Not started" in a plan's table, "fails" in a list of what a test expects, "In progress" in a
+ * markdown sample — says nothing about whether the work is done, so the clause rows skip them.
+ *
+ * - a sample: after "Here's a markdown sample …:" / "Here is an example config:", every later
+ *   statement (a sample runs to the end of the reply as often as not, and has headings of its own);
+ * - a plan or a set of options: the list or table right after "Two execution options:", "Here's the
+ *   plan I'd follow:", "Proposed approach:" (until a line that is neither);
+ * - a description: the list or table right after a line that introduces expectations, cases or
+ *   scenarios — "The test now expects:", "This helps diagnose scenarios like:", "X tests the flow:".
+ *
+ * - a quotation: a block-quote line (`> …`), someone else's words or a program's output — but not a
+ *   callout ("> Note: …"), which is the agent's own.
+ *
+ * One pass over the statements, each tested against a few bounded expressions: linear.
+ */
+import { isListItem } from "./clauses.ts";
+
+/** Intro rows, each with the id `--explain` names when a block of its kind is skipped. */
+export const CONTENT_INTROS: ReadonlyArray<{ id: string; reach: "rest" | "block"; pattern: RegExp }> = [
+  { id: "content.sample", reach: "rest", pattern: /^\W*here(?:'s| is| are)\b[^:\n]{0,120}\b(?:samples?|examples?|markdown|templates?|demos?|mock-?ups?)\b[^:\n]{0,80}:\s*$/i },
+  { id: "content.plan", reach: "block", pattern: /\b(?:plan|proposals?|propose[sd]?|outline|approach(?:es)?|options|alternatives)\b[^:\n]{0,100}:\s*$/i },
+  {
+    id: "content.description",
+    reach: "block",
+    pattern: /\b(?:expects?|expected|expectations?|verif(?:y|ies)|scenarios?|cases|such as|like|e\.g\.|for example|diagnose|behaviou?rs?|asserts?|tests (?:the|that|how|whether|for|each|all))\b[^:\n]{0,80}:\s*$/i,
+  },
+];
+
+/** A block-quote line, and the callouts ("> **Note:** …", "> [!WARNING]") that are the agent's own words. */
+const QUOTE_LINE = /^\s{0,3}>/;
+const CALLOUT = /^\s{0,3}>\s*(?:\[!|(?:note|warning|important|caveat|heads up|caution)\b|⚠|ℹ)/i;
+
+/** A block is the list items and table rows after its intro (blank lines between them allowed). */
+const isBlockLine = (line: string): boolean => isListItem(line) || /^\s*\|/.test(line);
+
+/** Which statements are content, and the intro that made each block (for `--explain`). */
+export function contentStatements(statements: readonly string[]): { content: boolean[]; intros: Array<{ id: string; clause: string }> } {
+  const content = new Array<boolean>(statements.length).fill(false);
+  const intros: Array<{ id: string; clause: string }> = [];
+  let block = false;
+  for (let i = 0; i < statements.length; i += 1) {
+    const line = statements[i] as string;
+    if (block && isBlockLine(line)) {
+      content[i] = true;
+      continue;
+    }
+    block = false;
+    if (QUOTE_LINE.test(line) && !CALLOUT.test(line)) {
+      content[i] = true;
+      if (intros.at(-1)?.id !== "content.quote") intros.push({ id: "content.quote", clause: line.slice(0, 200) });
+      continue;
+    }
+    const intro = line.length > 400 ? undefined : CONTENT_INTROS.find((row) => row.pattern.test(line));
+    if (intro === undefined) continue;
+    intros.push({ id: intro.id, clause: line.slice(0, 200) });
+    if (intro.reach === "rest") {
+      for (let k = i + 1; k < statements.length; k += 1) content[k] = true;
+      break;
+    }
+    block = true;
+  }
+  return { content, intros };
+}
