@@ -6,6 +6,8 @@
  *
  * - a sample: after "Here's a markdown sample …:" / "Here is an example config:", every later
  *   statement (a sample runs to the end of the reply as often as not, and has headings of its own);
+ * - findings: after "Key findings:" / "Here's what I found:", every later statement (ADR 0089: a
+ *   review's findings are not a claim, and what they list as missing is not this turn's work);
  * - a plan or a set of options: the list or table right after "Two execution options:", "Here's the
  *   plan I'd follow:", "Proposed approach:" (until a line that is neither);
  * - a description: the list or table right after a line that introduces expectations, cases or
@@ -21,6 +23,8 @@ import { isListItem } from "./clauses.ts";
 /** Intro rows, each with the id `--explain` names when a block of its kind is skipped. */
 export const CONTENT_INTROS: ReadonlyArray<{ id: string; reach: "rest" | "block"; pattern: RegExp }> = [
   { id: "content.sample", reach: "rest", pattern: /^\W*here(?:'s| is| are)\b[^:\n]{0,120}\b(?:samples?|examples?|markdown|templates?|demos?|mock-?ups?)\b[^:\n]{0,80}:\s*$/i },
+  // Findings of a review or an exploration: what the code has and lacks, not the state of this turn's work.
+  { id: "content.findings", reach: "rest", pattern: /^\W*(?:(?:key|main|my|review) )?findings\W*:?\s*$|\bkey findings:\s*$|\bhere(?:'s| is) what I found\b[^:\n]{0,40}:\s*$/i },
   { id: "content.plan", reach: "block", pattern: /\b(?:plan|proposals?|propose[sd]?|outline|approach(?:es)?|options|alternatives)\b[^:\n]{0,100}:\s*$/i },
   {
     id: "content.description",
