@@ -144,6 +144,8 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
   return {
     claim,
     clause: [allClauses(statements)],
+    // Short lines anywhere, for the label row: "**Three fixes applied:**" in the middle still reports the work.
+    label: midTask ? [] : statements.filter((line) => line.length <= 80),
     ending: [ending],
     lastSentence: [lastSentence],
   };

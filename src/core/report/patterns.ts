@@ -12,9 +12,11 @@
  *   questions and narration ("Let me run the tests:");
  * - `clause`: every clause of every statement (prose lines and headings) outside code;
  * - `ending`: the last paragraph, with the one before it when the last starts with "Or";
- * - `lastSentence`: the last sentence of the last prose line, trailing emoji removed.
+ * - `lastSentence`: the last sentence of the last prose line, trailing emoji removed;
+ * - `label`: every statement of 80 characters or less outside content blocks (a reply cut off
+ *   mid-task has none).
  */
-export type PatternScope = "claim" | "clause" | "ending" | "lastSentence";
+export type PatternScope = "claim" | "clause" | "ending" | "lastSentence" | "label";
 export type PatternGroup = "complete" | "unfinished" | "reason" | "next" | "permission" | "filler" | "continue" | "continueNext" | "mark";
 
 export interface ReportPattern {
@@ -42,14 +44,14 @@ function partOfWhole(match: RegExpMatchArray): boolean {
 export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // --- claimsComplete: a clause of the claim zone says the work is done ----------------------
   // A clause that opens with a completion word: "Done.", "Fixed!", "All set", "DONE ✅".
-  { id: "complete.word", group: "complete", scope: "claim", pattern: /^\W*(?:(?:perfect|great|excellent|good|yes|ok|okay)\W+)?(?:done|fixed|updated|completed?|finished|resolved|all set|all done|all clean|all committed|merged|deployed|shipped|(?:it )?works(?=[.!]|\s+now\b))\b/i },
+  { id: "complete.word", group: "complete", scope: "claim", pattern: /^\W*(?:(?:perfect|great|excellent|good|yes|ok|okay)\W+)?(?:done|fixed|updated|completed?|finished|resolved|all set|all done|all clean|all green|all committed|merged|deployed|shipped|(?:it )?works(?=[.!]|\s+now\b))\b/i },
   // A clause that opens with a past-tense action verb summarising the change: "Implemented X", "Opened PR #42".
   { id: "complete.verb", group: "complete", scope: "claim", pattern: /^\W*(?:(?:perfect|great|excellent|good|yes|ok|okay)\W+)?(?:(?:the )?(?:fix|change|solution)\s*:\s*)?(?:added|changed|created|implemented|updated|removed|deleted|moved|renamed|replaced|switched|restored|refactored|rewrote|wrote|ported|merged|committed|pushed|migrated|converted|simplified|installed|configured|set up|made the following changes|opened|drafted|upgraded|saved|cleaned|addressed|extracted|split|documented|tagged|published|released|deployed|wired|enabled|disabled|bumped|edited|reverted|tightened|raised|lowered|dropped|introduced|built|finished|completed)\b/i },
   // The speaker reports finished actions: "I've ported", "I have successfully completed", "I updated:".
   // A premise ("Now that we've extracted X, we should…", "since I added…") reports nothing: the look-behind skips it.
   { id: "complete.ive", group: "complete", scope: "claim", pattern: /(?<!\b(?:now that|since|because|once|after|if|when)\s)\b(?:I|we)(?:'ve| have)(?: (?:now|just|also|successfully|properly|finally))? (?:[a-z]+ed|made|built|written|rewritten|done|set up|put|split|run)\b|\b(?:I|we) (?:updated|added|fixed|changed|created|removed|deleted|moved|renamed|replaced|switched|restored|refactored|rewrote|wrote|ported|merged|committed|pushed|migrated|converted|implemented|opened|upgraded|copied|finished|completed)\b/i },
   // A thing is in a finished state: "everything is committed", "the branch is ready for review", "CI is green".
-  { id: "complete.state", group: "complete", scope: "claim", pattern: /\b(?:is|are|'s|should be|now)(?: now| all)? (?:done|complete|completed|finished|fixed|resolved|in place|in|working|passing|committed|merged|deployed|green|staged|up to date|ready (?:for review|to (?:merge|commit|ship|deploy|release))|ready)\b|^\W*ready (?:for review|to (?:merge|commit|ship|deploy))\b|\b(?:has|have) (?:all )?been (?:implemented|completed|fixed|added|done|applied|made|addressed|resolved|updated|merged|pushed|committed|removed|written)\b/i },
+  { id: "complete.state", group: "complete", scope: "claim", pattern: /\b(?:is|are|'s|should be|now)(?: now| all)? (?:done|complete|completed|finished|fixed|resolved|in place|(?<!\(now )in|working|passing|committed|merged|deployed|green|staged|up to date|ready (?:for review|to (?:merge|commit|ship|deploy|release))|ready)\b|^\W*ready (?:for review|to (?:merge|commit|ship|deploy))\b|\b(?:has|have) (?:all )?been (?:implemented|completed|fixed|added|done|applied|made|addressed|resolved|updated|merged|pushed|committed|removed|written)\b/i },
   // A noun followed by a sentence-final completion word: "Refactor complete.", "P1–P5 complete; …"
   // "Commit created successfully.", "Plan complete and saved to …", "Changes applied."
   { id: "complete.final", group: "complete", scope: "claim", pattern: /[\w`)\]](?<!\b(?:should|must|can|could|will|would|may|might|to|needs?) be) (?:complete|completed|done|finished|fixed|updated|added|created|committed|pushed|merged|applied|saved|written|removed|deleted|installed|resolved)(?: successfully)?(?:[.!:;,]|\s+and\b|$)/i },
@@ -58,7 +60,10 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // The checks pass: "All tests pass", "the build succeeds", "48 passed, 0 failed", "checks green".
   { id: "complete.checks", group: "complete", scope: "claim", pattern: /\b(?:all (?:tests|checks)|tests?|build|builds|checks|suite|everything|CODE) (?:now )?(?:pass|passes|passed|succeeds|succeeded|works|worked|compiles)\b|\beverything (?:is )?working\b|\b\d+ passed, 0 failed\b|\bchecks (?:are )?green\b/i },
   // Something now behaves as asked: "Now the theme supports…", "The importer now reads…", "Now both … use".
-  { id: "complete.now", group: "complete", scope: "claim", pattern: /^\W*(?:(?:perfect|great|excellent|good|yes|ok|okay)\W+)?now,? (?!let|that\b|I\b|I'|we need|we have to|you|run|try|check|update|add|use|open|go|wait|continu|moving|on to|back to)[a-z]|^\W*(?:perfect|great|excellent|good)\W+now\b|^\W*now:\s*$|\b(?:is|are) now (?!(?:being|going|trying|running|waiting|failing|broken|blocked|stuck|at|in|on|the|a|an|my|your|ready to)\b)[a-z]|\bnow (?:properly |correctly |also |only )?(?:reads|uses|supports|shows|has|have|keeps|handles|works|retries|checks|evicts|returns|includes|stays|runs|falls|logs|remembers|implements|matches|covers|accepts|rejects|respects|prints|lets|gives|sets|looks|renders|use)\b/i },
+  { id: "complete.now", group: "complete", scope: "claim", pattern: /^\W*(?:(?:perfect|great|excellent|good|yes|ok|okay)\W+)?now,? (?!let|that\b|I\b|I'|we need|we have to|you|run|try|check|update|add|use|open|go|wait|continu|moving|on to|back to)[a-z]|^\W*(?:perfect|great|excellent|good)\W+now\b|^\W*now:\s*$|\b(?:is|are) now (?!(?:being|going|trying|running|waiting|failing|broken|blocked|stuck|at|in|on|the|a|an|my|your|ready to)\b)[a-z]|(?<!\b(?:I|we) )\bnow (?:properly |correctly |also |only )?(?:reads|uses|supports|shows|has|have|keeps|handles|works|retries|checks|evicts|returns|includes|stays|runs|falls|logs|remembers|implements|matches|covers|accepts|rejects|respects|prints|lets|gives|sets|looks|renders|use)\b/i },
+  // A label that reports the changes made: "## Changes Made", "Three fixes applied:", "Here's a summary of the changes:"
+  // (a bare "Summary of changes:" heads proposals as often as reports, so it does not count).
+  { id: "complete.label", group: "complete", scope: "label", pattern: /^\W*(?:(?:\w+ )?(?:changes|fixes|edits) (?:made|applied)|summary of (?:the )?(?:changes|fixes) made|files (?:changed|modified)|what (?:I|we) (?:did|changed|fixed)|what was (?:done|changed|fixed))\W*$|^\W*here(?:'s| is) (?:a |the )?summary of (?:the |my |all )?(?:changes|fixes|what (?:I|we) (?:did|changed|fixed))\b/i },
   // Plain fix idioms: "That should fix it", "the refactor worked".
   { id: "complete.idiom", group: "complete", scope: "claim", pattern: /\bthat should (?:fix|do) it\b|\bthe [a-z]+ worked\b|^\W*✅/i },
 
@@ -84,7 +89,7 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // A present failure: "npm test fails: 3 failures", "the build fails on the type check", "| fail |".
   // Not a failure: negated ("why it doesn't fail locally"), conditional, transitive on code ("passes X but
   // fails CODE", a test input's path), or said to predate the change.
-  { id: "unfinished.fails", group: "unfinished", scope: "clause", pattern: /(?<!\b(?:if|when|whenever|unless|would|could|might|will)\b[^.;\n]{0,60})(?<!n't |\bnot |\bnever |\bno longer )\b(?:fails|fail|failing)\b(?! CODE| (?:gracefully|safely|closed|fast|early|loudly)\b)(?![^.\n]{0,80}\b(?:as (?:it )?did before|before my change|the same way before|pre-existing|already|unrelated))|\bfailures? in\b/i },
+  { id: "unfinished.fails", group: "unfinished", scope: "clause", pattern: /(?<!\b(?:if|when|whenever|unless|would|could|might|will|can|may|should|must)\b[^.;\n]{0,60})(?<!n't |\bnot |\bnever |\bno longer )\b(?:fails|fail|failing)\b(?! CODE| (?:gracefully|safely|closed|fast|early|loudly)\b)(?![^.\n]{0,80}\b(?:as (?:it )?did before|before my change|the same way before|pre-existing|already|unrelated))|\bfailures? in\b/i },
   // A count short of the whole: "three of six", "5 of the 7", "4/7 tasks", "half of", "the first half".
   { id: "unfinished.count", group: "unfinished", scope: "clause", pattern: /\b(?:half|some) of (?:the )?[a-z]|\bthe first half\b/i },
   // "three of six", "5 of the 7", "4/7 tasks": a count short of its whole ("16 of 16" is not).
@@ -120,7 +125,7 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // "Ready to proceed with implementation?", "Ready for me to implement option B?", "Ready for the next task?"
   { id: "permission.ready", group: "permission", scope: "ending", pattern: /\bready (?:for me )?to (?:proceed|start|begin|continue|implement|move on|go ahead)\b[^?\n]{0,200}\?|\bready for (?:the )?next\b[^?\n]{0,200}\?/i },
   // A choice about the next move: "Or would you prefer…", "Or do you want a patch release?", "Which would you like me to do?"
-  { id: "permission.prefer", group: "permission", scope: "ending", pattern: /\bwould you prefer\b|\bdo you want (?:a|an|the|to)\b[^?\n]{0,200}\?|\bwhich (?:approach|option|one|way|would you)\b[^?\n]{0,160}\?/i },
+  { id: "permission.prefer", group: "permission", scope: "ending", pattern: /\bwould you prefer\b|\bwhat(?:'s| is) your preference\b|\bwhich do you prefer\b|\bdo you want (?:a|an|the|to)\b[^?\n]{0,200}\?|\bwhich (?:approach|option|one|way|would you)\b[^?\n]{0,160}\?/i },
   // Approval of a proposed plan: "Does that sound good?", "Does this revised approach address your concern?", "What do you think?"
   { id: "permission.sound-good", group: "permission", scope: "ending", pattern: /\b(?:does|do|is) (?:this|that|the plan|it)\b[^?\n]{0,80}\b(?:look|sound|address|match|align|resonate|seem|work for|the right)\b[^?\n]{0,120}\?|\bwhat(?:'s| is) your take\b|\bwhat do you think\b|(?:^|[—–-]\s*|[.!]\s+)(?:any )?thoughts\?/i },
   // A bare go-ahead question: "OK to proceed?", "Proceed?", "Continue with the other nine, or stop here?"
