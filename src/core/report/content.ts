@@ -13,6 +13,9 @@
  * - a description: the list or table right after a line that introduces expectations, cases or
  *   scenarios — "The test now expects:", "This helps diagnose scenarios like:", "X tests the flow:".
  *
+ * - a design table: a table whose header names no status column (status, result, outcome,
+ *   progress, done, pass/fail, verdict) and none of whose cells is a status mark (✅, "fail (2 of 31)",
+ *   "blocked: …"); its cells describe options, states or risks, not this turn's work;
  * - a quotation: a block-quote line (`> …`), someone else's words or a program's output — but not a
  *   callout ("> Note: …"), which is the agent's own.
  *
@@ -36,6 +39,38 @@ export const CONTENT_INTROS: ReadonlyArray<{ id: string; reach: "rest" | "block"
 /** A block-quote line, and the callouts ("> **Note:** …", "> [!WARNING]") that are the agent's own words. */
 const QUOTE_LINE = /^\s{0,3}>/;
 const CALLOUT = /^\s{0,3}>\s*(?:\[!|(?:note|warning|important|caveat|heads up|caution)\b|⚠|ℹ)/i;
+
+const TABLE_ROW = /^\s*\|/;
+const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+const STATUS_HEADER = /\b(?:status|result|results|outcome|progress|done|pass|passed|fail|failed|verdict|checked)\b|[✅❌⏳🚧]/iu;
+const STATUS_CELL = /^(?:✅|❌|⏳|🚧|✓|✗|✔|✘|pass(?:ed|ing)?|fail(?:ed|ing|s)?|done|ok|todo|to do|blocked|pending|not started|in progress|skipped|partial)(?:\s*[(:—–-].*)?$/iu;
+
+/** Whether a table (its rows, header first) reports status: a status header, or a status mark in some cell. */
+function isStatusTable(rows: readonly string[]): boolean {
+  if (STATUS_HEADER.test(rows[0] ?? "")) return true;
+  for (const row of rows) {
+    if (TABLE_SEPARATOR.test(row)) continue;
+    for (const cell of row.split("|")) if (STATUS_CELL.test(cell.trim())) return true;
+  }
+  return false;
+}
+
+/** Marks the rows of every design table (see above) as content. */
+function markDesignTables(statements: readonly string[], content: boolean[]): void {
+  for (let i = 0; i < statements.length; ) {
+    if (!TABLE_ROW.test(statements[i] as string)) {
+      i += 1;
+      continue;
+    }
+    let end = i;
+    while (end < statements.length && TABLE_ROW.test(statements[end] as string)) end += 1;
+    // A table has a separator row under its header; a lone "| x |" line is left as it is.
+    if (end - i >= 2 && TABLE_SEPARATOR.test(statements[i + 1] as string) && !isStatusTable(statements.slice(i, end) as string[])) {
+      for (let k = i; k < end; k += 1) content[k] = true;
+    }
+    i = end;
+  }
+}
 
 /** A block is the list items and table rows after its intro (blank lines between them allowed). */
 const isBlockLine = (line: string): boolean => isListItem(line) || /^\s*\|/.test(line);
@@ -66,5 +101,6 @@ export function contentStatements(statements: readonly string[]): { content: boo
     }
     block = true;
   }
+  markDesignTables(statements, content);
   return { content, intros };
 }

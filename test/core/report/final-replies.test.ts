@@ -71,7 +71,7 @@ describe("labelled final replies", () => {
 });
 
 // Pinned dev figures; the held-out ones are pinned through the generated files below.
-const DEV_FIGURES = { claimsComplete: [238, 3, 1], statesUnfinished: [44, 2, 0], givesReasonAndNext: [17, 0, 0], asksPermission: [76, 0, 3], fillerEnding: [11, 0, 0] };
+const DEV_FIGURES = { claimsComplete: [245, 3, 1], statesUnfinished: [46, 2, 0], givesReasonAndNext: [19, 0, 0], asksPermission: [78, 0, 3], fillerEnding: [11, 0, 0] };
 
 describe("generated from the labels (held-out results: compared whole, never printed)", () => {
   const update = process.env.UPDATE_METRICS === "1";
