@@ -10,8 +10,9 @@
  *   review's findings are not a claim, and what they list as missing is not this turn's work);
  * - a plan or a set of options: the list or table right after "Two execution options:", "Here's the
  *   plan I'd follow:", "Proposed approach:" (until a line that is neither);
- * - a description: the list or table right after a line that introduces expectations, cases or
- *   scenarios — "The test now expects:", "This helps diagnose scenarios like:", "X tests the flow:".
+ * - a description: the list or table right after a line that introduces expectations, cases,
+ *   scenarios, risks or a set of states, modes or fields — "The test now expects:", "This helps
+ *   diagnose scenarios like:", "X tests the flow:", "Risks I see:", "Added the three upload states:".
  *
  * - a design table: a table whose header names no status column (status, result, outcome,
  *   progress, done, pass/fail, verdict) and none of whose cells is a status mark (✅, "fail (2 of 31)",
@@ -32,7 +33,7 @@ export const CONTENT_INTROS: ReadonlyArray<{ id: string; reach: "rest" | "block"
   {
     id: "content.description",
     reach: "block",
-    pattern: /\b(?:expects?|expected|expectations?|verif(?:y|ies)|scenarios?|cases|such as|like|e\.g\.|for example|diagnose|behaviou?rs?|asserts?|tests (?:the|that|how|whether|for|each|all))\b[^:\n]{0,80}:\s*$/i,
+    pattern: /\b(?:expects?|expected|expectations?|verif(?:y|ies)|scenarios?|cases|such as|like|e\.g\.|for example|diagnose|behaviou?rs?|asserts?|tests (?:the|that|how|whether|for|each|all)|risks?|concerns?|caveats?|trade-?offs?|edge cases|states|statuses|modes|fields|values|levels|phases|kinds|columns|flags|events)\b[^:\n]{0,80}:\s*$/i,
   },
 ];
 
