@@ -76,11 +76,12 @@ function openingStatements(statements: readonly string[]): string[] {
 }
 
 /**
- * Clause rows run once over all clauses joined by newlines, as multiline global expressions: one
- * scan per row instead of one call per clause, which is what keeps short-line replies fast. No
- * clause row can match across a newline, so this is the same as testing each clause.
+ * Clause and label rows run once over all their parts joined by newlines, as multiline global
+ * expressions: one scan per row instead of one call per part, which is what keeps short-line
+ * replies fast. No such row can match across a newline, so this is the same as testing each part.
  */
-const CLAUSE_ROWS = REPORT_PATTERNS.filter((row) => row.scope === "clause").map((row) => ({ row, all: new RegExp(row.pattern.source, `${row.pattern.flags.replace(/[gmy]/g, "")}gm`) }));
+const SCANNED: ReadonlySet<PatternScope> = new Set(["clause", "label"]);
+const CLAUSE_ROWS = REPORT_PATTERNS.filter((row) => SCANNED.has(row.scope)).map((row) => ({ row, all: new RegExp(row.pattern.source, `${row.pattern.flags.replace(/[gmy]/g, "")}gm`) }));
 
 /** The first clause of `joined` a row fires on, or undefined. */
 function firstClause(joined: string, row: ReportPattern, all: RegExp): string | undefined {
@@ -126,11 +127,15 @@ function allClauses(statements: readonly string[]): string {
  */
 const MID_TASK_ENDING = /^\W*(?:(?:now|ok|okay|good|great|perfect|so|first|next|then|alright)\W+)?(?:(?:let me|let's|I'll|I will|I'm going to|I need to|now I need to)\b(?! know\b)[^\n]{0,300}:|(?:let me|let's|I need to)\b(?! know\b)[^\n]{0,300})\s*$/i;
 
+const LABEL_HINT = /\b(?:changes|fixes|edits|files|what|summary)\b/i;
+
 /** The parts each scope reads; content blocks (content.ts) are left out of every scope. */
 function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope, string[]> {
   const { lines, paragraphStarts } = prose;
-  const statements = prose.statements.filter((_, i) => !content[i]);
-  const contentText = new Set(prose.statements.filter((_, i) => content[i]));
+  // Most replies have no content block: then nothing is copied.
+  const anyContent = content.includes(true);
+  const statements = anyContent ? prose.statements.filter((_, i) => !content[i]) : prose.statements;
+  const contentText = new Set(anyContent ? prose.statements.filter((_, i) => content[i]) : []);
   // Paragraphs are contiguous runs of lines: the last one starts at its paragraph start.
   const lastStart = paragraphStarts.at(-1) ?? lines.length;
   const endingStart = paragraphStarts.length > 1 && /^or\b/i.test(lines[lastStart] ?? "") ? (paragraphStarts.at(-2) as number) : lastStart;
@@ -141,11 +146,14 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
   const lastLine = prose.lines.at(-1) ?? "";
   // The last sentence, after trailing emoji ("Happy coding! 🚀"); capped, since fillers are short.
   const lastSentence = sentencesOf(lastLine.slice(-400).replace(/[\p{Extended_Pictographic}\uFE0F\u200D\s]+$/u, "")).at(-1) ?? "";
+  const clause = allClauses(statements);
   return {
     claim,
-    clause: [allClauses(statements)],
-    // Short lines anywhere, for the label row: "**Three fixes applied:**" in the middle still reports the work.
-    label: midTask ? [] : statements.filter((line) => line.length <= 80),
+    clause: [clause],
+    // Short lines anywhere, for the label row: "**Three fixes applied:**" in the middle still reports
+    // the work. Every label names changes, fixes, edits, files or what was done: a reply without
+    // those words has no candidate, and skips the copy.
+    label: midTask || !LABEL_HINT.test(clause) ? [] : statements.filter((line) => line.length <= 80),
     ending: [ending],
     lastSentence: [lastSentence],
   };
@@ -181,14 +189,15 @@ function stepsDone(prose: Prose, steps: ReadonlySet<string>): Set<string> {
 function hits(prose: Prose, options: AnalyzeOptions, firstPerGroup = false): PatternHit[] {
   const { content, intros } = contentStatements(prose.statements);
   const parts = scopes(prose, content);
-  const joined = parts.clause[0] as string;
+  // The clause and label scopes are scanned as one newline-joined text each (see CLAUSE_ROWS).
+  const joinedOf: Partial<Record<PatternScope, string>> = { clause: parts.clause[0] as string, label: parts.label.join("\n") };
   const clauseRow = new Map(CLAUSE_ROWS.map((entry) => [entry.row, entry.all]));
   const out: PatternHit[] = [];
   const fired = new Set<string>();
   for (const row of REPORT_PATTERNS) {
     if (firstPerGroup && fired.has(row.group)) continue;
     const all = clauseRow.get(row);
-    const clause = all !== undefined ? firstClause(joined, row, all) : parts[row.scope].find((part) => {
+    const clause = all !== undefined ? firstClause(joinedOf[row.scope] as string, row, all) : parts[row.scope].find((part) => {
       // An unchecked item of a list is a plan's or a progress list's entry: only the mark row reads it.
       if (row.group !== "mark" && UNCHECKED_ITEM.test(part)) return false;
       if (row.holds === undefined) return row.pattern.test(part);

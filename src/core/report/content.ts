@@ -41,6 +41,7 @@ export const CONTENT_INTROS: ReadonlyArray<{ id: string; reach: "rest" | "block"
 const QUOTE_LINE = /^\s{0,3}>/;
 const CALLOUT = /^\s{0,3}>\s*(?:\[!|(?:note|warning|important|caveat|heads up|caution)\b|⚠|ℹ)/i;
 
+const FINDINGS_TAIL = /findings\W*$/i;
 const TABLE_ROW = /^\s*\|/;
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 const STATUS_HEADER = /\b(?:status|result|results|outcome|progress|done|pass|passed|fail|failed|verdict|checked)\b|[✅❌⏳🚧]/iu;
@@ -93,7 +94,9 @@ export function contentStatements(statements: readonly string[]): { content: boo
       if (intros.at(-1)?.id !== "content.quote") intros.push({ id: "content.quote", clause: line.slice(0, 200) });
       continue;
     }
-    const intro = line.length > 400 ? undefined : CONTENT_INTROS.find((row) => row.pattern.test(line));
+    // Every intro ends with a colon, or with "findings": most lines skip the rows.
+    const tail = line.trimEnd();
+    const intro = line.length > 400 || !(tail.endsWith(":") || FINDINGS_TAIL.test(tail)) ? undefined : CONTENT_INTROS.find((row) => row.pattern.test(line));
     if (intro === undefined) continue;
     intros.push({ id: intro.id, clause: line.slice(0, 200) });
     if (intro.reach === "rest") {
