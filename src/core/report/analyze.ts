@@ -113,10 +113,16 @@ function joinedTail(lines: readonly string[], from: number, to: number, limit: n
   return lines.slice(k, to).join("\n").slice(-limit);
 }
 
-/** Every clause of every statement, joined by newlines (a clause never holds one). */
+/**
+ * A clause that names a defect it describes ("Bug 2 (BaseCommit not updated)", "Root cause: the
+ * fetch fails on a fresh clone") tells the old state, not what is left of the work.
+ */
+const DEFECT_LABEL = /^\W*(?:(?:bug|issue|problem)\s*#?\d+\b|(?:the )?(?:bug|root cause|problem|symptom|cause)\s*:)/i;
+
+/** Every clause of every statement but defect labels, joined by newlines (a clause never holds one). */
 function allClauses(statements: readonly string[]): string {
   const out: string[] = [];
-  for (const statement of statements) for (const clause of clausesOf(statement)) out.push(clause);
+  for (const statement of statements) for (const clause of clausesOf(statement)) if (!DEFECT_LABEL.test(clause)) out.push(clause);
   return out.join("\n");
 }
 
@@ -128,6 +134,9 @@ function allClauses(statements: readonly string[]): string {
 const MID_TASK_ENDING = /^\W*(?:(?:now|ok|okay|good|great|perfect|so|first|next|then|alright)\W+)?(?:(?:let me|let's|I'll|I will|I'm going to|I need to|now I need to)\b(?! know\b)[^\n]{0,300}:|(?:let me|let's|I need to)\b(?! know\b)[^\n]{0,300})\s*$/i;
 
 const LABEL_HINT = /\b(?:changes|fixes|edits|files|what|summary)\b/i;
+
+/** A clause that opens with a subordinator is a premise ("When I deleted X, the method was removed"), not a report. */
+const PREMISE = /^\W*(?:when|whenever|if|after|since|because|once|as soon as|until|unless|while)\b/i;
 
 /** The parts each scope reads; content blocks (content.ts) are left out of every scope. */
 function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope, string[]> {
@@ -142,7 +151,7 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
   const ending = joinedTail(lines, endingStart, lines.length, 3000);
   const midTask = MID_TASK_ENDING.test(sentencesOf(lines.at(-1) ?? "").at(-1) ?? "");
   const claimLines = midTask ? [] : [...openingStatements(statements), ...lines.slice(Math.max(lastStart, lines.length - 6)).filter((line) => !contentText.has(line))];
-  const claim = claimLines.flatMap((line) => clausesOf(line.slice(0, 2000))).filter((clause) => !isNarrationOrQuestion(clause));
+  const claim = claimLines.flatMap((line) => clausesOf(line.slice(0, 2000))).filter((clause) => !isNarrationOrQuestion(clause) && !PREMISE.test(clause));
   const lastLine = prose.lines.at(-1) ?? "";
   // The last sentence, after trailing emoji ("Happy coding! 🚀"); capped, since fillers are short.
   const lastSentence = sentencesOf(lastLine.slice(-400).replace(/[\p{Extended_Pictographic}\uFE0F\u200D\s]+$/u, "")).at(-1) ?? "";
@@ -222,9 +231,20 @@ function hits(prose: Prose, options: AnalyzeOptions, firstPerGroup = false): Pat
   return out;
 }
 
+/** Unfinished rows that can describe the code rather than the work ("still fails" says a try was made, so it is not one). */
+const CODE_STATE_ROWS: ReadonlySet<string> = new Set(["unfinished.fails", "unfinished.not", "unfinished.word"]);
+
+/** Every row's hits: no completion row, a permission row, and unfinished rows only of CODE_STATE_ROWS. */
+function findsOnly(all: readonly PatternHit[]): boolean {
+  const unfinished = all.filter((hit) => hit.group === "unfinished");
+  return !all.some((hit) => hit.group === "complete") && all.some((hit) => hit.group === "permission") && unfinished.length > 0 && unfinished.every((hit) => CODE_STATE_ROWS.has(hit.id));
+}
+
 /** The rows that fired on `text`, in table order, each with the clause it fired on: why a field came out as it did. */
 export function explainFinalReport(text: string, options: AnalyzeOptions = {}): PatternHit[] {
-  return hits(readProse(text), options);
+  const all = hits(readProse(text), options);
+  // Say when the unfinished rows were read as findings (see analyzeFinalReport).
+  return findsOnly(all) ? [...all, { id: "findings.no-claim", group: "content", clause: "no completion clause and the ending asks: the unfinished rows describe the code, not the work" }] : all;
 }
 
 /** The ids of the table rows that fired on `text`, in table order. */
@@ -238,7 +258,13 @@ export function reportPatternHits(text: string, options: AnalyzeOptions = {}): s
  */
 export function analyzeFinalReport(text: string, counter?: TokenCounter, options: AnalyzeOptions = {}): FinalReportAnalysis {
   const prose = readProse(text);
-  const fired = new Set(hits(prose, options, true).map((hit) => hit.group));
+  const found = hits(prose, options, true);
+  const fired = new Set(found.map((hit) => hit.group));
+  // A reply that reports no work and asks whether to do it is a diagnosis or a proposal: a row that
+  // describes the code's present state ("the lookup fails after a fresh clone", "Gemini test not
+  // updated") tells what the agent found, not what it left (ADR 0089: nothing was claimed or left).
+  // Rows about the agent's own work (could not, remaining, next, blocked, partial) still count.
+  if (fired.has("unfinished") && !fired.has("complete") && fired.has("permission") && CODE_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && findsOnly(hits(prose, options))) fired.delete("unfinished");
   const asksPermission = fired.has("permission");
   // A progress mark (❌, ⏳, an unchecked box) is unfinished work only in a reply that reports progress.
   const reportsProgress = fired.has("complete") || prose.statements.some((line) => CHECKED_ITEM.test(line));
