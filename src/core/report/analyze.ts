@@ -133,7 +133,7 @@ function allClauses(statements: readonly string[]): string {
  */
 const MID_TASK_ENDING = /^\W*(?:(?:now|ok|okay|good|great|perfect|so|first|next|then|alright)\W+)?(?:(?:let me|let's|I'll|I will|I'm going to|I need to|now I need to)\b(?! know\b)[^\n]{0,300}:|(?:let me|let's|I need to)\b(?! know\b)[^\n]{0,300})\s*$/i;
 
-const LABEL_HINT = /\b(?:changes|fixes|edits|files|what|summary)\b/i;
+const LABEL_HINT = /\b(?:changes|fixes|edits|files|what|summary|overall|result|status|verdict)\b/i;
 
 /** A clause that opens with a subordinator is a premise ("When I deleted X, the method was removed"), not a report. */
 const PREMISE = /^\W*(?:when|whenever|if|after|since|because|once|as soon as|until|unless|while)\b/i;
@@ -160,7 +160,7 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
     claim,
     clause: [clause],
     // Short lines anywhere, for the label row: "**Three fixes applied:**" in the middle still reports
-    // the work. Every label names changes, fixes, edits, files or what was done: a reply without
+    // the work. Every label names changes, fixes, edits, files, what was done or a verdict: a reply without
     // those words has no candidate, and skips the copy.
     label: midTask || !LABEL_HINT.test(clause) ? [] : statements.filter((line) => line.length <= 80),
     ending: [ending],

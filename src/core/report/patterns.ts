@@ -64,6 +64,8 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // A label that reports the changes made: "## Changes Made", "Three fixes applied:", "Here's a summary of the changes:"
   // (a bare "Summary of changes:" heads proposals as often as reports, so it does not count).
   { id: "complete.label", group: "complete", scope: "label", pattern: /^[^\w\n]*(?:(?:\w+ )?(?:changes|fixes|edits) (?:made|applied)|summary of (?:the )?(?:changes|fixes) made|files (?:changed|modified)|what (?:I|we) (?:did|changed|fixed)|what was (?:done|changed|fixed))[^\w\n]*$|^[^\w\n]*here(?:'s| is) (?:a |the )?summary of (?:the |my |all )?(?:changes|fixes|what (?:I|we) (?:did|changed|fixed))\b/i },
+  // An overall verdict line: "Overall: ✅ PASS", "Result: all green".
+  { id: "complete.verdict", group: "complete", scope: "label", pattern: /^[^\w\n]*(?:overall|result|status|verdict)[^\w\n]*(?:✅[^\w\n]*)?(?:pass(?:ed)?|all (?:pass|passed|green)|success(?:ful)?|green)\b[^\w\n]*$/iu },
   // Plain fix idioms: "That should fix it", "the refactor worked".
   { id: "complete.idiom", group: "complete", scope: "claim", pattern: /\bthat should (?:fix|do) it\b|\bthe [a-z]+ worked\b|^\W*✅/i },
 
@@ -93,7 +95,7 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // generic subject ("a request that still fails is logged") states a rule, not a failure.
   // Not a failure: negated ("why it doesn't fail locally"), conditional, transitive on code ("passes X but
   // fails CODE", a test input's path), or said to predate the change.
-  { id: "unfinished.fails", group: "unfinished", scope: "clause", pattern: /(?<!\b(?:if|when|whenever|unless|would|could|might|will|can|may|should|must)\b[^.;\n]{0,60})(?<!n't |\bnot |\bnever |\bno longer )(?<!\b(?:an?|any|each|every) [\w-]+ (?:that|which|who) (?:still )?)\b(?:fails|fail|failing)\b(?! CODE| (?:gracefully|safely|closed|fast|early|loudly)\b)(?![^.\n]{0,80}\b(?:as (?:it )?did before|before my change|the same way before|pre-existing|already|unrelated))|\bfailures? in\b/i },
+  { id: "unfinished.fails", group: "unfinished", scope: "clause", pattern: /(?<!\b(?:if|when|whenever|unless|would|could|might|will|can|may|should|must)\b[^.;\n]{0,60})(?<!n't |\bnot |\bnever |\bno longer )(?<!\b(?:an?|any|each|every) [\w-]+ (?:that|which|who) (?:still )?)\b(?:fails|fail|failing)\b(?! CODE| (?:gracefully|safely|closed|fast|early|loudly)\b)(?![^.\n]{0,80}\b(?:as (?:it )?did before|before my change|the same way before|pre-existing|already|unrelated))|\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|some|several|a few) failures? in\b/i },
   // A count short of the whole: "three of six", "5 of the 7", "4/7 tasks", "half of", "the first half".
   { id: "unfinished.count", group: "unfinished", scope: "clause", pattern: /\b(?:half|some) of (?:the )?[a-z]|\bthe first half\b/i },
   // "three of six", "5 of the 7", "4/7 tasks": a count short of its whole ("16 of 16" is not).
@@ -138,6 +140,8 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   { id: "permission.soft", group: "permission", scope: "ending", pattern: /\bjust say the word\b|\bsay (?:go|the word|yes)\b|\bgive me the (?:go-ahead|ok|word)\b|\b(?:happy|ready|glad) to [^.\n]{1,120}\bif you(?:'d)? (?:like|want|prefer)\b|\bif you(?:'d)? (?:like|want|prefer)\b[^.\n]{0,80}\bI (?:can|could|will|'ll)\b|\bI (?:can|could) (?:also )?[^.\n]{1,120}\bif you(?:'d)? (?:like|want)\b|\bif (?:it|that) (?:helps|would help|'s useful|is useful)\b[^.\n]{0,40}\bI (?:can|could)\b|\btell me (?:and|if) I(?:'ll| will| should)\b|, tell me\b|\bor tell me to\b|\byour call\b|\b(?:it's|that's) up to you\b/i },
   // An alternative offered as a question after the proposal: "Or keep both running for a while?"
   { id: "permission.or", group: "permission", scope: "ending", pattern: /(?:^|\n)or (?!is |are |was |were |did |does |am )[^?\n]{0,200}\?/i },
+  // A choice put back to the person: "Would you like to add a different one, or modify the existing content?"
+  { id: "permission.choice", group: "permission", scope: "ending", pattern: /\bwould you like to\b[^?\n]{0,200}\bor\b[^?\n]{0,200}\?/i },
   // What to do next: "What should I work on next?"
   { id: "permission.what-next", group: "permission", scope: "ending", pattern: /\bwhat (?:should|shall|would you like) (?:I|me to) (?:do|work on|tackle|look at)\b|\bwhat would you like (?:me )?to do next\b/i },
 
