@@ -71,7 +71,7 @@ describe("labelled final replies", () => {
 });
 
 // Pinned dev figures; the held-out ones are pinned through the generated files below.
-const DEV_FIGURES = { claimsComplete: [322, 8, 2], statesUnfinished: [51, 4, 0], givesReasonAndNext: [20, 0, 0], asksPermission: [114, 0, 3], fillerEnding: [11, 0, 0] };
+const DEV_FIGURES = { claimsComplete: [343, 9, 2], statesUnfinished: [53, 4, 0], givesReasonAndNext: [22, 0, 0], asksPermission: [117, 0, 3], fillerEnding: [11, 0, 0] };
 
 describe("generated from the labels (held-out results: compared whole, never printed)", () => {
   const update = process.env.UPDATE_METRICS === "1";
