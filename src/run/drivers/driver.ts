@@ -15,6 +15,8 @@ import { type CheckNote, type SessionImporter, sessionCheck } from "./session-ch
 import type { RunEvent } from "../record.ts";
 import { withRunGroup } from "../sandbox/cgroup.ts";
 import { describeSandbox, type SandboxNetwork } from "../sandbox/types.ts";
+import { HARD_CAP } from "../agent.ts";
+import { type ClientCapHit, ClientCaps } from "./client-caps.ts";
 import type { ProviderFault } from "./provider-forward.ts";
 
 /** Where a client's model requests go: a persona server, a cassette proxy or a real endpoint. */
@@ -94,6 +96,12 @@ export function createDriver(client: ClientName, config: DriverConfig): AgentRun
   };
 
   async function drive(run: AgentRunOptions): Promise<AgentRunOutcome> {
+    // Token and cost caps are watched on the client's own usage reports; a cap that cannot apply throws first.
+    const caps = new ClientCaps(run.limits, run.pricer);
+    const capStop = new AbortController();
+    let capHit: ClientCapHit | null = null;
+    // Caps apply while the client's output is being read; what its end adds changes no outcome.
+    let watching = true;
     const clock = run.clock ?? (() => performance.now());
     const started = clock();
     const home = await mkdtemp(join(config.tempRoot ?? tmpdir(), `armstudy-${client}-home-`));
@@ -126,6 +134,14 @@ export function createDriver(client: ClientName, config: DriverConfig): AgentRun
           : given;
       seen.push(event);
       await run.onEvent(event);
+      const hit = watching ? caps.see(event, run.model.id) : null;
+      if (hit !== null) {
+        capHit = hit;
+        const decision: RunEvent = { t: event.t, type: "policy.decision", policy: HARD_CAP, decision: "settle", reason: hit.reason, status: hit.status };
+        seen.push(decision);
+        await run.onEvent(decision);
+        capStop.abort(new Error(hit.reason));
+      }
     };
     const flush = async (): Promise<void> => {
       for (const event of mapper.drain()) await emit(event);
@@ -157,7 +173,7 @@ export function createDriver(client: ClientName, config: DriverConfig): AgentRun
           gaveUp.abort();
         }
       });
-      const signal = run.signal !== undefined ? AbortSignal.any([run.signal, gaveUp.signal]) : gaveUp.signal;
+      const signal = AbortSignal.any([...(run.signal !== undefined ? [run.signal] : []), gaveUp.signal, capStop.signal]);
       const launch = CLIENT_LAUNCH[client]({ baseUrl: endpoint.baseUrl, home, prompt: run.handoff, model: endpoint.model, apiKey: endpoint.apiKey });
       const plain = { bin: config.bin, args: launch.args };
       const command = boxed !== undefined ? (endpoint.sandboxed?.wrap?.(plain) ?? plain) : (endpoint.wrap?.(plain) ?? plain);
@@ -193,13 +209,17 @@ export function createDriver(client: ClientName, config: DriverConfig): AgentRun
         },
       });
       await chain;
+      watching = false;
       if (failure !== null) throw failure;
       // The provider failed on the last model request (or too often): a fault, whatever the client made of it.
       const fault = run.signal?.aborted ? null : (fatal ?? provider?.lastFault() ?? null);
+      const cap = capHit as ClientCapHit | null;
       const outcome: AgentRunOutcome =
-        fault !== null
-          ? { status: "error", cause: fault.cause, reason: providerFaultReason(client, fault, fatal !== null), wallMs: result.wallMs }
-          : processOutcome(client, config.bin, timeoutMs, result, run.signal?.aborted === true);
+        cap !== null
+          ? { status: cap.status, reason: `${cap.reason}; the client's process group was killed`, wallMs: result.wallMs }
+          : fault !== null
+            ? { status: "error", cause: fault.cause, reason: providerFaultReason(client, fault, fatal !== null), wallMs: result.wallMs }
+            : processOutcome(client, config.bin, timeoutMs, result, run.signal?.aborted === true);
       await mapper.finish(outcome.reason !== undefined ? { status: outcome.status, reason: outcome.reason } : { status: outcome.status });
       // The endpoint's notes and the session-file cross-check go in just before run.end.
       const tail = mapper.drain();
