@@ -16,9 +16,10 @@ const SAME_LENGTH = 8;
 
 interface Entry<V> {
   value: V;
-  /** The text itself while kept; null once remembered by digest only. */
+  /** The text itself while kept; null once remembered by digest only (then `digest` is set). */
   text: string | null;
   length: number;
+  /** Its sha-256, once computed. */
   digest: string | null;
 }
 
@@ -29,6 +30,11 @@ export class TextCache<V> {
   private readonly entries = new Set<Entry<V>>();
   private readonly kept = new Set<Entry<V>>();
   private keptChars = 0;
+  // The digest find() computed (null when it needed none), and the text of the last get() that
+  // found nothing with it: the set() that follows a miss then neither looks again nor digests twice.
+  private foundDigest: string | null = null;
+  private missText: string | null = null;
+  private missDigest: string | null = null;
 
   constructor(
     private readonly maxEntries: number,
@@ -40,19 +46,27 @@ export class TextCache<V> {
   }
 
   get(text: string): V | undefined {
-    return this.find(text)?.value;
+    const entry = this.find(text);
+    if (entry === undefined) {
+      this.missText = text;
+      this.missDigest = this.foundDigest;
+    }
+    return entry?.value;
   }
 
   set(text: string, value: V): void {
-    const known = this.find(text);
+    const missed = text === this.missText;
+    const known = missed ? undefined : this.find(text);
+    const key = missed ? this.missDigest : this.foundDigest;
+    this.missText = null;
     if (known !== undefined) {
       known.value = value;
       return;
     }
-    const entry: Entry<V> = { value, text: null, length: text.length, digest: null };
+    const entry: Entry<V> = { value, text: null, length: text.length, digest: key };
     this.entries.add(entry);
     if (text.length <= KEPT_TEXT_CHARS && text.length <= this.maxKeptChars) this.keep(entry, text);
-    else this.byDigest.set((entry.digest = digest(text)), entry);
+    else this.byDigest.set((entry.digest ??= digest(text)), entry);
     while (this.entries.size > this.maxEntries) this.forget(this.entries.values().next().value as Entry<V>);
   }
 
@@ -62,14 +76,18 @@ export class TextCache<V> {
     this.entries.clear();
     this.kept.clear();
     this.keptChars = 0;
+    this.missText = null;
   }
 
   private find(text: string): Entry<V> | undefined {
+    this.foundDigest = null;
     if (text.length <= KEPT_TEXT_CHARS) {
       const same = this.byLength.get(text.length);
       if (same !== undefined) for (const entry of same) if (entry.text === text) return entry;
     }
-    return this.byDigest.size === 0 ? undefined : this.byDigest.get(digest(text));
+    if (this.byDigest.size === 0) return undefined;
+    this.foundDigest = digest(text);
+    return this.byDigest.get(this.foundDigest);
   }
 
   private keep(entry: Entry<V>, text: string): void {
@@ -90,7 +108,7 @@ export class TextCache<V> {
   private demote(entry: Entry<V>): void {
     const text = entry.text as string;
     this.unkeep(entry);
-    this.byDigest.set((entry.digest = digest(text)), entry);
+    this.byDigest.set((entry.digest ??= digest(text)), entry);
   }
 
   private unkeep(entry: Entry<V>): void {
@@ -104,7 +122,7 @@ export class TextCache<V> {
 
   private forget(entry: Entry<V>): void {
     if (entry.text !== null) this.unkeep(entry);
-    if (entry.digest !== null) this.byDigest.delete(entry.digest);
+    else this.byDigest.delete(entry.digest as string);
     this.entries.delete(entry);
   }
 }
