@@ -1,7 +1,7 @@
 /**
- * TextCache (ADR 0117): recent texts kept as themselves and found by length and `===`, older ones
- * by sha-256. Whatever mix of texts, lengths and budgets, a lookup answers exactly what was
- * stored for that text, or nothing; never another text's value.
+ * TextCache (ADR 0117): texts remembered by sha-256, and those seen again kept as themselves and
+ * found by length and `===`. Whatever mix of texts, lengths and budgets, a lookup answers exactly
+ * what was stored for that text, or nothing; never another text's value.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -16,16 +16,22 @@ describe("TextCache", () => {
     expect([cache.get(again), cache.get("exit code: 0\nok - B2"), cache.size]).toEqual([7, undefined, 1]);
   });
 
-  it("moves the oldest texts to the digest map past its character budget, and still finds them", () => {
+  it("moves the oldest kept texts back to the digest map past its character budget, and still finds them", () => {
     const cache = new TextCache<number>(100, 25);
-    for (let i = 0; i < 10; i += 1) cache.set(`text number ${i}`, i);
+    for (let i = 0; i < 10; i += 1) {
+      cache.set(`text number ${i}`, i);
+      cache.get(`text number ${i}`); // seen again: kept as itself
+    }
     expect(Array.from({ length: 10 }, (_, i) => cache.get(`text number ${i}`))).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(cache.size).toBe(10);
   });
 
   it("keeps at most eight texts of one length as themselves; the rest are found by digest", () => {
     const cache = new TextCache<number>(100);
-    for (let i = 0; i < 20; i += 1) cache.set(`line ${String(i).padStart(2, "0")}`, i);
+    for (let i = 0; i < 20; i += 1) {
+      cache.set(`line ${String(i).padStart(2, "0")}`, i);
+      cache.get(`line ${String(i).padStart(2, "0")}`);
+    }
     expect(Array.from({ length: 20 }, (_, i) => cache.get(`line ${String(i).padStart(2, "0")}`))).toEqual(Array.from({ length: 20 }, (_, i) => i));
   });
 
@@ -33,6 +39,8 @@ describe("TextCache", () => {
     const cache = new TextCache<number>(2);
     cache.set("one", 1);
     cache.set("two", 2);
+    cache.set("two", 22);
+    cache.get("two");
     cache.set("two", 22);
     cache.set("three", 3);
     expect([cache.get("one"), cache.get("two"), cache.get("three"), cache.size]).toEqual([undefined, 22, 3, 2]);
