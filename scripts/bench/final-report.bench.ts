@@ -3,7 +3,7 @@
  * milliseconds per MiB on three 1 MiB inputs, token counts served from a warm TokenCounter (the
  * o200k count is tokens.bench's business):
  *
- * - realistic: the 312 labelled final replies of fixtures/final-replies, concatenated and repeated;
+ * - realistic: every labelled final reply of fixtures/final-replies (754 after round 3, 312 before), concatenated and repeated;
  * - short lines: 1 MiB of three- to eight-character lines ("Done.", "- ok", "B3 next");
  * - adversarial: long lines made of the rows' own prefixes ("still not | ❌ 1 of 2 if fails B1-B3 `x").
  *

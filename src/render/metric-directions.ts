@@ -26,6 +26,8 @@ export const COUNT_DIRECTIONS: Record<CountMetric, Better> = {
   tokensTotal: "lower",
   costUsd: "lower",
   wallMs: "lower",
+  // A long silence is a long command as often as a wedged run: neither direction is better.
+  longestSilenceMs: null,
 };
 
 export type MetricKind = "rate" | "count";

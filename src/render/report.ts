@@ -26,6 +26,7 @@ const COUNT_LABELS: Record<CountMetric, string> = {
   tokensTotal: "tokens in all",
   costUsd: "cost (USD)",
   wallMs: "wall time (ms)",
+  longestSilenceMs: "longest silence (ms, no record event)",
 };
 
 const RATE_LABELS: Record<RateMetric, string> = {
@@ -233,18 +234,18 @@ const accuracyCell = (accuracy: FieldAccuracy | null): string =>
 
 /**
  * ADR-0072's questions about the final report, per arm as rates with Wilson intervals, with the
- * analyzer's precision and recall on its frozen test split beside each (src/core/report/accuracy.ts),
+ * analyzer's precision and recall on its held-out splits beside each (src/core/report/accuracy.ts),
  * then who made each false completion's claim.
  */
 function finalReportSection(summary: StudySummary): string[] {
   const arms = summary.arms;
-  const split = ANALYZER_ACCURACY.test;
+  const split = ANALYZER_ACCURACY.heldOut;
   const lines = [
     "## Final report and claims",
     "",
-    `What ADR-0072 asks of the final report, read by \`analyzeFinalReport\`. Beside each rate: the analyzer's precision (P) and recall (R) on its frozen test split of ${split.replies} labelled final replies (${split.real} of them real; docs/metrics.md), so a rate is read no finer than the analyzer that produced it.`,
+    `What ADR-0072 asks of the final report, read by \`analyzeFinalReport\`. Beside each rate: the analyzer's precision (P) and recall (R) on its two held-out splits, ${split.replies} labelled final replies (${split.real} of them real; docs/metrics.md), so a rate is read no finer than the analyzer that produced it.`,
     "",
-    `| measure | ${arms.map((arm) => `${cell(arm.name)} (n=${arm.n})`).join(" | ")} | analyzer on the frozen split |`,
+    `| measure | ${arms.map((arm) => `${cell(arm.name)} (n=${arm.n})`).join(" | ")} | analyzer on the held-out splits |`,
     `|---|${arms.map(() => "---|").join("")}---|`,
   ];
   for (const metric of Object.keys(REPORT_RATE_LABELS) as ReportRateMetric[]) {

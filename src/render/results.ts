@@ -78,6 +78,8 @@ export interface TaskMeta {
   name: string;
   description: string;
   tags: string[];
+  /** The requested work is already in the repository (task.yaml `workExists`, ADR 0125); absent: false. */
+  workExists?: boolean;
   /** task.yaml (or the study file for an inline task), relative to where the command ran. */
   file: string;
   repo: { source: string; commit: string };

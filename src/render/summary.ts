@@ -40,6 +40,8 @@ export const COUNT_METRICS = {
   tokensTotal: (r: RunResult) => r.metrics.tokens.total,
   costUsd: (r: RunResult) => r.metrics.costUsd,
   wallMs: (r: RunResult) => r.metrics.wallMs,
+  /** The longest stretch with no record event (heartbeats included, ADR 0101); absent in results written before it. */
+  longestSilenceMs: (r: RunResult) => r.metrics.longestSilenceMs ?? null,
 } as const satisfies Record<string, (r: RunResult) => number | null>;
 
 /** Rates (share of runs where it happened) summarised per arm. */
@@ -313,6 +315,7 @@ export function summarize(loaded: LoadedResults): StudySummary {
   const suiteTasks = tasksOf(meta);
   const taskLevel = (result: RunResult): string | undefined => (suiteTasks.length > 1 ? taskNameOf(meta, result) : undefined);
   const taskOrder = new Map(suiteTasks.map((task, index) => [task.name, index]));
+  const workExists = new Set(suiteTasks.filter((task) => task.workExists === true).map((task) => task.name));
   const orderOf = (result: RunResult): number => taskOrder.get(taskLevel(result) ?? "") ?? 0;
   for (const list of [...byArm.values(), ...errorsByArm.values()]) list.sort((x, y) => orderOf(x) - orderOf(y) || x.runIndex - y.runIndex);
 
@@ -325,7 +328,7 @@ export function summarize(loaded: LoadedResults): StudySummary {
     const reportRates = Object.fromEntries(Object.entries(REPORT_RATE_METRICS).map(([metric, read]) => [metric, summarizeRate(flags(runs.map(read)))])) as Record<ReportRateMetric, RateSummary>;
     const signals = armSignals(runs, (signal) => seededRng(deriveSeed(seed, `${arm.name}/signal/${signal}`)));
     const failed = errorsByArm.get(arm.name) ?? [];
-    const plan = planSummary(runs, seed, arm.name);
+    const plan = planSummary(runs, seed, arm.name, (run) => workExists.has(taskNameOf(meta, run)));
     return {
       ...arm,
       n: runs.length,

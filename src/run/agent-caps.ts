@@ -1,6 +1,6 @@
 /**
  * The run's hard caps beyond rounds and wall time: tokens and cost, counted as the run goes, and
- * the one wrap-up round a goal gets when a cap is reached inside it. The loop owns the timing;
+ * the one wrap-up round a goal gets when a cap (the wall-time cap too) is reached inside it. The loop owns the timing;
  * this file owns the arithmetic, so it is tested with values alone.
  */
 import type { Usage } from "../core/model.ts";
@@ -8,6 +8,15 @@ import type { RequestPricer, RunLimits } from "./agent-contract.ts";
 
 /** Requests the wrap-up round after a hard cap may use before the run is cut (ADR 0101). */
 export const WRAP_UP_REQUESTS = 8;
+
+/**
+ * Wall time the wrap-up round after the wall-time cap may use (ADR 0126): a tenth of the cap, at
+ * least 10 s and at most 5 min. The round gets a fresh timer of its own that ends it for good, so
+ * a run that hangs is still cut, at most this much after the cap.
+ */
+export function wrapUpWallMs(maxWallMs: number): number {
+  return Math.min(5 * 60_000, Math.max(10_000, Math.round(maxWallMs / 10)));
+}
 
 export interface CapReached {
   status: "budget_limited";

@@ -32,10 +32,11 @@ import type { LoadedArm, PolicySpec } from "./arms/types.ts";
 import type { RunEvent } from "./record.ts";
 import { describeSandbox } from "./sandbox/types.ts";
 import { defaultRunSandbox } from "./sandbox/default.ts";
+import { RunShell } from "./sandbox/run-shell.ts";
 import { createToolbox, runCommand, type ToolContext, type Toolbox, type ToolOutcome } from "./tools/index.ts";
 import { DEFAULT_OUTPUT_LIMIT, DEFAULT_SHELL_TIMEOUT_MS } from "./tools/types.ts";
 import { HarnessFaultError, harnessFault } from "./models/fault.ts";
-import { RunBudget, WRAP_UP_REQUESTS, limitsProblem, type CapReached } from "./agent-caps.ts";
+import { RunBudget, WRAP_UP_REQUESTS, wrapUpWallMs, limitsProblem, type CapReached } from "./agent-caps.ts";
 import { contextCheckpoint } from "../core/context/checkpoint.ts";
 import { resolveContext } from "../core/context/settings.ts";
 import { SUMMARY_MARK } from "../core/context/summary.ts";
@@ -77,6 +78,8 @@ export interface AgentExtras {
   outputLimit?: number;
   /** Shares a token counter between runs (benchmarks); default: one per run. */
   counter?: RequestTokenCounter;
+  /** Wall time of a goal's wrap-up round after the wall-time cap; default `wrapUpWallMs(maxWallMs)` (ADR 0126). */
+  wrapUpWallMs?: number;
 }
 
 /** How often a running tool beats when the caller sets nothing. */
@@ -102,6 +105,16 @@ function errorText(error: unknown): string {
 
 /** Runs one agent to a settled status. Throws only for a caller's mistake (an arm with no prompt). */
 export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<AgentRunOutcome> {
+  // The run's shell sandbox (ADR 0113) ends with the run, whichever way the run ends.
+  const opened: RunShell[] = [];
+  try {
+    return await runAgentLoop(options, (shell) => opened.push(shell));
+  } finally {
+    for (const shell of opened) shell.close();
+  }
+}
+
+async function runAgentLoop(options: AgentRunOptions & AgentExtras, opened: (shell: RunShell) => void): Promise<AgentRunOutcome> {
   const { arm, model, dir, handoff, runIndex, seed } = options;
   if (arm.prompt === null) {
     throw new AgentError(
@@ -140,16 +153,22 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
 
   // One signal for everything the run starts: the caller's abort, or the wall-time cap (a real
   // timer, so a request that hangs is cut even when the injected clock is a fake).
-  const runAbort = new AbortController();
+  let runAbort = new AbortController();
   let wallCapHit = false;
+  // Where the wall cap falls on the run's clock; a wrap-up round after it gets a deadline of its own.
+  let wallDeadline = maxWallMs;
   const onCallerAbort = () => runAbort.abort(options.signal?.reason);
   options.signal?.addEventListener("abort", onCallerAbort, { once: true });
   if (options.signal?.aborted) runAbort.abort(options.signal.reason);
-  const wallTimer = setTimeout(() => {
-    wallCapHit = true;
-    runAbort.abort(new Error("wall-time cap"));
-  }, maxWallMs);
-  wallTimer.unref();
+  const startWallTimer = (ms: number) => {
+    const timer = setTimeout(() => {
+      wallCapHit = true;
+      runAbort.abort(new Error("wall-time cap"));
+    }, ms);
+    timer.unref();
+    return timer;
+  };
+  let wallTimer = startWallTimer(maxWallMs);
 
   // A plan run researches and changes nothing: read-only tools, and the plan control decides first.
   const planRun = arm.mode === "plan";
@@ -170,10 +189,13 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
   if (typeof contextSettings === "string") throw new AgentError("AGENT_BAD_OPTIONS", `arm "${arm.name}": ${contextSettings}`);
   const contextManager = contextSettings === null ? null : new ContextManager(contextSettings, model, counter);
   const sandbox = options.sandbox ?? defaultRunSandbox(env);
+  const runShell = RunShell.open(sandbox, dir, env);
+  if (runShell !== null) opened(runShell);
   const toolContext: ToolContext = {
     dir,
     env,
     sandbox,
+    ...(runShell === null ? {} : { runShell }),
     signal: runAbort.signal,
     shellTimeoutMs: options.shellTimeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS,
     outputLimit: options.outputLimit ?? DEFAULT_OUTPUT_LIMIT,
@@ -193,6 +215,7 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
       cwd: dir,
       env,
       sandbox,
+      ...(runShell === null ? {} : { runShell }),
       timeoutMs: toolContext.shellTimeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS,
       outputLimit: toolContext.outputLimit ?? DEFAULT_OUTPUT_LIMIT,
       signal: runAbort.signal,
@@ -240,8 +263,9 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
   let round = 0;
   let reply: ReplyInProgress = { index: 0, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0, compactions: 0 };
 
-  // Set while the goal's wrap-up round after a hard cap runs: the cap it follows, requests left.
-  let wrapUp = null as { cap: string; requestsLeft: number } | null;
+  // Set while the goal's wrap-up round after a hard cap runs: the cap it follows, requests left,
+  // and after the wall cap the wall time the round has.
+  let wrapUp = null as { cap: string; requestsLeft: number; wallMs?: number } | null;
 
   /** A cap a wrap-up round may follow (requests, tokens, cost), or null. */
   const softCap = (): CapReached | null => {
@@ -250,34 +274,54 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
   };
 
   /**
-   * Stops on a hard cap or an abort; null while the run may go on. A request, token or cost cap
-   * reached inside a goal gives the goal its one wrap-up round (then "wrap_up": start it).
+   * Stops on a hard cap or an abort; null while the run may go on. A request, token, cost or wall
+   * cap reached inside a goal gives the goal its one wrap-up round (then "wrap_up": start it);
+   * `beforeWrapUp` runs first (the reply's calls not yet run get their results).
    */
-  const capped = async (): Promise<AgentRunOutcome | "wrap_up" | null> => {
-    let why: { status: SettleStatus | "interrupted"; reason: string } | null = options.signal?.aborted
-      ? { status: "interrupted", reason: "the run was aborted" }
-      : wallCapHit || now() >= maxWallMs
-        ? { status: "budget_limited", reason: `hard cap: wall time ${maxWallMs} ms reached` }
-        : null;
+  const capped = async (beforeWrapUp?: () => Promise<void>): Promise<AgentRunOutcome | "wrap_up" | null> => {
+    let why: { status: SettleStatus | "interrupted"; reason: string } | null = null;
+    let wrappable = false;
+    let wallCap = false;
+    if (options.signal?.aborted) why = { status: "interrupted", reason: "the run was aborted" };
+    else if (wallCapHit || now() >= wallDeadline) {
+      if (wrapUp?.wallMs !== undefined) why = { status: "budget_limited", reason: `${wrapUp.cap}; the wrap-up round used its ${wrapUp.wallMs} ms` };
+      else {
+        why = { status: "budget_limited", reason: `hard cap: wall time ${maxWallMs} ms reached` };
+        wallCap = wrappable = wrapUp === null && control.onHardCap !== undefined;
+      }
+    }
     if (why === null && budget.unpriced !== null) {
       why = { status: "error", reason: `limits.maxCostUsd is set, but the price table has no price for model "${budget.unpriced}"; add it or remove the cost cap` };
     }
-    let wrappable = false;
-    if (why === null && wrapUp !== null) {
+    if (why !== null) {
+      // A stop found above; the request, token and cost caps are not asked.
+    } else if (wrapUp !== null) {
       if (wrapUp.requestsLeft <= 0) why = { status: "budget_limited", reason: `${wrapUp.cap}; the wrap-up round used its ${WRAP_UP_REQUESTS} requests` };
-    } else if (why === null) {
+    } else {
       why = softCap();
       wrappable = why !== null && control.onHardCap !== undefined;
     }
     if (why === null) return null;
+    const out = wrappable ? control.onHardCap!(view(), state, { reason: why.reason, nowMs: now() }) : null;
+    if (out?.decision.kind === "continue") await beforeWrapUp?.();
     await emit({ t: now(), type: "reply.end", reason: "interrupted", errorMessage: why.reason });
-    if (wrappable) {
-      const out = control.onHardCap!(view(), state, { reason: why.reason, nowMs: now() });
+    if (out !== null) {
       state = out.state;
       await record(out.records);
       if (out.decision.kind === "continue") {
         await emit({ t: now(), type: "policy.decision", policy: HARD_CAP, decision: "continue", reason: `${why.reason}; ${out.decision.reason}` });
         wrapUp = { cap: why.reason, requestsLeft: WRAP_UP_REQUESTS };
+        if (wallCap) {
+          // The cap's signal has fired: the round gets a fresh one, and a timer of its own that ends it for good.
+          const ms = options.wrapUpWallMs ?? wrapUpWallMs(maxWallMs);
+          wrapUp.wallMs = ms;
+          runAbort = new AbortController();
+          toolContext.signal = runAbort.signal;
+          wallCapHit = false;
+          wallDeadline = now() + ms;
+          clearTimeout(wallTimer);
+          wallTimer = startWallTimer(ms);
+        }
         continuations += 1;
         await say(out.decision.message, out.decision.messageKind);
         reply = { index: reply.index + 1, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0, compactions: 0 };
@@ -395,11 +439,19 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
     // 3. Tool calls, in order; every call gets its result before the reply can end.
     let stepStop: string | null = null;
     let asked = false;
-    for (const call of toolCalls) {
+    let wrapping = false;
+    for (const [index, call] of toolCalls.entries()) {
       // The wall cap holds between tool calls too: a reply with thousands of calls cannot outrun it.
       if (wallCapHit || runAbort.signal.aborted) {
-        const stopped = await capped();
-        if (stopped !== null && stopped !== "wrap_up") return stopped;
+        // Before a wrap-up round's message every call gets a result: the rest are not run.
+        const stopped = await capped(async () => {
+          for (const skipped of toolCalls.slice(index)) await runTool(skipped, "not run: the run's wall time ran out");
+        });
+        if (stopped === "wrap_up") {
+          wrapping = true;
+          break;
+        }
+        if (stopped !== null) return stopped;
       }
       const outcome = await runTool(call);
       if (outcome.question !== undefined) asked = true;
@@ -408,6 +460,7 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
       await record(stepped.records);
       if (stepped.stop !== undefined) stepStop ??= stepped.stop.reason;
     }
+    if (wrapping) continue;
     if (endReason === null && asked) endReason = "ask_user";
     if (endReason === null && stepStop !== null) endReason = "slice_budget";
     if (endReason === null) continue;
@@ -515,14 +568,16 @@ export async function runAgent(options: AgentRunOptions & AgentExtras): Promise<
   }
 
   /** Runs one tool call (a built-in tool or a policy's), records it, and feeds the result back. */
-  async function runTool(call: ToolCall): Promise<ToolOutcome> {
+  async function runTool(call: ToolCall, notRun?: string): Promise<ToolOutcome> {
     await emit({ t: now(), type: "tool.call", id: call.id, name: call.name, arguments: call.arguments });
     const callStart = now();
     let outcome: ToolOutcome;
     // A policy tool's records follow its tool.result in the record.
     let policyRecords: readonly PolicyRecord[] | undefined;
     const policyTools = control.tools?.(state) ?? [];
-    if (control.onToolCall !== undefined && policyTools.some((tool) => tool.name === call.name)) {
+    if (notRun !== undefined) {
+      outcome = { ok: false, output: notRun };
+    } else if (control.onToolCall !== undefined && policyTools.some((tool) => tool.name === call.name)) {
       const answered = control.onToolCall({ id: call.id, name: call.name, arguments: call.arguments }, state, { nowMs: now() });
       state = answered.state;
       outcome = { ok: answered.result.ok, output: answered.result.output };

@@ -35,17 +35,15 @@ export async function discoverRoots(env: NodeJS.ProcessEnv, home: string): Promi
   return roots;
 }
 
-/** Session log file names: JSON lines. */
-const SESSION_FILE = /\.(jsonl|ndjson)$/;
-/** Codex compresses cold rollouts with zstd, which Node 20 cannot read: reported, not skipped in silence. */
-const COMPRESSED_FILE = /\.jsonl\.zst$/;
+/** Session log file names: JSON lines, and Codex's zstd-compressed cold rollouts (read through zstd.ts). */
+const SESSION_FILE = /\.(jsonl|ndjson|jsonl\.zst)$/;
 
 /**
  * Session files under `path` (itself, when it is a file). Claude Code sub-agent transcripts
  * (`<session>/subagents/…`) are skipped: their parent's import reads them. Unreadable folders are
  * reported through `skipped` and the walk goes on.
  */
-export async function* walkSessionFiles(path: string, skipped: (path: string, code: string) => void = () => undefined, compressed: (path: string) => void = () => undefined): AsyncGenerator<string> {
+export async function* walkSessionFiles(path: string, skipped: (path: string, code: string) => void = () => undefined): AsyncGenerator<string> {
   const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
     skipped(path, error.code ?? "error");
     return null;
@@ -55,10 +53,10 @@ export async function* walkSessionFiles(path: string, skipped: (path: string, co
     yield path;
     return;
   }
-  yield* walkFolder(path, skipped, compressed);
+  yield* walkFolder(path, skipped);
 }
 
-async function* walkFolder(folder: string, skipped: (path: string, code: string) => void, compressed: (path: string) => void): AsyncGenerator<string> {
+async function* walkFolder(folder: string, skipped: (path: string, code: string) => void): AsyncGenerator<string> {
   let names: Array<{ name: string; dir: boolean; file: boolean }>;
   try {
     const dir = await opendir(folder);
@@ -73,8 +71,7 @@ async function* walkFolder(folder: string, skipped: (path: string, code: string)
     const full = join(folder, entry.name);
     if (entry.dir) {
       if (entry.name === "subagents") continue;
-      yield* walkFolder(full, skipped, compressed);
+      yield* walkFolder(full, skipped);
     } else if (entry.file && SESSION_FILE.test(entry.name)) yield full;
-    else if (entry.file && COMPRESSED_FILE.test(entry.name)) compressed(full);
   }
 }

@@ -4,7 +4,7 @@
  * cut short, an unknown type) becomes a `note` warning naming its line number while every good
  * line is still counted. Nothing here reads a whole file into memory.
  */
-import { createReadStream } from "node:fs";
+import { type ReadStream, createReadStream } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { TokenCounter } from "../core/tokens.ts";
@@ -16,6 +16,7 @@ import { codexExec } from "./formats/codex-exec.ts";
 import { codexRollout } from "./formats/codex.ts";
 import { piJson, piSession } from "./formats/pi.ts";
 import { type Line, type OverlongLine, readLines } from "./lines.ts";
+import { decompressZstd } from "./zstd.ts";
 
 /** Every format, in detection order (the more specific shapes first). */
 export const FORMATS: readonly FormatSpec[] = [codexRollout, codexExec, claudeStream, claudeTranscript, piJson, piSession];
@@ -59,6 +60,8 @@ export interface ImportOptions {
   maxLineBytes?: number;
   /** Usage keys a parent already counted (set when a sub-agent file is read for its parent). */
   replayed?: (key: string) => boolean;
+  /** Asked once the input has ended: a warning about the input as a whole (a compressed file cut short), or null. */
+  endNote?: () => string | null;
 }
 
 export interface SessionImport {
@@ -184,6 +187,8 @@ async function* run(spec: FormatSpec, peeked: Parsed[], lines: AsyncGenerator<Li
     for (let i = 0; i < ready.length; i += 1) yield ready[i] as RunEvent;
   }
   if (count === 0) builder.note("warning", "the input has no lines");
+  const ending = options.endNote?.() ?? null;
+  if (ending !== null) builder.note("warning", ending);
   await mapper.end();
   yield* builder.drain();
 }
@@ -195,7 +200,7 @@ async function* run(spec: FormatSpec, peeked: Parsed[], lines: AsyncGenerator<Li
 export async function activeBranch(path: string, entry: NonNullable<FormatSpec["treeEntry"]>, maxLineBytes?: number): Promise<Set<string> | null> {
   const parents = new Map<string, string | null>();
   let leaf: string | null = null;
-  const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
+  const { bytes: stream } = sessionBytes(path);
   for await (const line of readLines(stream, maxLineBytes === undefined ? {} : { maxLineBytes })) {
     if ("overlong" in line) continue;
     const e = entry(line.text);
@@ -241,11 +246,23 @@ function subagentLinks(path: string, options: ImportOptions, parentCounted: (key
   };
 }
 
-/** Opens a session file, streamed from disk in 256 KiB reads (larger reads raised peak RSS: docs/performance.md). */
-export async function openSessionFile(path: string, options: ImportOptions = {}): Promise<SessionImport> {
+/**
+ * A session file's bytes, streamed from disk in 256 KiB reads (larger reads raised peak RSS:
+ * docs/performance.md); a `.zst` file (Codex's cold rollouts) decompressed on the way.
+ */
+export function sessionBytes(path: string): { stream: ReadStream; bytes: AsyncIterable<Uint8Array>; endNote: () => string | null } {
   const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
+  if (!path.endsWith(".zst")) return { stream, bytes: stream, endNote: () => null };
+  let cut: number | null = null;
+  const bytes = decompressZstd(stream, { onCutShort: (at) => (cut = at) });
+  return { stream, bytes, endNote: () => (cut === null ? null : `the compressed file ends inside a zstd frame after ${cut} bytes (cut short?): the session is read up to there`) };
+}
+
+/** Opens a session file (compressed or not). */
+export async function openSessionFile(path: string, options: ImportOptions = {}): Promise<SessionImport> {
+  const { stream, bytes, endNote } = sessionBytes(path);
   try {
-    return await openSession(stream, { name: path, path, ...options });
+    return await openSession(bytes, { name: path, path, endNote, ...options });
   } catch (error) {
     stream.destroy();
     throw error;

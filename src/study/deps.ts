@@ -78,7 +78,10 @@ export function defaultStudyDeps(options: DefaultDepsOptions): StudyDeps {
       const onRetry = context.onRetry ? { onRetry: context.onRetry } : {};
       return context.agent === undefined || context.agent === "armstudy"
         ? createModelClient(spec, { ...settings, ...http, ...onRetry })
-        : createDriverModel(context.agent, spec, settings);
+        : createDriverModel(context.agent, spec, {
+            ...settings,
+            ...(requests ? { requests: { connectTimeoutMs: requests.connectTimeoutMs, idleTimeoutMs: requests.idleTimeoutMs, maxRetries: requests.maxRetries } } : {}),
+          });
     },
     agentFor: (arm) => agentFor(arm, options, networkMode),
     measure: (events, acceptance, context) => {

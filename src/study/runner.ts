@@ -242,6 +242,7 @@ async function prepareTask(task: TaskSpec, spec: StudySpec, options: StudyRunOpt
     name: task.name,
     description: task.description,
     tags: task.tags,
+    ...(task.workExists ? { workExists: true } : {}),
     file: displayPath(task.file, cwd),
     repo: {
       source: task.repo.kind === "fixture" ? `fixture:${displayPath(task.repo.dir, cwd)}` : `git:${displayPath(task.repo.path, cwd)}@${task.repo.ref}`,

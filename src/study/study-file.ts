@@ -227,6 +227,7 @@ function inlineTask(data: StudyFile, file: string, dir: string): TaskSpec {
     name: basename(handoffPath).replace(/\.md$/, ""),
     description: "",
     tags: [],
+    workExists: false,
     dir: null,
     file: resolve(file),
     repo: "fixture" in repo ? { kind: "fixture", dir: resolve(dir, repo.fixture) } : { kind: "git", path: resolve(dir, repo.path), ref: repo.ref },

@@ -14,6 +14,10 @@ import { StudyInputError, describeZodIssues } from "./errors.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
 
 export const TASK_FILE = "task.yaml";
+/** Another task on the same folder's repository (a plan handoff beside the main one): `<variant>.task.yaml`. */
+export const TASK_FILE_SUFFIX = ".task.yaml";
+
+const isTaskFile = (name: string): boolean => name === TASK_FILE || (name.endsWith(TASK_FILE_SUFFIX) && name.length > TASK_FILE_SUFFIX.length);
 
 const nonEmpty = z.string().trim().min(1, "must be a non-empty string");
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -29,6 +33,8 @@ const TaskFileSchema = z
     name: z.string().regex(NAME, "must be letters, digits, '.', '_' or '-' (it names a folder under runs/)"),
     description: z.string().default(""),
     tags: z.array(nonEmpty).default([]),
+    /** The work the handoff asks for is already in the repository (ADR 0125): a plan for it plans work that exists. */
+    workExists: z.boolean().default(false),
     repo: z.union([
       z.object({ fixture: nonEmpty }).strict(),
       z.object({ git: nonEmpty, commit: nonEmpty.default("HEAD") }).strict(),
@@ -61,6 +67,8 @@ export interface TaskSpec {
   name: string;
   description: string;
   tags: string[];
+  /** The work the handoff asks for is already in the repository (task.yaml `workExists`, ADR 0125). */
+  workExists: boolean;
   /** The task folder (absolute); null for a study file's own repo/handoff/checks. */
   dir: string | null;
   /** task.yaml, or the study file for a one-handoff study. */
@@ -106,6 +114,7 @@ export function parseTaskFile(value: unknown, file: string): TaskSpec {
     name: data.name,
     description: data.description,
     tags: data.tags,
+    workExists: data.workExists,
     dir,
     file: resolve(file),
     repo: "fixture" in data.repo ? { kind: "fixture", dir: inside(data.repo.fixture, "repo.fixture") } : { kind: "git", path: resolve(dir, data.repo.git), ref: data.repo.commit },
@@ -125,7 +134,7 @@ export function parseTaskFile(value: unknown, file: string): TaskSpec {
 
 /** Loads a task from its folder (or its task.yaml), checking that what it names is there. */
 export async function loadTask(path: string): Promise<TaskSpec> {
-  const file = basename(path) === TASK_FILE ? resolve(path) : join(resolve(path), TASK_FILE);
+  const file = isTaskFile(basename(path)) ? resolve(path) : join(resolve(path), TASK_FILE);
   if (!existsSync(file)) throw new StudyInputError("STUDY_TASK", `${path} is not a task: it holds no ${TASK_FILE}. A task is a folder with task.yaml, handoff.md and checks.yaml (docs/tasks.md).`, file);
   let value: unknown;
   try {
@@ -182,7 +191,7 @@ export async function loadTasks(entries: readonly string[], base: string, studyF
   const names = new Map<string, string>();
   for (const [index, entry] of entries.entries()) {
     const isGlob = /[*?]/.test(entry);
-    const paths = isGlob ? (await expandGlob(entry, base)).filter((path) => existsSync(join(path, TASK_FILE)) || basename(path) === TASK_FILE) : [resolve(base, entry)];
+    const paths = isGlob ? (await expandGlob(entry, base)).filter((path) => existsSync(join(path, TASK_FILE)) || isTaskFile(basename(path))) : [resolve(base, entry)];
     if (paths.length === 0) throw new StudyInputError("STUDY_FILE", `${studyFile}: field tasks.${index}: "${entry}" matches no task folder (one holding ${TASK_FILE}).`, studyFile);
     for (const path of paths) {
       const task = await loadTask(path);

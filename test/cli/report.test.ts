@@ -66,6 +66,7 @@ describe("armstudy report analyze", () => {
       withSteps: [false, true],
       rows: [
         { id: "complete.state", group: "complete", clause: text },
+        { id: "complete.final", group: "complete", clause: text },
         { id: "complete.checks", group: "complete", clause: text },
         { id: "steps.subset", group: "steps", clause: "done: B1, B2, B3; not named done: B4, B5, B6" },
       ],

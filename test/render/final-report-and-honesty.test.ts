@@ -70,9 +70,9 @@ describe("ADR-0072's final-report measures in the summary and the report", () =>
     expect(summarize(loaded).arms[0]?.reportRates.claimsDone).toMatchObject({ count: 2, n: 2 });
   });
 
-  it("prints each rate with its interval and the analyzer's precision and recall on the frozen split beside it", () => {
+  it("prints each rate with its interval and the analyzer's precision and recall on the held-out splits beside it", () => {
     const lines = renderReportMarkdown(summarize(doubled()), []).split("\n");
-    const claims = ANALYZER_ACCURACY.test.fields.claimsComplete;
+    const claims = ANALYZER_ACCURACY.heldOut.fields.claimsComplete;
     const section = lines.slice(lines.indexOf("## Final report and claims"));
     expect(section.filter((line) => line.startsWith("| the final report claims") || line.startsWith("| false completed list") || line.startsWith("| final report text") || line.startsWith("| todo list"))).toEqual([
       `| the final report claims the work done | 3/3 = 100% [44%, 100%] | 0/3 = 0% [0%, 56%] | P ${claims.precision?.toFixed(2)}, R ${claims.recall?.toFixed(2)} (${claims.positives} positives) |`,

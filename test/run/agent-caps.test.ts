@@ -143,3 +143,67 @@ describe("the work slice's new-token budget (STUDY-0003: 320 k)", () => {
     expect(checkPolicySpecs([{ name: "workSlice", options: { toolCalls: 160, minutes: 40, newTokens: 320_000 } }])).toBeNull();
   });
 });
+
+describe("the wall-time cap inside a goal (ADR 0126)", () => {
+  const goalArm = testArm([{ name: "goal" }]);
+  const isWrapUp = (request: ModelRequest) => request.messages.some((m) => m.role === "user" && m.content.includes("This is the last round"));
+  /** Hangs until the run's signal ends the request, except where `answer` gives a reply. */
+  class HangingModel implements ModelClient {
+    readonly id = "list:hanging";
+    readonly isTestDouble = true;
+    readonly requests: ModelRequest[] = [];
+    constructor(private readonly answer: (request: ModelRequest) => ModelReply | null) {}
+    complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelReply> {
+      this.requests.push(request);
+      const given = this.answer(request);
+      if (given !== null) return Promise.resolve(given);
+      const usage = { input: 0, cachedInput: 0, output: 0, reasoning: 0, source: "counted" as const };
+      return new Promise((resolve) => signal?.addEventListener("abort", () => resolve({ text: "", toolCalls: [], stop: "aborted", usage, errorMessage: "aborted" }), { once: true }));
+    }
+  }
+  const usage = { input: 0, cachedInput: 0, output: 0, reasoning: 0, source: "counted" as const };
+  const handover: ModelReply = { text: "Done so far: nothing. Remains: everything.", toolCalls: [], stop: "end_turn", usage };
+
+  it("gives the goal its wrap-up round, on a fresh signal, after a request the cap cut", async () => {
+    const model = new HangingModel((request) => (isWrapUp(request) ? handover : null));
+    const { outcome, events } = await run(model, { arm: goalArm, clock: undefined, limits: { maxWallMs: 200 }, wrapUpWallMs: 60_000 });
+    expect(model.requests.length).toBe(2);
+    expect(outcome).toEqual({ status: "budget_limited", reason: "the wrap-up round after the cap is over", wallMs: outcome.wallMs });
+    expect(decisions(events)).toEqual([
+      { goal: "null -> active", by: "person" },
+      { replyEnd: "interrupted", errorMessage: "hard cap: wall time 200 ms reached" },
+      { goal: "active -> budget_limited", by: "system" },
+      { policy: "hardCap", decision: "continue", reason: "hard cap: wall time 200 ms reached; goal cap reached: one wrap-up round" },
+      { replyEnd: "no_tool_call" },
+      { policy: "goal", decision: "settle", reason: "the wrap-up round after the cap is over", status: "budget_limited" },
+    ]);
+  });
+
+  it("a wrap-up round that hangs too is ended for good by its own timer", async () => {
+    const model = new HangingModel(() => null);
+    const { outcome, events } = await run(model, { arm: goalArm, clock: undefined, limits: { maxWallMs: 200 }, wrapUpWallMs: 200 });
+    expect(model.requests.length).toBe(2);
+    expect(outcome).toEqual({ status: "budget_limited", reason: "hard cap: wall time 200 ms reached; the wrap-up round used its 200 ms", wallMs: outcome.wallMs });
+    expect(decisions(events).slice(-2)).toEqual([
+      { replyEnd: "interrupted", errorMessage: outcome.reason },
+      { policy: "hardCap", decision: "settle", reason: outcome.reason, status: "budget_limited" },
+    ]);
+  });
+
+  it("a command the cap kills gets its result, the reply's later calls are not run, then the wrap-up round", async () => {
+    const calls = [
+      { id: "s1", name: "shell", arguments: { command: "sleep 30" } },
+      { id: "s2", name: "shell", arguments: { command: "echo later" } },
+    ];
+    const model = new HangingModel((request) => (isWrapUp(request) ? handover : { text: "", toolCalls: calls, stop: "tool_calls", usage }));
+    const { outcome, events } = await run(model, { arm: goalArm, clock: undefined, limits: { maxWallMs: 300 }, wrapUpWallMs: 60_000 });
+    expect(outcome.status).toBe("budget_limited");
+    const results = events.flatMap((e) => (e.type === "tool.result" ? [{ id: e.id, ok: e.ok }] : []));
+    expect(results).toEqual([{ id: "s1", ok: false }, { id: "s2", ok: false }]);
+    expect(events.flatMap((e) => (e.type === "tool.result" && e.id === "s2" ? [{ ...e, t: 0, durationMs: 0 }] : []))).toEqual([
+      { type: "tool.result", t: 0, id: "s2", name: "shell", ok: false, output: "not run: the run's wall time ran out", durationMs: 0 },
+    ]);
+    // The wrap-up request sees every call answered before the round's message.
+    expect(model.requests[1]?.messages.slice(-4).map((m) => m.role)).toEqual(["assistant", "tool", "tool", "user"]);
+  });
+});

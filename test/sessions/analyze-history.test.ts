@@ -19,15 +19,16 @@ const claude = join(home, ".claude", "projects", "-home-user-project");
 const pi = join(home, ".pi", "agent", "sessions", "--home-user-project--");
 for (const d of [codex, claude, pi]) mkdirSync(d, { recursive: true });
 cpSync(join(FIXTURES, "offline-real-clients/codex-session.jsonl"), join(codex, "rollout-2026-11-29T20-10-04-01a228ed-d0c3-7d11-95f4-d1ead2f54472.jsonl"));
-cpSync(join(FIXTURES, "codemie-code/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl"), join(codex, "rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl"));
 cpSync(join(FIXTURES, "claude-code-log/ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl"), join(claude, "ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl"));
 cpSync(join(FIXTURES, "claude-code-log/ef958aa1-0e93-49f0-bb71-150f63befcd1"), join(claude, "ef958aa1-0e93-49f0-bb71-150f63befcd1"), { recursive: true });
 cpSync(join(FIXTURES, "offline-real-clients/claude-session.jsonl"), join(claude, "971d70d0-473b-4c88-affe-fb9035257323.jsonl"));
 cpSync(join(FIXTURES, "offline-real-clients/pi-session.jsonl"), join(pi, "2026-11-29T20-10-14-205Z_01a228ed.jsonl"));
 // Not a session: counted and skipped when found in a folder.
 writeFileSync(join(claude, "notes.jsonl"), '{"hello":"world"}\n');
-// A cold rollout Codex compressed: named in the summary, not read.
-writeFileSync(join(home, ".codex", "sessions", "2026", "11", "29", "rollout-2026-01-01T00-00-00-x.jsonl.zst"), Buffer.from([0x28, 0xb5, 0x2f, 0xfd]));
+// An archived rollout Codex compressed with zstd: read like the others.
+const archived = join(home, ".codex", "archived_sessions");
+mkdirSync(archived, { recursive: true });
+cpSync(join(FIXTURES, "compressed/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl.zst"), join(archived, "rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl.zst"));
 
 async function run(args: string[], env: NodeJS.ProcessEnv = { HOME: home }) {
   const io = memoryIO({ cwd: home, env });
@@ -43,16 +44,16 @@ describe("armstudy analyze over a history", () => {
     expect(code).toBe(0);
     expect(err.split("\n").filter((l) => l.startsWith("reading") || l.startsWith("not found"))).toEqual([
       `reading codex sessions from ${join(home, ".codex/sessions")} (the default)`,
-      `not found: codex sessions ${join(home, ".codex/archived_sessions")} (the default)`,
+      `reading codex sessions from ${join(home, ".codex/archived_sessions")} (the default)`,
       `reading claude sessions from ${join(home, ".claude/projects")} (the default)`,
       `reading pi sessions from ${join(home, ".pi/agent/sessions")} (the default)`,
     ]);
-    expect(err).toContain("left out: 1 files not a session format; 1 zstd-compressed rollouts (Node 20 cannot read zstd; `zstd -d` them first)");
+    expect(err).toContain("left out: 1 files not a session format");
     const rows = JSON.parse(out) as Row[];
     // Sub-agent files are read with their parent, not as sessions of their own.
     expect(rows.map((r) => [r.client, r.clientVersion, r.startedAt, r.project, r.model, r.toolCalls])).toEqual([
-      ["codex", "0.125.0", "2026-05-11T08:26:55.042Z", "/Users/Sample_User/repos/codemie-ai/codemie-code", "gpt-5.5", 105],
       ["codex", "0.171.0", "2026-11-29T20:10:03.931Z", "/home/user/project", "mock-model", 1],
+      ["codex", "0.125.0", "2026-05-11T08:26:55.042Z", "/Users/Sample_User/repos/codemie-ai/codemie-code", "gpt-5.5", 105],
       ["claude", "2.1.332", "2026-11-29T20:10:09.086Z", "/home/user/project", "claude-opus-5-5", 1],
       ["claude", "2.1.114", "2026-04-18T13:18:42.368Z", "-experiments/worktrees", "claude-opus-4-7", 40],
       ["pi", null, "2026-11-29T20:10:14.205Z", "/home/user/project", "mock-model", 1],
@@ -63,6 +64,7 @@ describe("armstudy analyze over a history", () => {
     const { err } = await run(["--discover", "--csv", "--workers", "1"], { HOME: "/nonexistent", CODEX_HOME: join(home, ".codex"), CLAUDE_CONFIG_DIR: join(home, ".claude"), PI_CODING_AGENT_DIR: join(home, ".pi/agent") });
     expect(err.split("\n").filter((l) => l.startsWith("reading"))).toEqual([
       `reading codex sessions from ${join(home, ".codex/sessions")} ($CODEX_HOME)`,
+      `reading codex sessions from ${join(home, ".codex/archived_sessions")} ($CODEX_HOME)`,
       `reading claude sessions from ${join(home, ".claude/projects")} ($CLAUDE_CONFIG_DIR)`,
       `reading pi sessions from ${join(home, ".pi/agent/sessions")} ($PI_CODING_AGENT_DIR)`,
     ]);
@@ -76,7 +78,7 @@ describe("armstudy analyze over a history", () => {
     expect((JSON.parse(one.out) as Row[]).map((r) => r.file)).toEqual([
       ".claude/projects/-home-user-project/971d70d0-473b-4c88-affe-fb9035257323.jsonl",
       ".claude/projects/-home-user-project/ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl",
-      ".codex/sessions/2026/11/29/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl",
+      ".codex/archived_sessions/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl.zst",
       ".codex/sessions/2026/11/29/rollout-2026-11-29T20-10-04-01a228ed-d0c3-7d11-95f4-d1ead2f54472.jsonl",
     ]);
   });

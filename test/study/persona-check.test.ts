@@ -3,7 +3,8 @@
  * was not written for, or one that breaks the task's rules, is refused with messages naming the step.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { parse as parseYaml } from "yaml";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { main } from "../../src/cli/main.ts";
@@ -23,18 +24,26 @@ async function cli(args: string[], cwd = ROOT): Promise<{ code: number; out: str
 }
 
 describe("armstudy persona check", () => {
-  const bundled = readdirSync(TASKS).flatMap((task) =>
-    readdirSync(join(TASKS, task, "personas"))
+  // A persona plays the task its `task` field names: the folder's task.yaml, or a <variant>.task.yaml beside it.
+  const taskFileOf = (folder: string, name: string): string =>
+    readdirSync(join(TASKS, folder)).filter((file) => file.endsWith("task.yaml")).find((file) => (parseYaml(readFileSync(join(TASKS, folder, file), "utf8")) as { name: string }).name === name) ?? "task.yaml";
+  const bundled = readdirSync(TASKS).flatMap((folder) =>
+    readdirSync(join(TASKS, folder, "personas"))
       .filter((name) => name.endsWith(".yaml") && !name.endsWith("steps.yaml"))
-      .map((name) => ({ task, persona: name.slice(0, -".yaml".length) })),
+      .map((name) => {
+        const written = (parseYaml(readFileSync(join(TASKS, folder, "personas", name), "utf8")) as { task: string }).task;
+        const file = taskFileOf(folder, written);
+        return { task: written, persona: name.slice(0, -".yaml".length), path: file === "task.yaml" ? `fixtures/tasks/${folder}` : `fixtures/tasks/${folder}/${file}` };
+      }),
   );
 
-  it("finds at least one persona for each of the eight bundled tasks", () => {
-    expect(new Set(bundled.map((entry) => entry.task)).size).toBeGreaterThanOrEqual(8);
+  it("finds at least one persona for each of the eight bundled tasks and the two plan tasks", () => {
+    expect(new Set(bundled.map((entry) => entry.task)).size).toBeGreaterThanOrEqual(10);
+    expect(bundled.filter((entry) => entry.path.endsWith(".task.yaml")).map((entry) => entry.task).sort()).toEqual(["already-done-plan", "stockbook-plan"]);
   });
 
-  it.each(bundled)("$task/$persona fits its task", async ({ task, persona }) => {
-    const result = await cli(["persona", "check", `@${persona}`, "--task", `fixtures/tasks/${task}`]);
+  it.each(bundled)("$task/$persona fits its task", async ({ task, persona, path }) => {
+    const result = await cli(["persona", "check", `@${persona}`, "--task", path]);
     expect({ code: result.code, err: result.err, ok: result.out.startsWith(`ok: persona ${persona} fits task ${task} (`) }).toEqual({ code: 0, err: "", ok: true });
   });
 

@@ -73,6 +73,16 @@ describe("armstudy study (real arms, fixture and scripted model)", () => {
     expect(readFileSync(join(out, "report.md"), "utf8")).toEqual(before);
   });
 
+  it("with one of the question's two arms, the verdict line says which arm has no runs and what to do", async () => {
+    const out = join(temp(), "results");
+    const io = memoryIO({ cwd: ROOT, env: { PATH: process.env.PATH } });
+    const code = await main(["study", "--arm", "goal", "--runs", "1", "--out", out], io);
+    expect({ code, verdict: io.out.join("").split("\n").filter((line) => line.startsWith("verdict")) }).toEqual({
+      code: 0,
+      verdict: ["verdict (falseCompletion, goal vs ordinary): no data — no finished runs of ordinary (run both arms to answer the question)"],
+    });
+  });
+
   it("gives the same report from two shards merged as from the unsharded study", async () => {
     const spec = await loadStudyFile(join(ROOT, "arms/default.study.yaml"));
     const base = {

@@ -29,6 +29,7 @@ describe("parseStudyFile", () => {
           name: "handoff",
           description: "",
           tags: [],
+          workExists: false,
           dir: null,
           file: "/p/arms/default.study.yaml",
           repo: { kind: "fixture", dir: "/p/fixtures/tasks/stockbook/repo" },

@@ -48,6 +48,7 @@ describe("task.yaml", () => {
       name: "t1",
       description: "",
       tags: [],
+      workExists: false,
       dir,
       file: join(dir, "task.yaml"),
       repo: { kind: "fixture", dir: join(dir, "repo") },
@@ -74,6 +75,23 @@ describe("task.yaml", () => {
   ])("refuses %j naming the field", async (yaml, message) => {
     const dir = writeTask(temp(), yaml);
     await expect(loadTask(dir)).rejects.toThrow(`${join(dir, "task.yaml")}: ${message}`);
+  });
+
+  it("loads a <variant>.task.yaml beside task.yaml as a task of its own on the same repository, with workExists", async () => {
+    const dir = writeTask(join(temp(), "t1"), "name: t1\nrepo: { fixture: repo }\n", { "plan.md": "Plan it.\n", "plan.task.yaml": "name: t1-plan\nworkExists: true\nrepo: { fixture: repo }\nhandoff: plan.md\n" });
+    const variant = await loadTask(join(dir, "plan.task.yaml"));
+    expect({ name: variant.name, workExists: variant.workExists, file: variant.file, repo: variant.repo, handoffPath: variant.handoffPath, personasDir: variant.personasDir }).toEqual({
+      name: "t1-plan",
+      workExists: true,
+      file: join(dir, "plan.task.yaml"),
+      repo: { kind: "fixture", dir: join(dir, "repo") },
+      handoffPath: join(dir, "plan.md"),
+      personasDir: join(dir, "personas"),
+    });
+    // A folder or a glob of folders still means task.yaml; the variant is named by its file.
+    expect((await loadTasks(["*", "*/plan.task.yaml"], join(dir, ".."), "s.study.yaml")).map((task) => task.name)).toEqual(["t1", "t1-plan"]);
+    writeFileSync(join(dir, "bad.task.yaml"), "name: t2\nworkExists: yes please\nrepo: { fixture: repo }\n");
+    await expect(loadTask(join(dir, "bad.task.yaml"))).rejects.toThrow(`${join(dir, "bad.task.yaml")}: field workExists: Invalid input: expected boolean, received string`);
   });
 
   it("refuses check files that are still in the repository, and a folder that is not a task", async () => {

@@ -30,7 +30,8 @@ const USAGE = `armstudy analyze FILE|DIR... [--discover] [--format auto|${SESSIO
                  [--json | --csv] [--report DIR [--pages]] [--workers N] [--seed N] [--record OUT.jsonl] [--html OUT.html]
 
 Reads session logs (streamed) and prints their metrics. FILE: one session; DIR: every *.jsonl /
-*.ndjson under it (Claude Code sub-agent files are read with their parent). --discover reads the
+*.ndjson / *.jsonl.zst under it (zstd read as it streams; Claude Code sub-agent files are read with
+their parent). --discover reads the
 usual roots ($CODEX_HOME or ~/.codex: sessions, archived_sessions; $CLAUDE_CONFIG_DIR or ~/.claude:
 projects; $PI_CODING_AGENT_DIR or ~/.pi/agent: sessions) and says which it read.
 One session prints its metric table; several print one row per session and a total. --json prints
@@ -210,8 +211,8 @@ function fileProblem(error: unknown, file: string, io: CliIO): boolean {
 }
 
 /** Files from every source in turn, each named FILE as itself and each folder walked. */
-async function* allFiles(paths: readonly string[], onSkip: (path: string, code: string) => void, onCompressed: (path: string) => void): AsyncGenerator<string> {
-  for (const path of paths) yield* walkSessionFiles(path, onSkip, onCompressed);
+async function* allFiles(paths: readonly string[], onSkip: (path: string, code: string) => void): AsyncGenerator<string> {
+  for (const path of paths) yield* walkSessionFiles(path, onSkip);
 }
 
 async function analyzeMany(paths: string[], shownSources: string[], named: Set<string>, o: Options, io: CliIO, commandLine: string): Promise<number> {
@@ -241,9 +242,7 @@ async function analyzeMany(paths: string[], shownSources: string[], named: Set<s
   // Files whose last change is before --since cannot hold a session that started after it.
   const since = o.filter.since;
   async function* candidates(): AsyncGenerator<string> {
-    for await (const file of allFiles(paths, onSkip, () => {
-      skipped["zstd-compressed rollouts (Node 20 cannot read zstd; `zstd -d` them first)"] = (skipped["zstd-compressed rollouts (Node 20 cannot read zstd; `zstd -d` them first)"] ?? 0) + 1;
-    })) {
+    for await (const file of allFiles(paths, onSkip)) {
       if (since !== undefined && !named.has(file)) {
         const info = await stat(file).catch(() => null);
         if (info !== null && info.mtimeMs < since) {

@@ -213,7 +213,13 @@ const REPORT_USAGE = "armstudy report DIR [--json] [--fail-if EXPR]... [--fail-i
 /** The verdict as one line of the CLI's output. */
 function verdictLine(verdict: StudyVerdict): string {
   const { metric, treatment, baseline } = verdict.question.primary;
-  const word = verdict.primary.kind === "mechanics-only" ? "mechanics only — the scripted test double gives no finding" : verdict.primary.kind.replace("-", " ");
+  const primary = verdict.primary;
+  const word =
+    primary.kind === "mechanics-only"
+      ? "mechanics only — the scripted test double gives no finding"
+      : primary.kind === "no-data"
+        ? `no data — no finished runs of ${primary.baseline.n === 0 ? baseline : treatment} (run both arms to answer the question)`
+        : primary.kind.replace("-", " ");
   return `verdict (${metric}, ${treatment} vs ${baseline}): ${word}\n`;
 }
 

@@ -24,6 +24,7 @@
  */
 import { TokenCounter, countTokens } from "../tokens.ts";
 import { clausesOf, isDoneLabel, isListItem, isNarrationOrQuestion, sentencesOf, stepsNamed } from "./clauses.ts";
+import { contentStatements } from "./content.ts";
 import { REPORT_PATTERNS, type PatternGroup, type PatternScope, type ReportPattern } from "./patterns.ts";
 import { plainLine, type Prose, readProse } from "./read.ts";
 
@@ -51,7 +52,7 @@ export interface AnalyzeOptions {
 /** One row that fired, and the clause (trimmed to 200 characters) it fired on. */
 export interface PatternHit {
   id: string;
-  group: PatternGroup | "steps";
+  group: PatternGroup | "steps" | "content";
   clause: string;
 }
 
@@ -75,11 +76,12 @@ function openingStatements(statements: readonly string[]): string[] {
 }
 
 /**
- * Clause rows run once over all clauses joined by newlines, as multiline global expressions: one
- * scan per row instead of one call per clause, which is what keeps short-line replies fast. No
- * clause row can match across a newline, so this is the same as testing each clause.
+ * Clause and label rows run once over all their parts joined by newlines, as multiline global
+ * expressions: one scan per row instead of one call per part, which is what keeps short-line
+ * replies fast. No such row can match across a newline, so this is the same as testing each part.
  */
-const CLAUSE_ROWS = REPORT_PATTERNS.filter((row) => row.scope === "clause").map((row) => ({ row, all: new RegExp(row.pattern.source, `${row.pattern.flags.replace(/[gmy]/g, "")}gm`) }));
+const SCANNED: ReadonlySet<PatternScope> = new Set(["clause", "label"]);
+const CLAUSE_ROWS = REPORT_PATTERNS.filter((row) => SCANNED.has(row.scope)).map((row) => ({ row, all: new RegExp(row.pattern.source, `${row.pattern.flags.replace(/[gmy]/g, "")}gm`) }));
 
 /** The first clause of `joined` a row fires on, or undefined. */
 function firstClause(joined: string, row: ReportPattern, all: RegExp): string | undefined {
@@ -111,28 +113,56 @@ function joinedTail(lines: readonly string[], from: number, to: number, limit: n
   return lines.slice(k, to).join("\n").slice(-limit);
 }
 
-/** Every clause of every statement, joined by newlines (a clause never holds one). */
+/**
+ * A clause that names a defect it describes ("Bug 2 (BaseCommit not updated)", "Root cause: the
+ * fetch fails on a fresh clone") tells the old state, not what is left of the work.
+ */
+const DEFECT_LABEL = /^\W*(?:(?:bug|issue|problem)\s*#?\d+\b|(?:the )?(?:bug|root cause|problem|symptom|cause)\s*:)/i;
+
+/** Every clause of every statement but defect labels, joined by newlines (a clause never holds one). */
 function allClauses(statements: readonly string[]): string {
   const out: string[] = [];
-  for (const statement of statements) for (const clause of clausesOf(statement)) out.push(clause);
+  for (const statement of statements) for (const clause of clausesOf(statement)) if (!DEFECT_LABEL.test(clause)) out.push(clause);
   return out.join("\n");
 }
 
-/** The parts each scope reads. */
-function scopes(prose: Prose): Record<PatternScope, string[]> {
+/**
+ * A reply that ends leading into a tool call ("Let me update the status and move to Task 3:") was
+ * cut off mid-task, and so was one that ends "Let me remove them.": what it reports done is a step of
+ * work that goes on, not a claim (ADR 0089).
+ */
+const MID_TASK_ENDING = /^\W*(?:(?:now|ok|okay|good|great|perfect|so|first|next|then|alright)\W+)?(?:(?:let me|let's|I'll|I will|I'm going to|I need to|now I need to)\b(?! know\b)[^\n]{0,300}:|(?:let me|let's|I need to)\b(?! know\b)[^\n]{0,300})\s*$/i;
+
+const LABEL_HINT = /\b(?:changes|fixes|edits|files|what|summary|overall|result|status|verdict)\b/i;
+
+/** A clause that opens with a subordinator is a premise ("When I deleted X, the method was removed"), not a report. */
+const PREMISE = /^\W*(?:when|whenever|if|after|since|because|once|as soon as|until|unless|while)\b/i;
+
+/** The parts each scope reads; content blocks (content.ts) are left out of every scope. */
+function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope, string[]> {
   const { lines, paragraphStarts } = prose;
+  // Most replies have no content block: then nothing is copied.
+  const anyContent = content.includes(true);
+  const statements = anyContent ? prose.statements.filter((_, i) => !content[i]) : prose.statements;
+  const contentText = new Set(anyContent ? prose.statements.filter((_, i) => content[i]) : []);
   // Paragraphs are contiguous runs of lines: the last one starts at its paragraph start.
   const lastStart = paragraphStarts.at(-1) ?? lines.length;
   const endingStart = paragraphStarts.length > 1 && /^or\b/i.test(lines[lastStart] ?? "") ? (paragraphStarts.at(-2) as number) : lastStart;
   const ending = joinedTail(lines, endingStart, lines.length, 3000);
-  const claimLines = [...openingStatements(prose.statements), ...lines.slice(Math.max(lastStart, lines.length - 6))];
-  const claim = claimLines.flatMap((line) => clausesOf(line.slice(0, 2000))).filter((clause) => !isNarrationOrQuestion(clause));
+  const midTask = MID_TASK_ENDING.test(sentencesOf(lines.at(-1) ?? "").at(-1) ?? "");
+  const claimLines = midTask ? [] : [...openingStatements(statements), ...lines.slice(Math.max(lastStart, lines.length - 6)).filter((line) => !contentText.has(line))];
+  const claim = claimLines.flatMap((line) => clausesOf(line.slice(0, 2000))).filter((clause) => !isNarrationOrQuestion(clause) && !PREMISE.test(clause));
   const lastLine = prose.lines.at(-1) ?? "";
   // The last sentence, after trailing emoji ("Happy coding! 🚀"); capped, since fillers are short.
   const lastSentence = sentencesOf(lastLine.slice(-400).replace(/[\p{Extended_Pictographic}\uFE0F\u200D\s]+$/u, "")).at(-1) ?? "";
+  const clause = allClauses(statements);
   return {
     claim,
-    clause: [allClauses(prose.statements)],
+    clause: [clause],
+    // Short lines anywhere, for the label row: "**Three fixes applied:**" in the middle still reports
+    // the work. Every label names changes, fixes, edits, files, what was done or a verdict: a reply without
+    // those words has no candidate, and skips the copy.
+    label: midTask || !LABEL_HINT.test(clause) ? [] : statements.filter((line) => line.length <= 80),
     ending: [ending],
     lastSentence: [lastSentence],
   };
@@ -166,15 +196,17 @@ function stepsDone(prose: Prose, steps: ReadonlySet<string>): Set<string> {
  * fired (the booleans need no more); `explainFinalReport` asks for every row.
  */
 function hits(prose: Prose, options: AnalyzeOptions, firstPerGroup = false): PatternHit[] {
-  const parts = scopes(prose);
-  const joined = parts.clause[0] as string;
+  const { content, intros } = contentStatements(prose.statements);
+  const parts = scopes(prose, content);
+  // The clause and label scopes are scanned as one newline-joined text each (see CLAUSE_ROWS).
+  const joinedOf: Partial<Record<PatternScope, string>> = { clause: parts.clause[0] as string, label: parts.label.join("\n") };
   const clauseRow = new Map(CLAUSE_ROWS.map((entry) => [entry.row, entry.all]));
   const out: PatternHit[] = [];
   const fired = new Set<string>();
   for (const row of REPORT_PATTERNS) {
     if (firstPerGroup && fired.has(row.group)) continue;
     const all = clauseRow.get(row);
-    const clause = all !== undefined ? firstClause(joined, row, all) : parts[row.scope].find((part) => {
+    const clause = all !== undefined ? firstClause(joinedOf[row.scope] as string, row, all) : parts[row.scope].find((part) => {
       // An unchecked item of a list is a plan's or a progress list's entry: only the mark row reads it.
       if (row.group !== "mark" && UNCHECKED_ITEM.test(part)) return false;
       if (row.holds === undefined) return row.pattern.test(part);
@@ -186,6 +218,8 @@ function hits(prose: Prose, options: AnalyzeOptions, firstPerGroup = false): Pat
       fired.add(row.group);
     }
   }
+  // Which blocks were read as content, so --explain shows why their status words did not count.
+  if (!firstPerGroup) for (const intro of intros) out.push({ id: intro.id, group: "content", clause: intro.clause });
   const steps = new Set(options.steps ?? []);
   if (steps.size > 0) {
     const done = stepsDone(prose, steps);
@@ -197,9 +231,20 @@ function hits(prose: Prose, options: AnalyzeOptions, firstPerGroup = false): Pat
   return out;
 }
 
+/** Unfinished rows that can describe the code rather than the work ("still fails" says a try was made, so it is not one). */
+const CODE_STATE_ROWS: ReadonlySet<string> = new Set(["unfinished.fails", "unfinished.not", "unfinished.word"]);
+
+/** Every row's hits: no completion row, a permission row, and unfinished rows only of CODE_STATE_ROWS. */
+function findsOnly(all: readonly PatternHit[]): boolean {
+  const unfinished = all.filter((hit) => hit.group === "unfinished");
+  return !all.some((hit) => hit.group === "complete") && all.some((hit) => hit.group === "permission") && unfinished.length > 0 && unfinished.every((hit) => CODE_STATE_ROWS.has(hit.id));
+}
+
 /** The rows that fired on `text`, in table order, each with the clause it fired on: why a field came out as it did. */
 export function explainFinalReport(text: string, options: AnalyzeOptions = {}): PatternHit[] {
-  return hits(readProse(text), options);
+  const all = hits(readProse(text), options);
+  // Say when the unfinished rows were read as findings (see analyzeFinalReport).
+  return findsOnly(all) ? [...all, { id: "findings.no-claim", group: "content", clause: "no completion clause and the ending asks: the unfinished rows describe the code, not the work" }] : all;
 }
 
 /** The ids of the table rows that fired on `text`, in table order. */
@@ -213,11 +258,17 @@ export function reportPatternHits(text: string, options: AnalyzeOptions = {}): s
  */
 export function analyzeFinalReport(text: string, counter?: TokenCounter, options: AnalyzeOptions = {}): FinalReportAnalysis {
   const prose = readProse(text);
-  const fired = new Set(hits(prose, options, true).map((hit) => hit.group));
+  const found = hits(prose, options, true);
+  const fired = new Set(found.map((hit) => hit.group));
+  // A reply that reports no work and asks whether to do it is a diagnosis or a proposal: a row that
+  // describes the code's present state ("the lookup fails after a fresh clone", "Gemini test not
+  // updated") tells what the agent found, not what it left (ADR 0089: nothing was claimed or left).
+  // Rows about the agent's own work (could not, remaining, next, blocked, partial) still count.
+  if (fired.has("unfinished") && !fired.has("complete") && fired.has("permission") && CODE_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && findsOnly(hits(prose, options))) fired.delete("unfinished");
   const asksPermission = fired.has("permission");
   // A progress mark (❌, ⏳, an unchecked box) is unfinished work only in a reply that reports progress.
   const reportsProgress = fired.has("complete") || prose.statements.some((line) => CHECKED_ITEM.test(line));
-  const statesUnfinished = fired.has("unfinished") || fired.has("steps") || (asksPermission && fired.has("continue")) || (reportsProgress && fired.has("mark"));
+  const statesUnfinished = fired.has("unfinished") || fired.has("steps") || (asksPermission && (fired.has("continue") || (fired.has("continueNext") && fired.has("complete")))) || (reportsProgress && fired.has("mark"));
   return {
     firstLine: plainLine(prose.firstLineRaw),
     firstLineRaw: prose.firstLineRaw,

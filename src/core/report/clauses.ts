@@ -20,6 +20,35 @@ export function sentencesOf(line: string): string[] {
   return line.split(SENTENCE_END).filter((s) => s.trim() !== "");
 }
 
+/**
+ * A sentence split at CLAUSE_BREAK, except inside parentheses: "1 fails (needs network; it failed
+ * the same way before)" is one clause, so the aside qualifies what it sits in.
+ */
+function splitOutsideParentheses(sentence: string): string[] {
+  if (!sentence.includes("(")) return sentence.split(CLAUSE_BREAK);
+  // Mask bracketed text with a letter CLAUSE_BREAK cannot match, split, then cut the original at the same offsets.
+  let depth = 0;
+  let masked = "";
+  for (const ch of sentence) {
+    if (ch === "(") depth += 1;
+    else if (ch === ")" && depth > 0) depth -= 1;
+    masked += depth > 0 && ch !== "(" ? "x".repeat(ch.length) : ch;
+  }
+  const out: string[] = [];
+  const breaks = new RegExp(CLAUSE_BREAK.source, "gi");
+  let cursor = 0;
+  for (let match = breaks.exec(masked); match !== null; match = breaks.exec(masked)) {
+    if (match[0] === "") {
+      breaks.lastIndex += 1;
+      continue;
+    }
+    out.push(sentence.slice(cursor, match.index));
+    cursor = match.index + match[0].length;
+  }
+  out.push(sentence.slice(cursor));
+  return out;
+}
+
 /** The clauses of one statement. */
 export function clausesOf(line: string): string[] {
   const out: string[] = [];
@@ -28,7 +57,7 @@ export function clausesOf(line: string): string[] {
       out.push(sentence.trim());
       continue;
     }
-    for (const part of sentence.split(CLAUSE_BREAK)) if (part !== undefined && part.trim() !== "") out.push(part.trim());
+    for (const part of splitOutsideParentheses(sentence)) if (part.trim() !== "") out.push(part.trim());
   }
   return out;
 }

@@ -12,10 +12,12 @@
  *   questions and narration ("Let me run the tests:");
  * - `clause`: every clause of every statement (prose lines and headings) outside code;
  * - `ending`: the last paragraph, with the one before it when the last starts with "Or";
- * - `lastSentence`: the last sentence of the last prose line, trailing emoji removed.
+ * - `lastSentence`: the last sentence of the last prose line, trailing emoji removed;
+ * - `label`: every statement of 80 characters or less outside content blocks (a reply cut off
+ *   mid-task has none).
  */
-export type PatternScope = "claim" | "clause" | "ending" | "lastSentence";
-export type PatternGroup = "complete" | "unfinished" | "reason" | "next" | "permission" | "filler" | "continue" | "mark";
+export type PatternScope = "claim" | "clause" | "ending" | "lastSentence" | "label";
+export type PatternGroup = "complete" | "unfinished" | "reason" | "next" | "permission" | "filler" | "continue" | "continueNext" | "mark";
 
 export interface ReportPattern {
   id: string;
@@ -42,43 +44,58 @@ function partOfWhole(match: RegExpMatchArray): boolean {
 export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // --- claimsComplete: a clause of the claim zone says the work is done ----------------------
   // A clause that opens with a completion word: "Done.", "Fixed!", "All set", "DONE ✅".
-  { id: "complete.word", group: "complete", scope: "claim", pattern: /^\W*(?:(?:perfect|great|excellent|good|yes|ok|okay)\W+)?(?:done|fixed|updated|completed?|finished|resolved|all set|all done|all clean|all committed|merged|deployed|shipped)\b/i },
+  { id: "complete.word", group: "complete", scope: "claim", pattern: /^\W*(?:(?:perfect|great|excellent|good|yes|ok|okay)\W+)?(?:done|fixed|updated|completed?|finished|resolved|all set|all done|all clean|all green|all committed|clean(?=[.!]|\s*$)|merged|deployed|shipped|(?:it )?works(?=[.!]|\s+now\b))\b/i },
   // A clause that opens with a past-tense action verb summarising the change: "Implemented X", "Opened PR #42".
-  { id: "complete.verb", group: "complete", scope: "claim", pattern: /^\W*(?:(?:perfect|great|excellent|good|yes|ok|okay)\W+)?(?:added|changed|created|implemented|updated|removed|deleted|moved|renamed|replaced|switched|restored|refactored|rewrote|wrote|ported|merged|committed|pushed|migrated|converted|simplified|installed|configured|set up|made the following changes|opened|drafted|upgraded|saved|cleaned|addressed|extracted|split|documented|tagged|published|released|deployed|wired|enabled|disabled|bumped|edited|reverted|tightened|raised|lowered|dropped|introduced|built|finished|completed)\b/i },
+  { id: "complete.verb", group: "complete", scope: "claim", pattern: /^\W*(?:(?:perfect|great|excellent|good|yes|ok|okay)\W+)?(?:(?:the )?(?:fix|change|solution)\s*:\s*)?(?:added|changed|created|implemented|updated|removed|deleted|moved|renamed|replaced|switched|restored|refactored|rewrote|wrote|ported|merged|committed|pushed|migrated|converted|simplified|installed|configured|set up|made the following changes|opened|drafted|upgraded|saved|cleaned|addressed|extracted|split|documented|tagged|published|released|deployed|wired|enabled|disabled|bumped|edited|reverted|tightened|raised|lowered|dropped|introduced|built|finished|completed)\b/i },
   // The speaker reports finished actions: "I've ported", "I have successfully completed", "I updated:".
-  { id: "complete.ive", group: "complete", scope: "claim", pattern: /\b(?:I|we)(?:'ve| have)(?: (?:now|just|also|successfully|properly|finally))? (?:[a-z]+ed|made|built|written|rewritten|done|set up|put|split|run)\b|\b(?:I|we) (?:updated|added|fixed|changed|created|removed|deleted|moved|renamed|replaced|switched|restored|refactored|rewrote|wrote|ported|merged|committed|pushed|migrated|converted|implemented|opened|upgraded|copied|finished|completed)\b/i },
+  // A premise ("Now that we've extracted X, we should…", "since I added…") reports nothing: the look-behind skips it.
+  { id: "complete.ive", group: "complete", scope: "claim", pattern: /(?<!\b(?:now that|since|because|once|after|if|when)\s)\b(?:I|we)(?:'ve| have)(?: (?:now|just|also|successfully|properly|finally))? (?:[a-z]+ed|made|built|written|rewritten|done|set up|put|split|run)\b|(?<!\b(?:now that|since|because|once|after|if|when)\s)\b(?:I|we) (?:updated|added|fixed|changed|created|removed|deleted|moved|renamed|replaced|switched|restored|refactored|rewrote|wrote|ported|merged|committed|pushed|migrated|converted|implemented|opened|upgraded|copied|finished|completed)\b/i },
   // A thing is in a finished state: "everything is committed", "the branch is ready for review", "CI is green".
-  { id: "complete.state", group: "complete", scope: "claim", pattern: /\b(?:is|are|'s|should be|now)(?: now| all)? (?:done|complete|completed|finished|fixed|resolved|in place|in|working|passing|committed|merged|deployed|green|staged|up to date|ready (?:for review|to (?:merge|commit|ship|deploy|release))|ready)\b|^\W*ready (?:for review|to (?:merge|commit|ship|deploy))\b/i },
+  { id: "complete.state", group: "complete", scope: "claim", pattern: /\b(?:is|are|'s|should be|now)(?: now| all)? (?:done|complete|completed|finished|fixed|resolved|in place|clean|updated|satisfied|happy|(?<!\(now )in|working(?! (?:code|copy|tree|directory|dir|set|group|hours|days|on|with|through|around)\b)|passing|committed|merged|deployed|green|staged|up to date|ready (?:for review|to (?:merge|commit|ship|deploy|release))|ready)\b|^\W*ready (?:for review|to (?:merge|commit|ship|deploy))\b|\b(?:has|have) (?:all )?been (?:implemented|completed|fixed|added|done|applied|made|addressed|resolved|updated|merged|pushed|committed|removed|written)\b/i },
   // A noun followed by a sentence-final completion word: "Refactor complete.", "P1–P5 complete; …"
-  { id: "complete.final", group: "complete", scope: "claim", pattern: /[\w`)\]] (?:complete|completed|done|finished|fixed|updated|added)(?:[.!:;,]|$)/i },
+  // "Commit created successfully.", "Plan complete and saved to …", "Changes applied."
+  { id: "complete.final", group: "complete", scope: "claim", pattern: /[\w`)\]](?<!\b(?:should|must|can|could|will|would|may|might|to|needs?) be|\bnever|\bnot|n't) (?:complete|completed|done|finished|fixed|updated|added|created|committed|pushed|merged|applied|saved|written|removed|deleted|installed|resolved)(?: successfully)?(?:[.!:;,]|\s+and\b|$)/i },
+  // The finished thing handed over: "Here's the updated commit message:", "Written to CODE", "saved to CODE".
+  { id: "complete.here", group: "complete", scope: "claim", pattern: /^\W*here(?:'s| is| are) (?:the|your) (?:updated|revised|rewritten|corrected|fixed|final|finished|new)\b|(?<!\b(?:gets?|got|is|are|be|being|was|were) )\b(?:written|saved|exported) to CODE/i },
   // The checks pass: "All tests pass", "the build succeeds", "48 passed, 0 failed", "checks green".
   { id: "complete.checks", group: "complete", scope: "claim", pattern: /\b(?:all (?:tests|checks)|tests?|build|builds|checks|suite|everything|CODE) (?:now )?(?:pass|passes|passed|succeeds|succeeded|works|worked|compiles)\b|\beverything (?:is )?working\b|\b\d+ passed, 0 failed\b|\bchecks (?:are )?green\b/i },
   // Something now behaves as asked: "Now the theme supports…", "The importer now reads…", "Now both … use".
-  { id: "complete.now", group: "complete", scope: "claim", pattern: /^\W*(?:(?:perfect|great|excellent|good|yes|ok|okay)\W+)?now,? (?!let|I\b|I'|we need|we have to|you|run|try|check|update|add|use|open|go|wait|continu|moving|on to|back to)[a-z]|^\W*(?:perfect|great|excellent|good)\W+now\b|^\W*now:\s*$|\bnow (?:properly |correctly |also |only )?(?:reads|uses|supports|shows|has|have|keeps|handles|works|retries|checks|evicts|returns|includes|stays|runs|falls|logs|remembers|implements|matches|covers|accepts|rejects|respects|prints|lets|gives|sets|looks|renders|use)\b/i },
+  { id: "complete.now", group: "complete", scope: "claim", pattern: /^\W*(?:(?:perfect|great|excellent|good|yes|ok|okay)\W+)?now,? (?!let|that\b|I\b|I'|we need|we have to|you|run|try|check|update|add|use|open|go|wait|continu|moving|on to|back to)[a-z]|^\W*(?:perfect|great|excellent|good)\W+now\b|^\W*now:\s*$|\b(?:is|are) now (?!(?:being|going|trying|running|waiting|failing|broken|blocked|stuck|at|in|on|the|a|an|my|your|ready to)\b)[a-z]|(?<!\b(?:I|we|which|that|who) )\bnow (?:properly |correctly |also |only )?(?:reads|uses|supports|shows|has|have|keeps|handles|works|retries|checks|evicts|returns|includes|stays|runs|falls|logs|remembers|implements|matches|covers|accepts|rejects|respects|prints|lets|gives|sets|looks|renders|use)\b/i },
+  // A label that reports the changes made: "## Changes Made", "Three fixes applied:", "Here's a summary of the changes:"
+  // (a bare "Summary of changes:" heads proposals as often as reports, so it does not count).
+  { id: "complete.label", group: "complete", scope: "label", pattern: /^[^\w\n]*(?:(?:\w+ )?(?:changes|fixes|edits) (?:made|applied)|summary of (?:the )?(?:changes|fixes) made|files (?:changed|modified)|what (?:I|we) (?:did|changed|fixed)|what was (?:done|changed|fixed))[^\w\n]*$|^[^\w\n]*here(?:'s| is) (?:a |the )?summary of (?:the |my |all )?(?:changes|fixes|what (?:I|we) (?:did|changed|fixed))\b/i },
+  // An overall verdict line: "Overall: ✅ PASS", "Result: all green".
+  { id: "complete.verdict", group: "complete", scope: "label", pattern: /^[^\w\n]*(?:overall|result|status|verdict)[^\w\n]*(?:✅[^\w\n]*)?(?:pass(?:ed)?|all (?:pass|passed|green)|success(?:ful)?|green)\b[^\w\n]*$/iu },
   // Plain fix idioms: "That should fix it", "the refactor worked".
   { id: "complete.idiom", group: "complete", scope: "claim", pattern: /\bthat should (?:fix|do) it\b|\bthe [a-z]+ worked\b|^\W*✅/i },
 
   // --- statesUnfinished: some clause says part of the work is not done -----------------------
   // Negated completion: "not finished", "isn't complete", "not yet wired", "not started", "doesn't yet".
-  { id: "unfinished.not", group: "unfinished", scope: "clause", pattern: /(?<!\|\s*(?:⬜️?\s*)?)\b(?:not|n't|never)(?: yet| been| all| fully| quite)? (?:done|finished|complete|completed|implemented|fixed|resolved|started|working|wired|updated|run|tested|merged|ported|converted|reached|checked|in place)\b|\bnot yet\b|\bn't yet\b|\bdoesn't work\b|\bdidn't work\b|\bhaven't [^.;\n]{1,60} yet\b/i },
+  { id: "unfinished.not", group: "unfinished", scope: "clause", pattern: /(?<!\|\s*(?:⬜️?\s*)?)\b(?:not|n't)(?: yet| been| all| fully| quite)? (?:done|finished|complete|completed|implemented|fixed|resolved|started|working|wired|updated|run|tested|merged|ported|converted|reached|checked|in place)\b|\bnot yet\b|\bn't yet\b|\bdoesn't work\b|\bdidn't work\b|\bhaven't [^.;\n]{1,60} yet\b/i },
   // The plain words: "incomplete", "unfinished", "partially", "mostly done", "in progress", 🚧 ⏳ ❌.
-  { id: "unfinished.word", group: "unfinished", scope: "clause", pattern: /\b(?:incomplete|unfinished|partially|partly|half-done|mostly done|work in progress)\b|\bin progress\b/i },
+  // Not a status: a noun modifier ("saw an incomplete manifest") or a property "by design".
+  { id: "unfinished.word", group: "unfinished", scope: "clause", pattern: /(?<!\b(?:an?|the|any|each|every|of|with|for|on|no)\s)\b(?:incomplete|unfinished|partially|partly|half-done|mostly done|work in progress)\b(?! by design\b)|\bin progress\b/i },
   // A progress mark at the start of a line or table cell: "❌ Docs", "⏳ password reset", "- [ ] write the
   // migration", "| Not started |". Plans use the same marks for what they propose, so these count only
   // in a reply that also reports progress (a completion clause or a checked item): see analyze.ts.
   { id: "mark.progress", group: "mark", scope: "clause", pattern: /^\W{0,4}[❌⏳🚧]|\|\s*[❌⏳🚧]|^\s*[-*+] \[ \]|\|\s*(?:⬜️?\s*)?not started\b/iu },
-  // Leftover work: "Remaining:", "still to do", "4 to go", "the rest still use", "the remaining 8", "S3 and S4 remain".
-  { id: "unfinished.remaining", group: "unfinished", scope: "clause", pattern: /\bremaining(?: work| steps?| items?| tasks?| parts?)?(?: from [^:\n]{1,60})?:|\b(?:still|yet) to (?:do|go|be done|run|come)\b|\bleft to do\b|\b(?:is|are) left\b|\bleftover\b|\bto go\b|\bthe (?:remaining|other) (?:\d+|two|three|four|five|six|seven|eight|nine|ten|work|steps?|items?|tasks?|parts?|ones|files|endpoints|tests)\b|(?<!\bno )\b(?:remains?|remain)\b(?! (?:the same|unchanged|compatible|as|intact|stable))/i },
+  // Leftover work: "Remaining:", "still to do", "4 to go", "the rest still use", "the remaining 8", "S3 and S4 remain"
+  // ("the remaining 2 commits applied cleanly" says they are done).
+  { id: "unfinished.remaining", group: "unfinished", scope: "clause", pattern: /\bremaining(?: work| steps?| items?| tasks?| parts?)?(?: from [^:\n]{1,60})?:|\b(?:still|yet) to (?:do|go|be done|run|come)\b|\bleft to do\b|\b(?:is|are) left\b|\bleftover\b|\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|few|more)(?: [a-z]+)? to go\b|\bthe (?:\d+|two|three|four|five|six|seven|eight|nine|ten) remaining (?:work|steps?|items?|tasks?|parts?|files|endpoints|tests|commits|changes|suggestions|comments|issues|points|todos)\b(?![^;\n]{0,120}\b(?:applied|passed|pass|succeeded|work|cleanly|already|are (?:done|fine|unchanged|unaffected)|were \w+ed)\b)|\bthe (?:remaining|other) (?:\d+ |two |three |four |five |six |seven |eight |nine |ten )?(?:work|steps?|items?|tasks?|parts?|ones|files|endpoints|tests|commits|changes|suggestions|comments|issues|points|todos|\d+|two|three|four|five|six|seven|eight|nine|ten)\b(?<!\bthe other (?:ones|files|endpoints|tests|commits|changes|suggestions|comments|issues|points|todos))(?![^;\n]{0,120}\b(?:applied|passed|pass|succeeded|work|cleanly|already|are (?:done|fine|unchanged|unaffected)|were \w+ed)\b)|(?<!\bno (?:[\w-]+ ){0,3})\b(?:remains?|remain)\b(?! (?:the same|unchanged|compatible|as|intact|stable|valid|available|untouched|accurate|correct|true|relevant|safe|fine|consistent|pending until|on|in|at|until|under|inside|within|where|there|local|private|optional|supported)\b)/i },
   // Pending: "the two about wording are pending", "pending review".
-  { id: "unfinished.pending", group: "unfinished", scope: "clause", pattern: /\b(?:is|are|still|remain|remains) pending\b|\bpending(?: review| approval)?:/i },
+  { id: "unfinished.pending", group: "unfinished", scope: "clause", pattern: /\b(?:is|are|still|remain|remains) pending\b(?! until\b)|\bpending(?: review| approval)?:/i },
   // Still not right: "two tests still fail", "still uses the old one", "still working through".
-  { id: "unfinished.still", group: "unfinished", scope: "clause", pattern: /\bstill (?:fails?|failing|broken|missing|pending|open|red|(?:uses?|describes?|prints?|shows?|reads?|points? to|returns?|runs?|is on|are on|on) the old|in progress|working (?:through|on)|needs? (?:work|fixing|to be)|building|throws?|crashes|errors?|times? out|to (?:do|come|be done))\b/i },
+  { id: "unfinished.still", group: "unfinished", scope: "clause", pattern: /(?<!\b(?:an?|any|each|every) [\w-]+ (?:that|which|who) )\bstill (?:fails?(?! (?:gracefully|safely|closed|fast|loudly|early)\b)|failing|broken|missing|pending|open|red|(?:uses?|describes?|prints?|shows?|reads?|points? to|returns?|runs?|is on|are on|on) the old|in progress|working (?:through|on)|needs? (?:work|fixing|to be)|building|throws?|crashes|errors?|times? out|to (?:do|come|be done))\b/i },
   // The speaker could not do it: "I couldn't", "we were unable to", "I didn't get to", "I skipped".
   { id: "unfinished.cannot", group: "unfinished", scope: "clause", pattern: /(?<!\bwhich )\b(?:I|we) (?:(?:couldn't|could not|can't|cannot) (?:finish|complete|do|run|access|reach|reproduce|test|check|verify|get|push|deploy|open|install|build|inspect|see|find|connect|log|sign|merge|fix|directly)|was unable to|were unable to|wasn't able to|weren't able to|haven't been able to|didn't get to|did not get to|ran out of|don't have (?:a way|access)|do not have (?:a way|access)|skipped|left out|didn't have time)\b|\bI need (?:the|a|an|your|access|you)\b[^.;\n]{0,80}\bto (?:run|finish|complete|deploy|continue|apply)\b/i },
-  // Stopped or blocked: "Blocked:", "blocked on", "stopped before step 4", "waiting for CI".
-  { id: "unfinished.blocked", group: "unfinished", scope: "clause", pattern: /\bblocked\b|\bstopped (?:before|at|after|short)\b|\bwaiting (?:for|on)\b/i },
-  // A present failure: "npm test fails: 3 failures", "the build fails on the type check", "| fail |".
-  { id: "unfinished.fails", group: "unfinished", scope: "clause", pattern: /(?<!\b(?:if|when|whenever|unless|would|could|might|will)\b[^.;\n]{0,60})\b(?:fails|fail|failing)\b(?![^.;\n]{0,40}\b(?:as (?:it )?did before|before my change|already|unrelated))|\bfailures? in\b/i },
+  // Stopped or blocked: "Blocked:", "blocked on", "stopped before step 4", "waiting for CI" (not behaviour:
+  // "blocked when disabled", "blocked with a 429", "blocked clients are logged").
+  { id: "unfinished.blocked", group: "unfinished", scope: "clause", pattern: /\bblocked\b(?! (?:when|if|unless|while|with|by default|for (?:users|anyone|everyone))\b| [a-z]{3,}s\b(?<!\b(?:is|was|has|as|its|this|status)))|\bstopped (?:before|at|after|short)\b|\bwaiting (?:for|on)\b/i },
+  // A present failure: "npm test fails: 3 failures", "the build fails on the type check", "| fail |"; a
+  // generic subject ("a request that still fails is logged") states a rule, not a failure.
+  // Not a failure: negated ("why it doesn't fail locally"), conditional, transitive on code ("passes X but
+  // fails CODE", a test input's path), or said to predate the change.
+  { id: "unfinished.fails", group: "unfinished", scope: "clause", pattern: /(?<!\b(?:if|when|whenever|unless|before|until|would|could|might|will|can|may|should|must)\b[^.;\n]{0,60})(?<!n't |\bnot |\bnever |\bno longer )(?<!\b(?:an?|any|each|every) [\w-]+ (?:that|which|who) (?:still )?)\b(?:fails|fail|failing)\b(?! CODE| (?:gracefully|safely|closed|fast|early|loudly)\b)(?![^.\n]{0,80}\b(?:as (?:it )?did before|before my change|the same way before|pre-existing|already|unrelated))|\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|some|several|a few) failures? in\b/i },
   // A count short of the whole: "three of six", "5 of the 7", "4/7 tasks", "half of", "the first half".
   { id: "unfinished.count", group: "unfinished", scope: "clause", pattern: /\b(?:half|some) of (?:the )?[a-z]|\bthe first half\b/i },
   // "three of six", "5 of the 7", "4/7 tasks": a count short of its whole ("16 of 16" is not).
@@ -89,38 +106,44 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   { id: "unfinished.next", group: "unfinished", scope: "clause", pattern: /\b(?:is|are) next\b|\bnext is\b|\bnext,? I(?:'ll| will)\b|\bI(?:'ll| will| am going to) [^.;?\n]{1,60}\bnext\b|\b(?:working on|starting) [^.;?\n]{1,60}\bnext\b|\bfor the next session\b/i },
   // A question or offer to continue names work not done: "Shall I go on with B4–B6?", "Want me to keep going?"
   { id: "continue.ask", group: "continue", scope: "ending", pattern: /\b(?:continue|keep going|go on|carry on|finish the rest|do the rest)\b/i },
+  // "Want me to pick up B4?" after a reply that reports progress: the next piece of the same work.
+  { id: "continueNext.pick-up", group: "continueNext", scope: "ending", pattern: /\b(?:pick up|move on to)\b/i },
 
   // --- givesReasonAndNext: a reason ... ------------------------------------------------------
   // Why the work stopped: a cause word, a failure, a missing thing, a limit, or an inability.
-  { id: "reason.cause", group: "reason", scope: "clause", pattern: /\b(?:because|since|due to|caused by|blocked (?:by|on)|requires?|needs?|missing|fails?|failed|failing|errors?|denied|refuses?|expired|offline|without|waiting (?:for|on)|ran out|timed out|times out|limit|caps?|policy|given the|couldn't|could not|can't|cannot|unable|don't have|do not have|would lock|is down)\b/i },
+  { id: "reason.cause", group: "reason", scope: "clause", pattern: /\b(?:wait|pause|paused) (?:for|on|until)\b|\b(?:because|since|due to|caused by|blocked (?:by|on)|requires?|needs?|missing|fails?|failed|failing|errors?|denied|refuses?|expired|offline|without|waiting (?:for|on)|ran out|timed out|times out|limit|caps?|policy|given the|couldn't|could not|can't|cannot|unable|don't have|do not have|would lock|is down)\b|\b(?:isn't|is not|aren't|are not|not yet) (?:settled|decided|agreed|final|clear)\b/i },
   // ... or a failing status: "returns 401", "refuses my credentials (403)", "exit code 1".
   { id: "reason.status", group: "reason", scope: "clause", pattern: /\b(?:returns?|returned|responds?|responded|answers?|answered) (?:with )?(?:an? )?[45]\d\d\b|\([45]\d\d\)|\bexit(?:ed)? (?:with )?(?:code|status) [1-9]/i },
   // ... and a next step: "Next:", "to continue, run", "once it's set", "I'll finish", "you need to", "send …".
-  { id: "next.step", group: "next", scope: "clause", pattern: /\bnext(?: step| steps)?\b|\bto (?:continue|finish|complete|unblock|resume)\b|\bonce\b|\b(?:re-?run|retry)\b|\b(?:please )?(?:run|share|send|paste|provide|set|install|raise|add me|grant) (?:CODE|the|a|an|it|them|me|us)\b|\bI(?:'ll| will) (?:finish|continue|resume|turn|complete|pick|run|try|switch|do)\b|\byou (?:need|can|could|should|must) (?:to )?(?:run|set|add|provide|share|paste|sign|log|install|approve|test|give)\b|\bwhen (?:ready|you're ready)\b|\bshould I continue\b|\bcontinue with\b|\btell me to\b|\bneed a decision\b|\ba decision from you\b|\bin the maintenance window\b/i },
+  { id: "next.step", group: "next", scope: "clause", pattern: /\bnext(?: step| steps)?\b|\bto (?:continue|finish|complete|unblock|resume)\b|\bonce\b|\b(?:re-?run|retry)\b|\b(?:please )?(?:run|share|send|paste|provide|set|install|raise|add me|grant) (?:CODE|the|a|an|it|them|me|us)\b|\bI(?:'ll| will) (?:finish|continue|resume|turn|complete|pick|run|try|switch|do)\b|\b(?:you|they|someone) (?:need|can|could|should|must) (?:to )?(?:run|set|add|provide|share|paste|sign|log|install|approve|test|give)\b|\b(?:we|I)(?:'d| would) need (?:access|the|a|an|to)\b|\bwhen (?:ready|you're ready)\b|\bshould I continue\b|\bcontinue with\b|\btell me to\b|\bneed a decision\b|\ba decision from you\b|\bin the maintenance window\b/i },
 
   // --- asksPermission: the ending asks whether (or how) to go on -------------------------------
   // "Should I proceed?", "Shall I continue with the docs?", "Can we merge it?"
   { id: "permission.should", group: "permission", scope: "ending", pattern: /\b(?:should|shall|can|may) (?:I|we)\b[^?\n]{0,200}\?/i },
   // "Do you want me to…", "Would you like me to…"
-  { id: "permission.want-me", group: "permission", scope: "ending", pattern: /\b(?:do|would) you (?:want|like) me to\b/i },
+  { id: "permission.want-me", group: "permission", scope: "ending", pattern: /\b(?:do|would) you (?:want|like) me to\b(?! (?:do|help (?:you )?with) (?:anything|something)\b)/i },
+  // Options listed after a clipped lead-in: "Want to:" / "Would you like me to:" followed by a numbered list.
+  { id: "permission.options", group: "permission", scope: "ending", pattern: /(?:^|\n)\W*(?:want|do you want|would you like)(?: me)? to:\s*(?:\n|$)|(?:^|\n)\W*(?:want me to|would you like me to|should I|shall I)\b[^?:\n]{0,200}:\s*(?:\n|$)/i },
   // A clipped question: "Want me to begin?", "Want to test more or move on?"
-  { id: "permission.clipped", group: "permission", scope: "ending", pattern: /(?:^|[.!?]\s+)(?:want|wanna) (?:me )?to\b[^?\n]{0,200}\?/i },
+  { id: "permission.clipped", group: "permission", scope: "ending", pattern: /(?:^|[.!?]\s+|\s[—–-]\s+)(?:want|wanna) (?:me )?to\b[^?\n]{0,200}\?/i },
   // "Let me know if you'd like me to…", "let me know whether to remove them", "let me know if I should…"
-  { id: "permission.let-me-know", group: "permission", scope: "ending", pattern: /\blet me know (?:if|whether) (?:you(?:'d| would)? (?:like|want|prefer)|you'd want|I should|to|you want me)\b|\blet me know whether\b/i },
+  { id: "permission.let-me-know", group: "permission", scope: "ending", pattern: /\blet me know (?:if|whether) (?:you(?:'d| would)? (?:like|want|prefer)|you'd want|I should|to|you want me)\b|\blet me know whether\b|\blet me know (?:which|what|how)\b[^.\n]{0,100}\band I(?:'ll| will)\b/i },
   // "Ready to proceed with implementation?", "Ready for me to implement option B?", "Ready for the next task?"
-  { id: "permission.ready", group: "permission", scope: "ending", pattern: /\bready (?:for me )?to (?:proceed|start|begin|continue|implement|move on|go ahead)\b[^?\n]{0,200}\?|\bready for (?:the )?next\b[^?\n]{0,200}\?/i },
+  { id: "permission.ready", group: "permission", scope: "ending", pattern: /\bready (?:for me )?to (?:proceed|start|begin|continue|implement|move on|go ahead)\b[^?\n]{0,200}\?|\bready to\b[^?\n]{0,120}\b(?:and|then) (?:proceed|start|begin|continue|implement|move on|go ahead)\b[^?\n]{0,200}\?|\bready for (?:the )?next\b[^?\n]{0,200}\?/i },
   // A choice about the next move: "Or would you prefer…", "Or do you want a patch release?", "Which would you like me to do?"
-  { id: "permission.prefer", group: "permission", scope: "ending", pattern: /\bwould you prefer\b|\bdo you want (?:a|an|the|to)\b[^?\n]{0,200}\?|\bwhich (?:approach|option|one|way|would you)\b[^?\n]{0,160}\?/i },
+  { id: "permission.prefer", group: "permission", scope: "ending", pattern: /\bwould you prefer\b|\bwhat(?:'s| is) your preference\b|\bwhich do you prefer\b|\bdo you want (?:a|an|the|to)\b[^?\n]{0,200}\?|\bwhich (?:[\w-]+ ){0,2}(?:approach|option|one|way|design|path|version|variant|direction)\b[^?\n]{0,160}\?|\bwhich would you\b[^?\n]{0,160}\?|\bwhat do you prefer\b|\bdo you prefer\b[^?\n]{0,160}\?/i },
   // Approval of a proposed plan: "Does that sound good?", "Does this revised approach address your concern?", "What do you think?"
-  { id: "permission.sound-good", group: "permission", scope: "ending", pattern: /\b(?:does|do|is) (?:this|that|the plan|it)\b[^?\n]{0,80}\b(?:look|sound|address|match|align|resonate|seem|work for|the right)\b[^?\n]{0,120}\?|\bwhat(?:'s| is) your take\b|\bwhat do you think\b/i },
+  { id: "permission.sound-good", group: "permission", scope: "ending", pattern: /\b(?:does|do|is) (?:this|that|the plan|it)\b[^?\n]{0,80}\b(?:look|sound|address|match|align|resonate|seem|work for|the right)\b[^?\n]{0,120}\?|\bwhat(?:'s| is) your take\b|\bwhat do you think\b|(?:^|[—–-]\s*|[.!]\s+)(?:any )?thoughts\?/i },
   // A bare go-ahead question: "OK to proceed?", "Proceed?", "Continue with the other nine, or stop here?"
   { id: "permission.proceed", group: "permission", scope: "ending", pattern: /\b(?:ok|okay) to (?:proceed|continue|go ahead)\b|(?:^|[.!?]\s+)(?:proceed|continue|go ahead|keep going)\b[^?\n]{0,200}\?/i },
   // Soft asks: "just say the word", "say go and I'll start", "happy to continue if you'd like", "I can also … if you want".
-  { id: "permission.soft", group: "permission", scope: "ending", pattern: /\bjust say the word\b|\bsay (?:go|the word|yes)\b|\bgive me the (?:go-ahead|ok|word)\b|\bhappy to [^.\n]{1,120}\bif you(?:'d)? (?:like|want|prefer)\b|\bif you(?:'d)? (?:like|want|prefer)\b[^.\n]{0,80}\bI (?:can|could|will|'ll)\b|\bI (?:can|could) (?:also )?[^.\n]{1,120}\bif you(?:'d)? (?:like|want)\b|\btell me (?:and|if) I(?:'ll| will| should)\b|, tell me\b|\bor tell me to\b/i },
+  { id: "permission.soft", group: "permission", scope: "ending", pattern: /\bjust say the word\b|\bsay (?:go|the word|yes)\b|\bgive me the (?:go-ahead|ok|word)\b|\b(?:happy|ready|glad) to [^.\n]{1,120}\bif you(?:'d)? (?:like|want|prefer)\b|\bif you(?:'d)? (?:like|want|prefer)\b[^.\n]{0,80}\bI (?:can|could|will|'ll)\b|\bI (?:can|could) (?:also )?[^.\n]{1,120}\bif you(?:'d)? (?:like|want)\b|\bif (?:it|that) (?:helps|would help|'s useful|is useful)\b[^.\n]{0,40}\bI (?:can|could)\b|\btell me (?:and|if) I(?:'ll| will| should)\b|, tell me\b|\bor tell me to\b|\byour call\b|\b(?:it's|that's) up to you\b/i },
   // An alternative offered as a question after the proposal: "Or keep both running for a while?"
   { id: "permission.or", group: "permission", scope: "ending", pattern: /(?:^|\n)or (?!is |are |was |were |did |does |am )[^?\n]{0,200}\?/i },
+  // A choice put back to the person: "Would you like to add a different one, or modify the existing content?"
+  { id: "permission.choice", group: "permission", scope: "ending", pattern: /\bwould you like to\b[^?\n]{0,200}\bor\b[^?\n]{0,200}\?/i },
   // What to do next: "What should I work on next?"
-  { id: "permission.what-next", group: "permission", scope: "ending", pattern: /\bwhat (?:should|shall|would you like) (?:I|me to) (?:do|work on|tackle|look at)\b/i },
+  { id: "permission.what-next", group: "permission", scope: "ending", pattern: /\bwhat (?:should|shall|would you like) (?:I|me to) (?:do|work on|tackle|look at)\b|\bwhat would you like (?:me )?to do next\b/i },
 
   // --- fillerEnding: the last sentence says nothing -------------------------------------------
   // "Nothing needed", "Nothing needed next", "Nothing else is required", "Nothing further to do".
@@ -130,5 +153,5 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // An empty next-step line: "Next steps: none", "Next: nothing".
   { id: "filler.next-none", group: "filler", scope: "lastSentence", pattern: /^(?:next steps?|next|what's next|to do next)\s*:\s*(?:none|nothing|n\/a)[.!]*$/i },
   // A generic sign-off: "Hope this helps!", "Happy coding!", "Let me know if you have any questions."
-  { id: "filler.sign-off", group: "filler", scope: "lastSentence", pattern: /^(?:hope (?:this|that) helps|happy coding|let me know if you have (?:any )?(?:other |more |further )?questions|let me know if (?:you need|there's) anything else|feel free to (?:ask|reach out)\b[^.!?\n]{0,80})[.!]*$/i },
+  { id: "filler.sign-off", group: "filler", scope: "lastSentence", pattern: /^(?:hope (?:this|that) helps|happy coding|let me know if you have (?:any )?(?:other |more |further )?questions|let me know if (?:you need|there's) anything else|feel free to (?:ask|reach out)\b[^.!?\n]{0,80}|(?:would|do) you (?:want|like) me to (?:do|help (?:you )?with) (?:anything|something)\b[^.!?\n]{0,60}\?)[.!]*$/i },
 ];

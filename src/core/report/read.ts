@@ -20,8 +20,8 @@ export interface Prose {
 const ATX = /^ {0,3}(#{1,6})(?:[ \t]+|$)/;
 const SETEXT = /^ {0,3}(?:=+|-+)[ \t\r]*$/;
 // A line that opens with none of the characters a fence, heading, setext underline, list item, quote
-// or table starts with, and holds no code, emphasis or curly quote: it is prose as written.
-const PLAIN = /^[^\s`~#>|=\-*+_\d\u2018\u2019\u02BC\u201C\u201D][^`*_~\r\u2018\u2019\u02BC\u201C\u201D]*$/;
+// or table starts with, and holds no code, emphasis or quote mark: it is prose as written.
+const PLAIN = /^[^\s`~#>|=\-*+_\d\u2018\u2019\u02BC\u201C\u201D"][^`*_~\r\u2018\u2019\u02BC\u201C\u201D"]*$/;
 const NOT_SETEXT_TEXT = /^ {0,3}(?:[-*+>|]|\d{1,9}[.)])(?:\s|$)/;
 
 /** Straightens curly quotes so patterns need only one apostrophe. */
@@ -114,10 +114,22 @@ export function plainLine(line: string): string {
     .trim();
 }
 
-/** A prose line as the patterns read it: quotes straightened, code spans as `CODE`, emphasis gone. */
+/**
+ * A quotation of three words or more ("the remaining tests still fail on Windows") is someone's
+ * words, not a statement about the work (ADR 0089, as for inline code): it reads as `QUOTE`.
+ * Shorter quoted bits ("not found", "off") stay, since they are usually names.
+ */
+const QUOTATION = /"[^"\n]{0,400}?"/g;
+
+function maskQuotations(text: string): string {
+  if (!text.includes('"')) return text;
+  return text.replace(QUOTATION, (quoted) => (/\S\s+\S+\s+\S/.test(quoted) ? "QUOTE" : quoted));
+}
+
+/** A prose line as the patterns read it: quotes straightened, code spans as `CODE`, quotations as `QUOTE`, emphasis gone. */
 function clean(line: string): string {
   return splitCode(straighten(line))
-    .map((part) => (part.code ? "CODE" : stripEmphasisText(part.text)))
+    .map((part) => (part.code ? "CODE" : maskQuotations(stripEmphasisText(part.text))))
     .join("")
     .trim();
 }

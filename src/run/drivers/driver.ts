@@ -7,13 +7,16 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentRunner, AgentRunOptions, AgentRunOutcome } from "../agent-contract.ts";
-import { runClientProcess } from "./client-process.ts";
+import { type ClientProcessResult, runClientProcess } from "./client-process.ts";
 import type { ClientName } from "./clients.ts";
 import type { StreamMapperFactory } from "./contract.ts";
 import { CLIENT_LAUNCH } from "./offline-setup.ts";
 import { type CheckNote, type SessionImporter, sessionCheck } from "./session-check.ts";
 import type { RunEvent } from "../record.ts";
 import { describeSandbox, type SandboxNetwork } from "../sandbox/types.ts";
+import { HARD_CAP } from "../agent.ts";
+import { type ClientCapHit, ClientCaps } from "./client-caps.ts";
+import type { ProviderFault } from "./provider-forward.ts";
 
 /** Where a client's model requests go: a persona server, a cassette proxy or a real endpoint. */
 export interface Endpoint {
@@ -33,6 +36,13 @@ export interface Endpoint {
   };
   /** Facts about the endpoint the record keeps (which network the client ran on), as `note` events. */
   notes?: CheckNote[];
+  /** A real provider behind armstudy's forwarder: what it saw of the provider's faults (ADR 0129). */
+  provider?: {
+    lastFault(): ProviderFault | null;
+    watch(listener: (fault: ProviderFault) => void): void;
+    /** This many failed model requests in a row end the run as `error`. */
+    giveUpAfter: number;
+  };
 }
 
 export interface DriverConfig {
@@ -57,8 +67,30 @@ export interface DriverConfig {
 /** Which event stream each client prints, as the importers name the formats. */
 export const STREAM_FORMAT: Record<ClientName, string> = { codex: "codex-exec", claude: "claude-stream", pi: "pi-json" };
 
+/** How the client's process ended, as the run's outcome. */
+function processOutcome(client: ClientName, bin: string, timeoutMs: number, result: ClientProcessResult, aborted: boolean): AgentRunOutcome {
+  const wallMs = result.wallMs;
+  if (result.timedOut) return { status: "timeout", reason: `${client} ran past ${timeoutMs} ms; its process group was killed`, wallMs };
+  if (aborted) return { status: "aborted", reason: "the run was aborted; the client's process group was killed", wallMs };
+  if (result.exitCode === 0) return { status: "completed", wallMs };
+  if (result.exitCode === null && result.signal === null) return { status: "error", reason: `${client} could not be started from ${bin} (not installed? \`npm run agents:install\`)`, wallMs };
+  return { status: "error", reason: `${client} exited with ${result.exitCode ?? result.signal}: ${result.stderr.trim().split("\n").slice(-3).join(" | ").slice(0, 500)}`, wallMs };
+}
+
+/** Why a run ended on a provider fault, in words for the record and the report. */
+function providerFaultReason(client: ClientName, fault: ProviderFault, stopped: boolean): string {
+  const count = fault.inARow === 1 ? "its last model request failed" : `its last ${fault.inARow} model requests failed`;
+  return `the provider failed (${fault.cause}): ${count}; the latest: ${fault.message}${stopped ? `; armstudy stopped ${client}` : ""}`;
+}
+
 export function createDriver(client: ClientName, config: DriverConfig): AgentRunner {
   return async (run: AgentRunOptions): Promise<AgentRunOutcome> => {
+    // Token and cost caps are watched on the client's own usage reports; a cap that cannot apply throws first.
+    const caps = new ClientCaps(run.limits, run.pricer);
+    const capStop = new AbortController();
+    let capHit: ClientCapHit | null = null;
+    // Caps apply while the client's output is being read; what its end adds changes no outcome.
+    let watching = true;
     const clock = run.clock ?? (() => performance.now());
     const started = clock();
     const home = await mkdtemp(join(config.tempRoot ?? tmpdir(), `armstudy-${client}-home-`));
@@ -91,6 +123,14 @@ export function createDriver(client: ClientName, config: DriverConfig): AgentRun
           : given;
       seen.push(event);
       await run.onEvent(event);
+      const hit = watching ? caps.see(event, run.model.id) : null;
+      if (hit !== null) {
+        capHit = hit;
+        const decision: RunEvent = { t: event.t, type: "policy.decision", policy: HARD_CAP, decision: "settle", reason: hit.reason, status: hit.status };
+        seen.push(decision);
+        await run.onEvent(decision);
+        capStop.abort(new Error(hit.reason));
+      }
     };
     const flush = async (): Promise<void> => {
       for (const event of mapper.drain()) await emit(event);
@@ -109,6 +149,20 @@ export function createDriver(client: ClientName, config: DriverConfig): AgentRun
         return { status: "error", reason, wallMs: clock() - started };
       }
       await flush();
+      // Failed provider requests are counted (the client's own stream reports its retries, where it
+      // does, so they are not recorded twice); too many in a row stop the client.
+      const gaveUp = new AbortController();
+      let fatal: ProviderFault | null = null;
+      const faults = new Map<string, number>();
+      const provider = endpoint.provider;
+      provider?.watch((fault) => {
+        faults.set(fault.cause, (faults.get(fault.cause) ?? 0) + 1);
+        if (fault.inARow >= provider.giveUpAfter && fatal === null) {
+          fatal = fault;
+          gaveUp.abort();
+        }
+      });
+      const signal = AbortSignal.any([...(run.signal !== undefined ? [run.signal] : []), gaveUp.signal, capStop.signal]);
       const launch = CLIENT_LAUNCH[client]({ baseUrl: endpoint.baseUrl, home, prompt: run.handoff, model: endpoint.model, apiKey: endpoint.apiKey });
       const plain = { bin: config.bin, args: launch.args };
       const command = boxed !== undefined ? (endpoint.sandboxed?.wrap?.(plain) ?? plain) : (endpoint.wrap?.(plain) ?? plain);
@@ -130,7 +184,7 @@ export function createDriver(client: ClientName, config: DriverConfig): AgentRun
               },
             }
           : {}),
-        ...(run.signal !== undefined ? { signal: run.signal } : {}),
+        signal,
         onLine: (text) => {
           chain = chain.then(async () => {
             if (failure !== null) return;
@@ -144,22 +198,24 @@ export function createDriver(client: ClientName, config: DriverConfig): AgentRun
         },
       });
       await chain;
+      watching = false;
       if (failure !== null) throw failure;
-      const outcome: AgentRunOutcome = result.timedOut
-        ? { status: "timeout", reason: `${client} ran past ${timeoutMs} ms; its process group was killed`, wallMs: result.wallMs }
-        : run.signal?.aborted
-          ? { status: "aborted", reason: "the run was aborted; the client's process group was killed", wallMs: result.wallMs }
-          : result.exitCode === 0
-            ? { status: "completed", wallMs: result.wallMs }
-            : result.exitCode === null && result.signal === null
-              ? { status: "error", reason: `${client} could not be started from ${config.bin} (not installed? \`npm run agents:install\`)`, wallMs: result.wallMs }
-              : { status: "error", reason: `${client} exited with ${result.exitCode ?? result.signal}: ${result.stderr.trim().split("\n").slice(-3).join(" | ").slice(0, 500)}`, wallMs: result.wallMs };
+      // The provider failed on the last model request (or too often): a fault, whatever the client made of it.
+      const fault = run.signal?.aborted ? null : (fatal ?? provider?.lastFault() ?? null);
+      const cap = capHit as ClientCapHit | null;
+      const outcome: AgentRunOutcome =
+        cap !== null
+          ? { status: cap.status, reason: `${cap.reason}; the client's process group was killed`, wallMs: result.wallMs }
+          : fault !== null
+            ? { status: "error", cause: fault.cause, reason: providerFaultReason(client, fault, fatal !== null), wallMs: result.wallMs }
+            : processOutcome(client, config.bin, timeoutMs, result, run.signal?.aborted === true);
       await mapper.finish(outcome.reason !== undefined ? { status: outcome.status, reason: outcome.reason } : { status: outcome.status });
       // The endpoint's notes and the session-file cross-check go in just before run.end.
       const tail = mapper.drain();
       const end = tail.at(-1)?.type === "run.end" ? tail.pop() : undefined;
       for (const event of tail) await emit(event);
       const notes = [...(endpoint.notes ?? [])];
+      if (faults.size > 0) notes.push({ level: "warning", text: `provider: ${[...faults].map(([cause, count]) => `${count} × ${cause}`).join(", ")} among the model requests armstudy's forwarder saw` });
       if (config.importSession !== undefined) notes.push(await sessionCheck({ client, sessionDir: launch.sessionDir, events: seen, importSession: config.importSession }));
       for (const note of notes) await emit({ t: end?.t ?? clock(), type: "note", level: note.level, text: note.text });
       if (end !== undefined) await emit(end);

@@ -8,8 +8,9 @@
  *   folder as `requests.jsonl`; the usage each reply reports is the persona server's o200k count of
  *   what the client sent. With a loopback-only network namespace available, the client runs inside
  *   one and reaches the server through a Unix-socket bridge (netns.ts).
- * - `providerEndpoint` points the client straight at a real provider named by a model spec: the
- *   client's own prompt and tools go to the real model, and its usage is the provider's.
+ * - `providerEndpoint` points the client at a real provider named by a model spec, through
+ *   armstudy's forwarder on 127.0.0.1 (provider-forward.ts): the client's own prompt and tools go to
+ *   the real model, its usage is the provider's, and a provider that fails is a named fault.
  * - `driverEndpoint` picks between them by the run's model (a `ProviderModel` goes to the provider).
  */
 import { writeFile } from "node:fs/promises";
@@ -19,7 +20,7 @@ import type { AgentRunOptions } from "../agent-contract.ts";
 import { processRequestCounter } from "../agent-tokens.ts";
 import { CLIENT_PROFILES } from "../models/server/client-profiles.ts";
 import { startPersonaServer } from "../models/server/persona-server.ts";
-import { PROVIDER_COMPAT } from "../models/openai-compatible.ts";
+import { DEFAULT_RETRY, PROVIDER_COMPAT } from "../models/openai-compatible.ts";
 import { ModelSpecError, createModelClient, parseModelSpec } from "../models/spec.ts";
 import type { ClientName } from "./clients.ts";
 import { type SpecOrigin, keyHostProblem, urlKeyProblem } from "../secrets/key-host.ts";
@@ -227,11 +228,22 @@ export function parseProviderSpec(spec: string): ProviderTarget | null {
  * The run's model when the client talks to a real provider itself: it carries the provider and
  * is never asked for a reply (the client asks the provider directly), so `complete` only explains.
  */
+/** The study's request settings a provider run's forwarder applies (ADR 0082, 0129). */
+export interface ProviderRequests {
+  connectTimeoutMs?: number;
+  idleTimeoutMs?: number;
+  /** The client's run ends as `error` after 1 + maxRetries model requests in a row have failed. */
+  maxRetries?: number;
+}
+
 export class ProviderModel implements ModelClient {
   readonly isTestDouble = false;
   readonly id: string;
 
-  constructor(readonly provider: ProviderTarget) {
+  constructor(
+    readonly provider: ProviderTarget,
+    readonly requests: ProviderRequests = {},
+  ) {
     this.id = provider.id;
   }
 
@@ -253,6 +265,8 @@ export interface DriverModelOptions {
   runIndex?: number;
   /** Where the spec came from; a key goes to another host only from the command line (ADR 0083). */
   origin?: SpecOrigin;
+  /** The study's request timeouts and retries, for a provider run's forwarder. */
+  requests?: ProviderRequests;
 }
 
 /** The provider's own base URL for a provider spec (its key may always go there). */
@@ -292,27 +306,44 @@ export async function createDriverModel(client: ClientName, spec: string, option
     const host = keyHostProblem({ baseUrl: provider.baseUrl, ownBaseUrl: ownBaseUrl(spec), keyEnv: provider.keyEnv, origin: options.origin ?? "study-file" });
     if (host !== null) throw new ModelSpecError("MODEL_KEY_HOST", `model spec "${spec}": ${host}`);
   }
-  return new ProviderModel(provider);
+  return new ProviderModel(provider, options.requests);
 }
 
-/** Opens the client's connection to a real provider; the key is read from the environment now. */
-export function providerEndpoint(client: ClientName, provider: ProviderTarget, env: Record<string, string | undefined>): Endpoint {
+/** The forwarder for a provider run, with the study's timeouts; its faults reach the driver (ADR 0129). */
+async function forwardFor(model: ProviderModel) {
+  const { connectTimeoutMs, idleTimeoutMs, maxRetries } = model.requests;
+  const forward = await startProviderForward(model.provider.baseUrl, {
+    ...(connectTimeoutMs !== undefined ? { connectTimeoutMs } : {}),
+    ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}),
+  });
+  const provider = { lastFault: forward.lastFault, watch: forward.watch, giveUpAfter: 1 + (maxRetries ?? DEFAULT_RETRY.maxRetries) };
+  return { forward, provider };
+}
+
+/**
+ * Opens the client's connection to a real provider (no sandbox): the client talks to the forwarder
+ * on 127.0.0.1, which sends its requests on to the provider; the key is read from the environment now.
+ */
+export async function providerEndpoint(client: ClientName, model: ProviderModel, env: Record<string, string | undefined>): Promise<Endpoint> {
+  const { forward, provider } = await forwardFor(model);
+  const target = model.provider;
   return {
-    baseUrl: provider.baseUrl,
-    model: provider.model,
-    apiKey: provider.keyEnv === null ? "none" : (env[provider.keyEnv] ?? ""),
-    notes: [{ level: "info", text: `model endpoint: ${client} talked to ${new URL(provider.baseUrl).host} directly as ${provider.id}; the usage in this record is what the provider reported to the client` }],
-    close: async () => undefined,
+    baseUrl: `http://127.0.0.1:${forward.port}`,
+    model: target.model,
+    apiKey: target.keyEnv === null ? "none" : (env[target.keyEnv] ?? ""),
+    notes: [{ level: "info", text: `model endpoint: ${client} talked to ${new URL(target.baseUrl).host} as ${target.id}, through armstudy's forwarder; the usage in this record is what the provider reported to the client` }],
+    provider,
+    close: () => forward.close(),
   };
 }
 
 /**
  * The same for a sandboxed client: its network is private and empty, and the bridge carries its
- * requests to armstudy's forwarder (provider-forward.ts), which sends them on to the provider's
- * base URL and nowhere else.
+ * requests to armstudy's forwarder, which sends them on to the provider's base URL and nowhere else.
  */
-export async function sandboxedProviderEndpoint(client: ClientName, provider: ProviderTarget, env: Record<string, string | undefined>, tempRoot?: string): Promise<Endpoint> {
-  const forward = await startProviderForward(provider.baseUrl);
+export async function sandboxedProviderEndpoint(client: ClientName, model: ProviderModel, env: Record<string, string | undefined>, tempRoot?: string): Promise<Endpoint> {
+  const { forward, provider } = await forwardFor(model);
+  const target = model.provider;
   let bridge: Awaited<ReturnType<typeof openLoopbackBridge>>;
   try {
     bridge = await openLoopbackBridge(forward.port, tempRoot);
@@ -320,16 +351,17 @@ export async function sandboxedProviderEndpoint(client: ClientName, provider: Pr
     await forward.close();
     throw error;
   }
-  const host = new URL(provider.baseUrl).host;
+  const host = new URL(target.baseUrl).host;
   return {
     baseUrl: bridge.baseUrl,
-    model: provider.model,
-    apiKey: provider.keyEnv === null ? "none" : (env[provider.keyEnv] ?? ""),
+    model: target.model,
+    apiKey: target.keyEnv === null ? "none" : (env[target.keyEnv] ?? ""),
     notes: [
-      { level: "info", text: `model endpoint: ${client} talked to ${host} as ${provider.id}, through armstudy's forwarder; the usage in this record is what the provider reported to the client` },
+      { level: "info", text: `model endpoint: ${client} talked to ${host} as ${target.id}, through armstudy's forwarder; the usage in this record is what the provider reported to the client` },
       { level: "info", text: `network: the client ran in the bubblewrap sandbox with a private network (loopback only); a Unix-socket bridge carried its requests to ${host} and nowhere else` },
     ],
     sandboxed: { network: "none", wrap: bridge.inside, readable: [bridge.bridgeDir], writable: [bridge.socketDir] },
+    provider,
     close: async () => {
       await bridge.close();
       await forward.close();
@@ -348,8 +380,8 @@ export function driverEndpoint(client: ClientName, options: DriverEndpointOption
   return async (run) => {
     if (!(run.model instanceof ProviderModel)) return persona(run);
     return run.sandbox?.sandbox.kind === "bwrap"
-      ? sandboxedProviderEndpoint(client, run.model.provider, options.env, options.tempRoot)
-      : providerEndpoint(client, run.model.provider, options.env);
+      ? sandboxedProviderEndpoint(client, run.model, options.env, options.tempRoot)
+      : providerEndpoint(client, run.model, options.env);
   };
 }
 

@@ -45,6 +45,8 @@ export const PersonaTraits = z
     usesGoalTools: z.boolean().default(true),
     /** Keeps a todo list with update_plan, if the tool is offered. */
     usesPlan: z.boolean().default(true),
+    /** In a plan run: forgets to close the plan block it writes (an `invalid` reply, ADR-0077). */
+    leavesPlanOpen: z.boolean().default(false),
   })
   .strict();
 export type PersonaTraits = z.infer<typeof PersonaTraits>;
@@ -87,6 +89,11 @@ const StepsFile = z
             writes: z.array(z.string().min(1)).default([]),
             /** The command it runs to see the step done (exit 0); default: the checks file's command for this id. */
             run: z.string().min(1).optional(),
+            /**
+             * In a plan run: text that, found in what it read of this step's `reads`, tells it the
+             * step's work is already in the repository, so its plan leaves the step out (ADR 0125).
+             */
+            exists: z.string().min(1).optional(),
           })
           .strict(),
       )
@@ -107,6 +114,8 @@ export interface PersonaStep {
   usesTaskCheck: boolean;
   reads: string[];
   writes: Array<{ path: string; content: string }>;
+  /** In a plan run: the text that shows the step's work is already there (null: never). */
+  exists: string | null;
 }
 
 export interface Persona {
@@ -180,7 +189,7 @@ export async function loadPersona(file: string): Promise<Persona> {
         );
       }
     }
-    loaded.push({ id: step.id, title: step.title, check, usesTaskCheck: step.run === undefined, reads: step.reads, writes });
+    loaded.push({ id: step.id, title: step.title, check, usesTaskCheck: step.run === undefined, reads: step.reads, writes, exists: step.exists ?? null });
   }
   return {
     name: persona.persona,

@@ -61,7 +61,7 @@ export class ScriptedClient implements ModelClient {
           : request.meta?.purpose === "compaction"
             ? { text: `Notes from the scripted test double (persona ${this.persona.name}): the earlier turns are listed in the references below.`, toolCalls: [] }
             : isPlanRequest(request)
-              ? playPlanTurn(this.persona, request, this.random)
+              ? playPlanTurn(this.persona, request)
               : playAgentTurn(this.persona, request, this.random);
       return {
         text: played.text,

@@ -11,6 +11,7 @@ import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, r
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { sandboxEnvironment, SANDBOX_PATH } from "./env.ts";
+import { LAUNCHER_INBOX, LAUNCHER_SCRIPT } from "./launcher.ts";
 import { giveTo, sandboxOwner } from "./owner.ts";
 import type { Sandbox, SandboxedCommand, SandboxLimits, SandboxSpec } from "./types.ts";
 
@@ -124,6 +125,11 @@ function ulimitLine(limits: SandboxLimits): string {
   return `ulimit -t ${limits.cpuSeconds} -d ${Math.floor(limits.memoryBytes / 1024)} -u ${limits.processes} -f ${Math.floor(limits.fileBytes / 1024)} || exit 125`;
 }
 
+/** What `bash -c` runs for one shell call: the limits, then the command. The same text per call and in a run's sandbox. */
+export function shellCallText(limits: SandboxLimits, command: string): string {
+  return `${ulimitLine(limits)}\n${command}`;
+}
+
 function limitArgs(limits: SandboxLimits): string[] {
   return [
     `--cpu=${limits.cpuSeconds}`,
@@ -177,6 +183,9 @@ export function sandboxCommand(sandbox: Sandbox, spec: SandboxSpec, parentEnv: N
   } else if (uid === null) args.push("--share-net");
   args.push("--die-with-parent", "--new-session", "--cap-drop", "ALL");
   if (uid !== null) args.push("--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP", "--cap-add", "CAP_DAC_READ_SEARCH");
+  // A run's launcher ends every process of a call (another user's) with kill(-1) after it.
+  const launcher = spec.launcher !== undefined && uid !== null ? spec.launcher : null;
+  if (launcher !== null) args.push("--cap-add", "CAP_KILL");
   args.push("--clearenv");
   for (const [name, value] of Object.entries(env)) args.push("--setenv", name, value);
   args.push(...systemRootArgs());
@@ -206,9 +215,13 @@ export function sandboxCommand(sandbox: Sandbox, spec: SandboxSpec, parentEnv: N
     bind("--bind", path);
   }
   bind("--bind", spec.dir);
+  if (launcher !== null) args.push("--ro-bind", launcher.inbox, LAUNCHER_INBOX);
   args.push("--chdir", spec.dir, "--");
-  if (uid !== null) args.push("setpriv", `--reuid=${uid}`, `--regid=${uid}`, "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--");
-  if (spec.bashCommand !== undefined) args.push("bash", "-c", `${ulimitLine(sandbox.limits)}\n${spec.bashCommand}`);
+  const drop = uid === null ? [] : ["setpriv", `--reuid=${uid}`, `--regid=${uid}`, "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--"];
+  // The launcher stays root (a user the calls are not) and drops each call to the run's user itself.
+  if (launcher !== null) return { file: sandbox.bin, args: [...args, "bash", "-c", LAUNCHER_SCRIPT, "armstudy-launcher", LAUNCHER_INBOX, ...drop], env: { PATH: SANDBOX_PATH } };
+  args.push(...drop);
+  if (spec.bashCommand !== undefined) args.push("bash", "-c", shellCallText(sandbox.limits, spec.bashCommand));
   else args.push("prlimit", ...limitArgs(sandbox.limits), "--", program, ...rest);
   // bwrap's own environment is what /proc/1/environ shows inside: the bare PATH, nothing else.
   return { file: sandbox.bin, args, env: { PATH: SANDBOX_PATH } };

@@ -53,6 +53,12 @@ export interface SandboxSpec {
   writable?: readonly string[];
   /** A folder to use as $HOME (bound writable); default a private, empty tmpfs. */
   home?: string;
+  /**
+   * Start a run's long-lived shell launcher (launcher.ts) instead of `argv`, reading each call's
+   * command from `inbox` (bound read-only). Only as root: elsewhere the calls would share the
+   * launcher's user and could tamper with it, so the caller runs each call on its own.
+   */
+  launcher?: { inbox: string };
 }
 
 /** A spawnable command: give it to `child_process.spawn(file, args, { env, ... })` as is. */

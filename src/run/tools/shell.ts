@@ -5,11 +5,13 @@
  * interleaved in arrival order) is collected in bounded memory and capped with the middle elided.
  * It runs inside the run's sandbox (src/run/sandbox/): only the work directory is writable, the
  * environment is an allow-list, the network is off, and every process it started ends with it.
+ * Within a run the calls share one sandbox (`RunShell`, ADR 0113) with the same guarantees.
  */
 import { spawn } from "node:child_process";
 import { z } from "zod";
 import { killGroup } from "../process-group.ts";
 import { defaultRunSandbox, type RunSandbox, sandboxCommand } from "../sandbox/index.ts";
+import type { RunShell } from "../sandbox/run-shell.ts";
 import { parseArgs } from "./args.ts";
 import { HeadTailCollector } from "./output.ts";
 import { DEFAULT_OUTPUT_LIMIT, DEFAULT_SHELL_TIMEOUT_MS, type Tool, type ToolContext, type ToolOutcome } from "./types.ts";
@@ -34,9 +36,10 @@ export interface ShellResult {
 /** Runs `command` in `cwd` and always leaves no process of its group behind. */
 export function runCommand(
   command: string,
-  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; outputLimit: number; signal?: AbortSignal; sandbox?: RunSandbox },
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; outputLimit: number; signal?: AbortSignal; sandbox?: RunSandbox; runShell?: RunShell },
 ): Promise<ShellResult> {
   const run = options.sandbox ?? defaultRunSandbox(options.env);
+  if (options.runShell?.serves(run, options.cwd, options.env, command) === true) return inRunShell(options.runShell, command, options);
   const wrapped = sandboxCommand(run.sandbox, { argv: ["bash", "-c", command], bashCommand: command, dir: options.cwd, network: run.network, readable: run.readable }, options.env);
   return new Promise((resolve) => {
     const collector = new HeadTailCollector(options.outputLimit);
@@ -91,6 +94,13 @@ export function runCommand(
   });
 }
 
+/** The same call in the run's shared sandbox. */
+async function inRunShell(shell: RunShell, command: string, options: { timeoutMs: number; outputLimit: number; signal?: AbortSignal }): Promise<ShellResult> {
+  const collector = new HeadTailCollector(options.outputLimit);
+  const result = await shell.call(command, { timeoutMs: options.timeoutMs, onOutput: (text) => collector.push(text), ...(options.signal === undefined ? {} : { signal: options.signal }) });
+  return { exitCode: result.exitCode, killed: result.killed, output: collector.text() };
+}
+
 function describe(result: ShellResult, timeoutMs: number): string {
   const head =
     result.killed === "timeout"
@@ -127,6 +137,7 @@ export const shellTool: Tool = {
       env: context.env,
       timeoutMs,
       ...(context.sandbox === undefined ? {} : { sandbox: context.sandbox }),
+      ...(context.runShell === undefined ? {} : { runShell: context.runShell }),
       outputLimit: context.outputLimit ?? DEFAULT_OUTPUT_LIMIT,
       ...(context.signal === undefined ? {} : { signal: context.signal }),
     });

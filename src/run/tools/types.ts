@@ -6,6 +6,7 @@
  */
 import type { ToolSpec } from "../../core/model.ts";
 import type { TodoItem } from "../../core/policies/contract.ts";
+import type { RunShell } from "../sandbox/run-shell.ts";
 import type { RunSandbox } from "../sandbox/types.ts";
 
 export interface ToolContext {
@@ -15,6 +16,8 @@ export interface ToolContext {
   env: NodeJS.ProcessEnv;
   /** Where `shell` runs; default the machine's sandbox with no network (src/run/sandbox/default.ts). */
   sandbox?: RunSandbox;
+  /** The run's shared shell sandbox (ADR 0113), used when it was opened for `dir`, `env` and `sandbox`; else each call gets its own. */
+  runShell?: RunShell;
   signal?: AbortSignal;
   /** Default `shell` timeout in milliseconds (120 000 unless set). */
   shellTimeoutMs?: number;

@@ -2,27 +2,35 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadLabelledReplies, replyFiles } from "./labelled.ts";
-import { FROZEN_COUNT, SPLIT_FILE, TEST_SIZE, committedTestSplit, drawTestSplit } from "./split.ts";
+import { SPLIT_1, SPLIT_2, type SplitSpec, committedSplit, drawPool, drawSplit } from "./split.ts";
 
-// The split file's digest when it was frozen: any edit to it, by hand or by a new draw, fails here.
-const FROZEN_SHA256 = "62aef7f9eadbcbe081f34ae4ce7e70d160dd91d7ad0f118d9a2864e08e6b239e";
+// Each split file's digest when it was frozen: any edit to it, by hand or by a new draw, fails here.
+const FROZEN: Array<[string, SplitSpec, string, string]> = [
+  ["split 1 (docs/decisions/0090)", SPLIT_1, "62aef7f9eadbcbe081f34ae4ce7e70d160dd91d7ad0f118d9a2864e08e6b239e", "001–312"],
+  ["split 2 (docs/decisions/0121)", SPLIT_2, "e68a91ee3f6a1cdca6e53f5081b584489551b1f7d4c3e5becbd46487d8ff5f6c", "313–437"],
+];
 
-describe("the frozen test split of fixtures/final-replies", () => {
+describe.each(FROZEN)("the held-out %s of fixtures/final-replies", (_name, spec, sha256, range) => {
   it("is byte for byte the file committed when it was drawn", () => {
-    expect(createHash("sha256").update(readFileSync(SPLIT_FILE)).digest("hex")).toBe(FROZEN_SHA256);
+    expect(createHash("sha256").update(readFileSync(spec.file)).digest("hex")).toBe(sha256);
   });
 
-  it("is the seeded draw over replies 001–312, so it was not picked by hand", () => {
-    const frozen = replyFiles().filter((file) => Number(file.slice(0, 3)) <= FROZEN_COUNT);
-    expect(frozen.length).toBe(FROZEN_COUNT);
-    expect(committedTestSplit()).toEqual(drawTestSplit(frozen));
+  it(`is the seeded draw over replies ${range}, so it was not picked by hand`, () => {
+    const pool = drawPool(replyFiles(), spec);
+    expect(pool.length).toBe(spec.last - spec.first + 1);
+    expect(committedSplit(spec)).toEqual(drawSplit(pool, spec));
   });
 
-  it("holds at least 100 labelled replies", () => {
+  it("holds labelled replies only, and at least 50", () => {
     const labelled = new Set(loadLabelledReplies().map((reply) => reply.file));
-    const split = committedTestSplit();
-    expect(split.length).toBe(TEST_SIZE);
-    expect(TEST_SIZE).toBeGreaterThanOrEqual(100);
+    const split = committedSplit(spec);
+    expect(split.length).toBe(spec.size);
+    expect(spec.size).toBeGreaterThanOrEqual(50);
     expect(split.filter((file) => !labelled.has(file))).toEqual([]);
   });
+});
+
+it("the two held-out splits do not overlap", () => {
+  const first = new Set(committedSplit(SPLIT_1));
+  expect(committedSplit(SPLIT_2).filter((file) => first.has(file))).toEqual([]);
 });

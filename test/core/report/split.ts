@@ -1,34 +1,66 @@
 /**
- * The frozen test split of fixtures/final-replies (docs/decisions/0090): 110 replies drawn at random
- * with a fixed seed from the 312 replies labelled before the analyzer was reworked. Pattern
- * development reads only the other ("dev") replies; the test portion is scored, never studied.
+ * The held-out splits of fixtures/final-replies. Pattern development reads only the other ("dev")
+ * replies; the held-out ones are scored, never studied.
+ * - Split 1 (docs/decisions/0090): 110 replies drawn with a fixed seed from the 312 replies
+ *   labelled before the analyzer was reworked per clause.
+ * - Split 2 (docs/decisions/0121): 60 replies drawn with another seed from replies 313–437, added
+ *   and labelled in round 3 before that round changed the analyzer.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { seededRng } from "../../../src/core/random.ts";
 import { REPLIES_DIR } from "./labelled.ts";
 
-export const SPLIT_SEED = 20261201;
-export const TEST_SIZE = 110;
-/** The replies that existed when the split was drawn: 001–312. Later replies are dev only. */
-export const FROZEN_COUNT = 312;
-export const SPLIT_FILE = join(REPLIES_DIR, "test-split.txt");
+export interface SplitSpec {
+  seed: number;
+  size: number;
+  /** Reply numbers the draw is over, inclusive: later replies are dev only. */
+  first: number;
+  last: number;
+  file: string;
+}
 
-/** Fisher–Yates over the sorted names with mulberry32(seed); the first TEST_SIZE are the test portion. */
-export function drawTestSplit(sortedFiles: readonly string[]): string[] {
-  const rng = seededRng(SPLIT_SEED);
-  const order = [...sortedFiles];
+export const SPLIT_1: SplitSpec = { seed: 20261201, size: 110, first: 1, last: 312, file: join(REPLIES_DIR, "test-split.txt") };
+export const SPLIT_2: SplitSpec = { seed: 20261203, size: 60, first: 313, last: 437, file: join(REPLIES_DIR, "test-split-2.txt") };
+
+// Split 1's names, kept for the code written against them.
+export const SPLIT_SEED = SPLIT_1.seed;
+export const TEST_SIZE = SPLIT_1.size;
+export const FROZEN_COUNT = SPLIT_1.last;
+export const SPLIT_FILE = SPLIT_1.file;
+
+/** The reply files a split is drawn from. */
+export function drawPool(sortedFiles: readonly string[], spec: SplitSpec): string[] {
+  return sortedFiles.filter((file) => {
+    const n = Number(file.slice(0, 3));
+    return n >= spec.first && n <= spec.last;
+  });
+}
+
+/** Fisher–Yates over the sorted names with mulberry32(seed); the first `size` are the held-out portion. */
+export function drawSplit(sortedPool: readonly string[], spec: SplitSpec): string[] {
+  const rng = seededRng(spec.seed);
+  const order = [...sortedPool];
   for (let i = order.length - 1; i > 0; i -= 1) {
     const j = Math.floor(rng() * (i + 1));
     [order[i], order[j]] = [order[j] as string, order[i] as string];
   }
-  return order.slice(0, TEST_SIZE).sort();
+  return order.slice(0, spec.size).sort();
 }
 
-/** The committed list: one file name a line, `#` comments ignored. */
-export function committedTestSplit(): string[] {
-  return readFileSync(SPLIT_FILE, "utf8")
+/** Split 1's draw (docs/decisions/0090). */
+export function drawTestSplit(sortedFiles: readonly string[]): string[] {
+  return drawSplit(sortedFiles, SPLIT_1);
+}
+
+/** A committed split list: one file name a line, `#` comments ignored. */
+export function committedSplit(spec: SplitSpec): string[] {
+  return readFileSync(spec.file, "utf8")
     .split("\n")
     .map((line) => line.trim())
     .filter((line) => line !== "" && !line.startsWith("#"));
+}
+
+export function committedTestSplit(): string[] {
+  return committedSplit(SPLIT_1);
 }

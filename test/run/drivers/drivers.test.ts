@@ -17,6 +17,7 @@ import type { DriverConfig } from "../../../src/run/drivers/driver.ts";
 import { piDriver } from "../../../src/run/drivers/pi.ts";
 import { RunEvent } from "../../../src/run/record.ts";
 import { liveMapper } from "../../../src/sessions/live.ts";
+import { priceRequest } from "../../../src/study/limits.ts";
 import { type Expected, FIXTURES, scanClaudeStream, scanCodexExec, scanPiJson } from "../../sessions/scan.ts";
 
 const temps: string[] = [];
@@ -31,7 +32,8 @@ afterAll(() => {
 
 /**
  * The fake client: notes how it was started (cwd, argv, HOME, whether stdin is at EOF), then
- * either replays a recorded stream to stdout in small pieces, or starts a grandchild and hangs.
+ * either replays a recorded stream to stdout in small pieces (then, with replay-hang, keeps running),
+ * or starts a grandchild and hangs.
  */
 const FAKE = `#!/usr/bin/env node
 const fs = require("node:fs");
@@ -48,7 +50,11 @@ if (process.env.FAKE_MODE === "hang") {
   const data = fs.readFileSync(process.env.FAKE_REPLAY);
   let i = 0;
   const step = () => {
-    if (i >= data.length) return;
+    if (i >= data.length) {
+      // replay-hang: the stream is out, but the client keeps running (only a cap or a timeout ends it).
+      if (process.env.FAKE_MODE === "replay-hang") setInterval(() => {}, 1000);
+      return;
+    }
     process.stdout.write(data.subarray(i, i + 97));
     i += 97;
     setImmediate(step);
@@ -200,5 +206,54 @@ describe("drivers replaying recorded streams through a fake client on PATH", () 
     expect(events.map((e) => e.type)).toEqual(["run.start", "user.message", "run.end"]);
     expect(readdirSync(root)).toEqual([]);
     expect(existsSync(join(work, ".fake-invocation.json"))).toBe(false);
+  });
+});
+
+describe("token and cost caps on a driven client (ADR 0127)", () => {
+  // Each replays its recorded stream, then keeps running: only the cap (or the 60 s timeout) ends it.
+  const capped = async (client: "codex" | "claude" | "pi", fixture: string, limits: AgentRunOptions["limits"], pricer?: AgentRunOptions["pricer"]) => {
+    const make = { codex: codexDriver, claude: claudeDriver, pi: piDriver }[client];
+    const { outcome, events } = await run(make(config(client, fakeBin(client), { FAKE_REPLAY: join(FIXTURES, fixture), FAKE_MODE: "replay-hang" }, 60_000)), client, temp("armstudy-driver-cap-"), {
+      limits,
+      ...(pricer === undefined ? {} : { pricer }),
+    });
+    const requests = events.filter((e) => e.type === "model.request").length;
+    const decisions = events.flatMap((e) => (e.type === "policy.decision" ? [{ policy: e.policy, decision: e.decision, reason: e.reason, status: e.status }] : []));
+    const end = events.at(-1);
+    return { outcome: { ...outcome, wallMs: 0 }, requests, decisions, end: end?.type === "run.end" ? { status: end.status, reason: end.reason } : null };
+  };
+  const expectCap = (reason: string, requests: number, status = "budget_limited") => ({
+    outcome: { status, reason: `${reason}; the client's process group was killed`, wallMs: 0 },
+    requests,
+    decisions: [{ policy: "hardCap", decision: "settle", reason, status }],
+    end: { status, reason: `${reason}; the client's process group was killed` },
+  });
+
+  it.each([
+    { client: "codex" as const, fixture: "offline-real-clients/codex-events.jsonl", reason: "hard cap: 12 tokens reached (30 used)", requests: 1 },
+    { client: "claude" as const, fixture: "offline-real-clients/claude-events.jsonl", reason: "hard cap: 12 tokens reached (22 used)", requests: 2 },
+    { client: "pi" as const, fixture: "offline-real-clients/pi-events.jsonl", reason: "hard cap: 12 tokens reached (15 used)", requests: 1 },
+  ])("$client: a token cap stops the client at the request whose reported usage reaches it", async ({ client, fixture, reason, requests }) => {
+    const result = await capped(client, fixture, { maxTokens: 12 });
+    // Requests the stream reported before the kill landed may follow the one that reached the cap.
+    expect({ ...result, requests: result.requests >= requests }).toEqual({ ...expectCap(reason, requests), requests: true });
+  });
+
+  it("claude: a cost cap prices each reported request from the table and stops the client", async () => {
+    // claude-opus-5-5 at $4 / $20 per million: 10 in + 1 out = $0.00006 a request; the second reaches $0.0001.
+    const result = await capped("claude", "offline-real-clients/claude-events.jsonl", { maxCostUsd: 0.0001 }, priceRequest);
+    expect(result).toEqual(expectCap("hard cap: $0.0001 reached ($0.0001 spent)", 2));
+  });
+
+  it("a cost cap on a model the table does not price ends the run as an error naming it; no price table at all is the caller's mistake", async () => {
+    const result = await capped("pi", "offline-real-clients/pi-events.jsonl", { maxCostUsd: 1 }, priceRequest);
+    expect(result).toEqual(expectCap('limits.maxCostUsd is set, but the price table has no price for model "mock-model"; add it or remove the cost cap', 1, "error"));
+    await expect(capped("pi", "offline-real-clients/pi-events.jsonl", { maxCostUsd: 1 })).rejects.toThrow("limits.maxCostUsd is set, but no price table was given to the run (pass `pricer`)");
+  });
+
+  it("under its caps the client runs to its own end", async () => {
+    const make = claudeDriver(config("claude", fakeBin("claude"), { FAKE_REPLAY: join(FIXTURES, "offline-real-clients/claude-events.jsonl") }));
+    const { outcome } = await run(make, "claude", temp("armstudy-driver-cap-"), { limits: { maxTokens: 1000, maxCostUsd: 1 }, pricer: priceRequest });
+    expect(outcome).toEqual({ status: "completed", wallMs: outcome.wallMs });
   });
 });

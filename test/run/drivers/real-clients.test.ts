@@ -52,4 +52,24 @@ describe.each(["codex", "claude", "pi"] as const)("the %s driver with the real c
     // The failing command is a failed tool result in every client's stream.
     expect(events.filter((e) => e.type === "tool.result").map((e) => (e.type === "tool.result" ? e.ok : null))).toEqual([true, false]);
   });
+
+  it.skipIf(bin === null)(`stops at a token cap on the usage the client reports (ADR 0127; skipped unless ${name} is installed)`, async () => {
+    const work = mkdtempSync(join(tmpdir(), "armstudy-driver-real-cap-"));
+    temps.push(work);
+    execFileSync("git", ["init", "-q"], { cwd: work });
+    const arm: LoadedArm = { name: `real-${name}`, dir: "arms/real", description: "", agent: name, prompt: null, policies: [{ name: "none" }] };
+    const events: RunEvent[] = [];
+    const driver = DRIVERS[name]({ bin: bin ?? "", mapper: liveMapper, endpoint: personaEndpoint(name), timeoutMs: 90_000 });
+    const outcome = await driver({ arm, model: threeStepPersona, dir: work, handoff: "Write the file and check it.", runIndex: 0, seed: 1, onEvent: (e) => void events.push(e), limits: { maxTokens: 1 } });
+    const first = events.find((e) => e.type === "model.request");
+    const used = first?.type === "model.request" ? first.input + first.output : 0;
+    const reason = `hard cap: 1 tokens reached (${used} used)`;
+    expect(used).toBeGreaterThan(0);
+    expect({ status: outcome.status, reason: outcome.reason, decisions: events.filter((e) => e.type === "policy.decision").map((e) => (e.type === "policy.decision" ? [e.policy, e.decision, e.reason, e.status] : [])), end: events.at(-1)?.type }).toEqual({
+      status: "budget_limited",
+      reason: `${reason}; the client's process group was killed`,
+      decisions: [["hardCap", "settle", reason, "budget_limited"]],
+      end: "run.end",
+    });
+  });
 });

@@ -3,7 +3,8 @@
  * Claude Code), the model a driven run carries, and the real-provider path run for real — each
  * installed client pointed by a model spec at a "provider" on 127.0.0.1 (a persona server behind a
  * proxy that notes the credential each request carried), so the path `--model` takes is tested
- * offline: the key comes from the named variable, the client talks to the provider directly.
+ * offline: the key comes from the named variable, the client talks to the provider through armstudy's
+ * forwarder (and only it).
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -177,7 +178,7 @@ describe.each(["codex", "claude", "pi"] as const)("real %s pointed at a provider
     }
   });
 
-  it.skipIf(bin === null)(`talks to it directly with the key from the named variable (skipped unless \`npm run agents:install\` installed ${client})`, async () => {
+  it.skipIf(bin === null)(`talks to it without a sandbox, through the forwarder, with the key from the named variable (skipped unless \`npm run agents:install\` installed ${client})`, async () => {
     const work = mkdtempSync(join(tmpdir(), "armstudy-provider-work-"));
     temps.push(work);
     execFileSync("git", ["init", "-q"], { cwd: work });
@@ -204,7 +205,7 @@ describe.each(["codex", "claude", "pi"] as const)("real %s pointed at a provider
         file: "world\nline2\n",
         model: `${client === "claude" ? "anthropic" : "openai-compatible"}:stand-in`,
         final: [EXPECTED_FINAL],
-        notes: [`model endpoint: ${client} talked to ${new URL(provider.url).host} directly as ${client === "claude" ? "anthropic" : "openai-compatible"}:stand-in; the usage in this record is what the provider reported to the client`],
+        notes: [`model endpoint: ${client} talked to ${new URL(provider.url).host} as ${client === "claude" ? "anthropic" : "openai-compatible"}:stand-in, through armstudy's forwarder; the usage in this record is what the provider reported to the client`],
         asked: ["stand-in"],
         credentials: [client === "claude" ? "sk-stand-in" : "Bearer sk-stand-in"],
       });

@@ -1,0 +1,110 @@
+/**
+ * Content blocks: statements of a reply that are not statements about the work (ADR 0089: "example
+ * content the person asked for … is content"; docs/decisions/0122). A status word inside them —
+ * "Not started" in a plan's table, "fails" in a list of what a test expects, "In progress" in a
+ * markdown sample — says nothing about whether the work is done, so the clause rows skip them.
+ *
+ * - a sample: after "Here's a markdown sample …:" / "Here is an example config:", every later
+ *   statement (a sample runs to the end of the reply as often as not, and has headings of its own);
+ * - findings: after "Key findings:" / "Here's what I found:", every later statement (ADR 0089: a
+ *   review's findings are not a claim, and what they list as missing is not this turn's work);
+ * - a plan or a set of options: the list or table right after "Two execution options:", "Here's the
+ *   plan I'd follow:", "Proposed approach:" (until a line that is neither);
+ * - a description: the list or table right after a line that introduces expectations, cases,
+ *   scenarios, risks or a set of states, modes or fields — "The test now expects:", "This helps
+ *   diagnose scenarios like:", "X tests the flow:", "Risks I see:", "Added the three upload states:".
+ *
+ * - a design table: a table whose header names no status column (status, result, outcome,
+ *   progress, done, pass/fail, verdict) and none of whose cells is a status mark (✅, "fail (2 of 31)",
+ *   "blocked: …"); its cells describe options, states or risks, not this turn's work;
+ * - a quotation: a block-quote line (`> …`), someone else's words or a program's output — but not a
+ *   callout ("> Note: …"), which is the agent's own.
+ *
+ * One pass over the statements, each tested against a few bounded expressions: linear.
+ */
+import { isListItem } from "./clauses.ts";
+
+/** Intro rows, each with the id `--explain` names when a block of its kind is skipped. */
+export const CONTENT_INTROS: ReadonlyArray<{ id: string; reach: "rest" | "block"; pattern: RegExp }> = [
+  { id: "content.sample", reach: "rest", pattern: /^\W*here(?:'s| is| are)\b[^:\n]{0,120}\b(?:samples?|examples?|markdown|templates?|demos?|mock-?ups?)\b[^:\n]{0,80}:\s*$/i },
+  // Findings of a review or an exploration: what the code has and lacks, not the state of this turn's work.
+  { id: "content.findings", reach: "rest", pattern: /^\W*(?:(?:key|main|my|review) )?findings\W*:?\s*$|\bkey findings:\s*$|\bhere(?:'s| is) what I found\b[^:\n]{0,40}:\s*$/i },
+  { id: "content.plan", reach: "block", pattern: /\b(?:plan|proposals?|propose[sd]?|outline|approach(?:es)?|options|alternatives)\b[^:\n]{0,100}:\s*$/i },
+  {
+    id: "content.description",
+    reach: "block",
+    pattern: /\b(?:expects?|expected|expectations?|verif(?:y|ies)|scenarios?|cases|such as|like|e\.g\.|for example|diagnose|behaviou?rs?|asserts?|tests (?:the|that|how|whether|for|each|all)|risks?|concerns?|caveats?|trade-?offs?|edge cases|states|statuses|modes|fields|values|levels|phases|kinds|columns|flags|events)\b[^:\n]{0,80}:\s*$/i,
+  },
+];
+
+/** A block-quote line, and the callouts ("> **Note:** …", "> [!WARNING]") that are the agent's own words. */
+const QUOTE_LINE = /^\s{0,3}>/;
+const CALLOUT = /^\s{0,3}>\s*(?:\[!|(?:note|warning|important|caveat|heads up|caution)\b|⚠|ℹ)/i;
+
+const FINDINGS_TAIL = /findings\W*$/i;
+const TABLE_ROW = /^\s*\|/;
+const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+const STATUS_HEADER = /\b(?:status|result|results|outcome|progress|done|pass|passed|fail|failed|verdict|checked)\b|[✅❌⏳🚧]/iu;
+const STATUS_CELL = /^(?:✅|❌|⏳|🚧|✓|✗|✔|✘|pass(?:ed|ing)?|fail(?:ed|ing|s)?|done|ok|todo|to do|blocked|pending|not started|in progress|skipped|partial)(?:\s*[(:—–-].*)?$/iu;
+
+/** Whether a table (its rows, header first) reports status: a status header, or a status mark in some cell. */
+function isStatusTable(rows: readonly string[]): boolean {
+  if (STATUS_HEADER.test(rows[0] ?? "")) return true;
+  for (const row of rows) {
+    if (TABLE_SEPARATOR.test(row)) continue;
+    for (const cell of row.split("|")) if (STATUS_CELL.test(cell.trim())) return true;
+  }
+  return false;
+}
+
+/** Marks the rows of every design table (see above) as content. */
+function markDesignTables(statements: readonly string[], content: boolean[]): void {
+  for (let i = 0; i < statements.length; ) {
+    if (!TABLE_ROW.test(statements[i] as string)) {
+      i += 1;
+      continue;
+    }
+    let end = i;
+    while (end < statements.length && TABLE_ROW.test(statements[end] as string)) end += 1;
+    // A table has a separator row under its header; a lone "| x |" line is left as it is.
+    if (end - i >= 2 && TABLE_SEPARATOR.test(statements[i + 1] as string) && !isStatusTable(statements.slice(i, end) as string[])) {
+      for (let k = i; k < end; k += 1) content[k] = true;
+    }
+    i = end;
+  }
+}
+
+/** A block is the list items and table rows after its intro (blank lines between them allowed). */
+const isBlockLine = (line: string): boolean => isListItem(line) || /^\s*\|/.test(line);
+
+/** Which statements are content, and the intro that made each block (for `--explain`). */
+export function contentStatements(statements: readonly string[]): { content: boolean[]; intros: Array<{ id: string; clause: string }> } {
+  const content = new Array<boolean>(statements.length).fill(false);
+  const intros: Array<{ id: string; clause: string }> = [];
+  let block = false;
+  for (let i = 0; i < statements.length; i += 1) {
+    const line = statements[i] as string;
+    if (block && isBlockLine(line)) {
+      content[i] = true;
+      continue;
+    }
+    block = false;
+    if (QUOTE_LINE.test(line) && !CALLOUT.test(line)) {
+      content[i] = true;
+      if (intros.at(-1)?.id !== "content.quote") intros.push({ id: "content.quote", clause: line.slice(0, 200) });
+      continue;
+    }
+    // Every intro ends with a colon, or with "findings": most lines skip the rows.
+    const tail = line.trimEnd();
+    const intro = line.length > 400 || !(tail.endsWith(":") || FINDINGS_TAIL.test(tail)) ? undefined : CONTENT_INTROS.find((row) => row.pattern.test(line));
+    if (intro === undefined) continue;
+    intros.push({ id: intro.id, clause: line.slice(0, 200) });
+    if (intro.reach === "rest") {
+      for (let k = i + 1; k < statements.length; k += 1) content[k] = true;
+      break;
+    }
+    block = true;
+  }
+  markDesignTables(statements, content);
+  return { content, intros };
+}
