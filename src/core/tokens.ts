@@ -36,8 +36,8 @@ export function contentHash(text: string): string {
 }
 
 /**
- * A counter that remembers counts by text (tokens/text-cache.ts: recent texts as themselves, older
- * ones by sha-256), so a long run pays for each distinct text once and a recompiled pack re-counts
+ * A counter that remembers counts by text (tokens/text-cache.ts: by sha-256, and a text seen again
+ * also as itself, found without a digest), so a long run pays for each distinct text once and a recompiled pack re-counts
  * only the sections whose text changed. Bounded: the oldest entries go first once `maxEntries` is
  * reached.
  */
