@@ -8,6 +8,7 @@
  */
 import { hash } from "node:crypto";
 import { o200k, type TextShape } from "./tokens/o200k.ts";
+import { TextCache } from "./tokens/text-cache.ts";
 
 export { MAX_EXACT_PIECE_BYTES, type TextShape } from "./tokens/o200k.ts";
 
@@ -35,43 +36,44 @@ export function contentHash(text: string): string {
 }
 
 /**
- * A counter that remembers counts by content hash, so a long run pays for each message once and
- * a recompiled pack re-counts only the sections whose text changed. Bounded: the oldest entries
- * go first once `maxEntries` is reached.
+ * A counter that remembers counts by text (tokens/text-cache.ts: by sha-256, and a text seen again
+ * also as itself, found without a digest), so a long run pays for each distinct text once and a recompiled pack re-counts
+ * only the sections whose text changed. Bounded: the oldest entries go first once `maxEntries` is
+ * reached.
  */
 export class TokenCounter {
   // A count, or a shape (which holds the count) once someone asked for the text's edges.
-  private readonly cache = new Map<string, number | TextShape>();
+  private readonly cache: TextCache<number | TextShape>;
   private hits = 0;
   private misses = 0;
 
-  constructor(private readonly maxEntries = 50_000) {}
+  constructor(maxEntries = 50_000) {
+    this.cache = new TextCache(maxEntries);
+  }
 
   count(text: string): number {
     if (text.length === 0) return 0;
-    const key = contentHash(text);
-    const cached = this.cache.get(key);
+    const cached = this.cache.get(text);
     if (cached !== undefined) {
       this.hits += 1;
       return typeof cached === "number" ? cached : cached.tokens;
     }
     this.misses += 1;
     const tokens = countTokens(text);
-    this.remember(key, tokens);
+    this.cache.set(text, tokens);
     return tokens;
   }
 
   /** The count of a nonempty text with its edges, for joining texts without counting them again. */
   shape(text: string): TextShape {
-    const key = contentHash(text);
-    const cached = this.cache.get(key);
+    const cached = this.cache.get(text);
     if (cached !== undefined && typeof cached !== "number") {
       this.hits += 1;
       return cached;
     }
     this.misses += 1;
     const shape = o200k().shape(text);
-    this.remember(key, shape);
+    this.cache.set(text, shape);
     return shape;
   }
 
@@ -91,14 +93,6 @@ export class TokenCounter {
     const shapes = parts.map((text) => this.shape(text));
     if (parts.length === 1) return (shapes[0] as TextShape).tokens;
     return o200k().countJoined(joined, shapes, parts.map((text) => text.length), separator);
-  }
-
-  private remember(key: string, value: number | TextShape): void {
-    if (!this.cache.has(key) && this.cache.size >= this.maxEntries) {
-      const oldest = this.cache.keys().next();
-      if (!oldest.done) this.cache.delete(oldest.value);
-    }
-    this.cache.set(key, value);
   }
 
   /** Cache statistics, for tests and benchmarks that prove only changed text is counted. */

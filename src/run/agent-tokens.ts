@@ -1,8 +1,12 @@
 /**
- * o200k counts of what a request sends. Each message is counted once: the count is kept per
- * message object (the loop never mutates a sent message), and the text count is cached by content
- * hash, so a request costs O(its new messages), not O(history). Tool specs are counted as their
- * JSON, once per distinct list.
+ * o200k counts of what a request sends (ADR 0117). A conversation's counts are kept as running
+ * totals beside its last request's messages, so a request that extends the one before costs its
+ * new messages; a message the loop has just counted (a tool result) and a reply the double has
+ * just counted are found by identity among the last few, so nothing is counted twice, and no
+ * per-message map grows with the history. Text is counted through the TokenCounter, which
+ * remembers texts by value, so a text repeated in a new object (a file read twice) is tokenized
+ * once. Tool specs are counted as their JSON, once per list. The last few requests are held
+ * strongly (a bounded number), conversations only while their first message lives.
  */
 import type { Message, ModelReply, ModelRequest, ToolCall, ToolSpec } from "../core/model.ts";
 import { processTokenCounter, TokenCounter } from "../core/tokens.ts";
@@ -34,71 +38,80 @@ export function messageText(message: Message): string {
 }
 
 /**
- * Counts requests and replies. Per-message counts are kept by message object (weakly), so one
- * instance can serve every run in a process: the agent loop and the scripted test double share
- * processRequestCounter(), and the double's count of a request the loop has just counted is a
- * lookup per message.
+ * The last few counts, found by identity. A lookup is a short scan with `===`, cheaper than a
+ * WeakMap (whose entries for every message of every run the garbage collector must also trace).
+ */
+class Recent<K, V> {
+  private readonly keys: (K | undefined)[];
+  private readonly values: (V | undefined)[];
+  private next = 0;
+
+  constructor(size: number) {
+    this.keys = new Array<K | undefined>(size).fill(undefined);
+    this.values = new Array<V | undefined>(size).fill(undefined);
+  }
+
+  get(key: K): V | undefined {
+    const keys = this.keys;
+    for (let i = 0; i < keys.length; i += 1) if (keys[i] === key) return this.values[i];
+    return undefined;
+  }
+
+  set(key: K, value: V): void {
+    this.keys[this.next] = key;
+    this.values[this.next] = value;
+    this.next = (this.next + 1) % this.keys.length;
+  }
+}
+
+/** A conversation's last request: its messages and, at each index, the tokens of those before it. */
+interface Conversation {
+  messages: readonly Message[];
+  before: number[];
+}
+
+/**
+ * Counts requests and replies. One instance can serve every run in a process: the agent loop and
+ * the scripted test double share processRequestCounter(), and runs that share it keep apart by
+ * their first message (each run's own system message object).
  */
 export class RequestTokenCounter {
-  private readonly perMessage = new WeakMap<Message, number>();
-  private readonly perToolList = new WeakMap<readonly ToolSpec[], number>();
-  // The loop counts a request before it sends it; the test double, handed the same object, then
-  // gets the count without walking the history again.
-  private readonly perRequest = new WeakMap<ModelRequest, number>();
-  // The last request's messages and their total: the next request usually sends the same
-  // objects plus a few, and comparing references is far cheaper than a lookup per message.
-  private lastMessages: readonly Message[] = [];
+  private readonly conversations = new WeakMap<Message, Conversation>();
+  // The loop counts a tool result as it arrives (the reply's new tokens); the next request sends it.
+  private readonly recentMessages = new Recent<Message, number>(64);
+  // The double counts a request the loop has just counted, handed the same object.
+  private readonly recentRequests = new Recent<ModelRequest, number>(8);
   // A reply's tool calls travel as one array from the model to the loop's history, so its count
-  // (text plus calls) is kept on the array: the double's reply, the loop's reply and the history
+  // (text plus calls) is found by that array: the double's reply, the loop's reply and the history
   // message are one count, without stringifying the calls three times.
-  private readonly perCalls = new WeakMap<readonly ToolCall[], { content: string; tokens: number }>();
-  private lastTotal = 0;
+  private readonly recentReplies = new Recent<readonly ToolCall[] | string, { content: string; tokens: number }>(16);
+  private readonly recentTools = new Recent<readonly ToolSpec[], number>(8);
 
   constructor(readonly text: TokenCounter = new TokenCounter()) {}
 
   message(message: Message): number {
-    const cached = this.perMessage.get(message);
-    if (cached !== undefined) return cached;
+    const known = this.recentMessages.get(message);
+    if (known !== undefined) return known;
     const tokens = (message.role === "assistant" ? this.assistant(message.content, message.toolCalls) : this.text.count(messageText(message))) + MESSAGE_FRAMING_TOKENS;
-    this.perMessage.set(message, tokens);
+    this.recentMessages.set(message, tokens);
     return tokens;
   }
 
   tools(tools: readonly ToolSpec[]): number {
     if (tools.length === 0) return 0;
-    const cached = this.perToolList.get(tools);
-    if (cached !== undefined) return cached;
+    const known = this.recentTools.get(tools);
+    if (known !== undefined) return known;
     const tokens = this.text.count(JSON.stringify(tools));
-    this.perToolList.set(tools, tokens);
+    this.recentTools.set(tools, tokens);
     return tokens;
   }
 
   /** The input a request sends: every message plus the tool list. */
   request(request: ModelRequest): number {
-    const cached = this.perRequest.get(request);
-    if (cached !== undefined) return cached;
-    const messages = request.messages;
-    const last = this.lastMessages;
-    let from = 0;
-    let sum = 0;
-    if (messages.length >= last.length && last.length > 0) {
-      let same = true;
-      for (let i = 0; i < last.length; i += 1) {
-        if (messages[i] !== last[i]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) {
-        from = last.length;
-        sum = this.lastTotal;
-      }
-    }
-    for (let i = from; i < messages.length; i += 1) sum += this.message(messages[i] as Message);
-    this.lastMessages = messages;
-    this.lastTotal = sum;
-    const total = this.tools(request.tools) + sum;
-    this.perRequest.set(request, total);
+    const known = this.recentRequests.get(request);
+    if (known !== undefined) return known;
+    const total = this.tools(request.tools) + this.messages(request.messages);
+    this.recentRequests.set(request, total);
     return total;
   }
 
@@ -107,12 +120,44 @@ export class RequestTokenCounter {
     return this.assistant(reply.text, reply.toolCalls);
   }
 
+  /**
+   * The tokens of `messages`: the part the conversation's last request also sent, from its running
+   * totals; the rest message by message. Where the two part (compaction replaced a message), the
+   * old counts of the messages after that point are still found by identity, not counted again.
+   */
+  private messages(messages: readonly Message[]): number {
+    const first = messages[0];
+    if (first === undefined) return 0;
+    const last = this.conversations.get(first);
+    let from = 0;
+    let before: number[] = [0];
+    let old: Map<Message, number> | null = null;
+    if (last !== undefined) {
+      const shared = Math.min(messages.length, last.messages.length);
+      while (from < shared && messages[from] === last.messages[from]) from += 1;
+      before = last.before;
+      if (from < last.messages.length) {
+        old = new Map();
+        for (let i = from; i < last.messages.length; i += 1) old.set(last.messages[i] as Message, (before[i + 1] as number) - (before[i] as number));
+      }
+      before.length = from + 1;
+    }
+    let sum = before[from] as number;
+    for (let i = from; i < messages.length; i += 1) {
+      const message = messages[i] as Message;
+      sum += old?.get(message) ?? this.message(message);
+      before.push(sum);
+    }
+    this.conversations.set(first, { messages, before });
+    return sum;
+  }
+
   private assistant(content: string, toolCalls: readonly ToolCall[] | undefined): number {
-    if (toolCalls === undefined || toolCalls.length === 0) return this.text.count(content);
-    const known = this.perCalls.get(toolCalls);
+    const key = toolCalls === undefined || toolCalls.length === 0 ? content : toolCalls;
+    const known = this.recentReplies.get(key);
     if (known !== undefined && known.content === content) return known.tokens;
-    const tokens = this.text.count(messageText({ role: "assistant", content, toolCalls: [...toolCalls] }));
-    this.perCalls.set(toolCalls, { content, tokens });
+    const tokens = key === content ? this.text.count(content) : this.text.count(messageText({ role: "assistant", content, toolCalls: [...(toolCalls as ToolCall[])] }));
+    this.recentReplies.set(key, { content, tokens });
     return tokens;
   }
 }

@@ -100,7 +100,8 @@ function isTagLine(text: string, start: number, end: number): boolean {
   if (text.charCodeAt(from) !== LT) return false;
   let to = end;
   for (let c = text.charCodeAt(to - 1); to > from && (c === SPACE || c === TAB || c === CR); c = text.charCodeAt(to - 1)) to -= 1;
-  return TAGS.some((tag) => tag.text.length === to - from && text.startsWith(tag.text, from));
+  const tag = tagAt(text, from);
+  return tag !== undefined && tag.text.length === to - from;
 }
 
 const SLASH = 47;
@@ -127,6 +128,8 @@ export function findOutcomeTags(text: string): OutcomeTag[] {
 
 type Tag = (typeof TAGS)[number];
 const NONE = -1;
+/** Up to this many backtick runs in a paragraph are paired by a scan (at most 28 compares). */
+const SMALL_RUNS = 8;
 
 /**
  * One pass over a reply. Forward-only cursors find the next tag (one for the line pass looking
@@ -295,12 +298,27 @@ class TagScanner {
       this.scanTags(from, to);
       return;
     }
-    // nextSame[k]: the index of the next run with the same length as run k, or -1.
-    const lastSeen = new Map<number, number>();
-    for (let k = runs - 1; k >= 0; k -= 1) {
-      const length = runLength[k] as number;
-      nextSame[k] = lastSeen.get(length) ?? -1;
-      lastSeen.set(length, k);
+    // nextSame[k]: the index of the next run with the same length as run k, or -1. A paragraph
+    // has few runs as a rule: pairing them by a scan allocates nothing; many go through a map.
+    if (runs <= SMALL_RUNS) {
+      for (let k = 0; k < runs; k += 1) {
+        const length = runLength[k] as number;
+        let next = -1;
+        for (let m = k + 1; m < runs; m += 1) {
+          if (runLength[m] === length) {
+            next = m;
+            break;
+          }
+        }
+        nextSame[k] = next;
+      }
+    } else {
+      const lastSeen = new Map<number, number>();
+      for (let k = runs - 1; k >= 0; k -= 1) {
+        const length = runLength[k] as number;
+        nextSame[k] = lastSeen.get(length) ?? -1;
+        lastSeen.set(length, k);
+      }
     }
     let cursor = from;
     let k = 0;

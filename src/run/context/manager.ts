@@ -31,8 +31,9 @@ export class ContextManager {
     private readonly counter: RequestTokenCounter,
   ) {}
 
-  private size(messages: readonly Message[], tools: readonly ToolSpec[]): number {
-    return this.counter.request({ messages: [...messages], tools: [...tools] });
+  // The run's own tool list, not a copy: the counter knows its count by the array.
+  private size(messages: readonly Message[], tools: ToolSpec[]): number {
+    return this.counter.request({ messages: [...messages], tools });
   }
 
   /** Step 1 (and the last resort): clears all but the newest `keep` results; the new size, or null when nothing was cleared. */

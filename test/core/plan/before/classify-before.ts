@@ -1,0 +1,405 @@
+/**
+ * FROZEN COPY of src/core/plan/classify.ts before its round-3 speed-up, kept only as the reference
+ * that test/core/plan/speedup.test.ts holds the new classifier to. Do not edit.
+ *
+ * The plan-outcome classifier (ADR-0077): what a plan run concluded, read from its reply text.
+ *
+ * | Reply                                                              | Outcome      |
+ * |--------------------------------------------------------------------|--------------|
+ * | one complete, nonempty `<proposed_plan>` block outside code        | `plan_ready` |
+ * | one complete, nonempty `<plan_blocked>` block outside code         | `blocked`    |
+ * | no outcome tag outside code, nonempty text                         | `no_plan`    |
+ * | unbalanced, empty, duplicated or conflicting tags; the legacy      | `invalid`    |
+ * | `<plan_clarification>`; an empty reply                             |              |
+ *
+ * Only tags outside code declare an outcome. Code is a fenced block (see fence.ts; an unclosed
+ * fence runs to the end) or an inline code span (a backtick run closed by the next run of the same
+ * length within one paragraph). A line that holds only an outcome tag ends a paragraph, so a stray
+ * backtick in a plan step can never swallow the closing tag. Tags are recognised anywhere in a
+ * line of prose, not only on their own line: "wrap it in <proposed_plan>" outside backticks is an
+ * outcome tag, as ADR-0077 says.
+ *
+ * Deliberate difference from Codex (its `ProposedPlanParser`): Codex honours a tag line inside a
+ * ``` fence and ignores a tag that shares its line with other text; it also closes an unterminated
+ * block at the end of the stream. Here a fenced tag is text, an inline tag counts, and an
+ * unterminated block is `invalid` (the repair turn asks the model to finish it).
+ *
+ * Linear time, and fast where nothing happens: the pass jumps from one line that can matter (it
+ * holds a tag, or a run of three backticks or tildes) to the next with native searches, and reads
+ * the lines between only to find the paragraph that runs into the next one. Each paragraph's
+ * backtick runs are paired through a precomputed "next run of the same length" table, so no
+ * character is scanned more than a fixed number of times, whatever the input.
+ */
+import { type Fence, closesFenceAt, fenceOpeningAt, isBlankAt } from "../../../../src/core/plan/fence.ts";
+
+export type PlanOutcome = "plan_ready" | "blocked" | "no_plan" | "invalid";
+
+/** Why a reply is `invalid`: each value names one rule of ADR-0077. */
+export type PlanInvalidReason =
+  | "empty_reply"
+  | "legacy_clarification"
+  | "conflicting_blocks"
+  | "unopened_close"
+  | "nested_block"
+  | "unclosed_block"
+  | "duplicate_block"
+  | "empty_block";
+
+export interface PlanResult {
+  outcome: PlanOutcome;
+  /** The `<proposed_plan>` body, trimmed, when the outcome is `plan_ready`. */
+  plan?: string;
+  /** The `<plan_blocked>` body, trimmed, when the outcome is `blocked`. */
+  blocked?: string;
+  /** The rule that made the reply `invalid`. */
+  reason?: PlanInvalidReason;
+}
+
+/**
+ * One sentence per rule, for people reading a result. The order is the order the rules are
+ * checked in: the first rule that applies names the reason.
+ */
+export const PLAN_RULES: Readonly<Record<PlanInvalidReason, string>> = {
+  empty_reply: "the reply is empty or only whitespace",
+  legacy_clarification: "the reply uses <plan_clarification>, which is no longer an outcome (ask_user is the clarification channel)",
+  conflicting_blocks: "the reply mixes <proposed_plan> and <plan_blocked> tags",
+  unopened_close: "a closing tag appears before any opening tag",
+  nested_block: "an outcome block is opened again before it was closed",
+  unclosed_block: "an outcome block is opened and never closed",
+  duplicate_block: "the reply has more than one outcome block",
+  empty_block: "the outcome block has nothing in it",
+};
+
+export type OutcomeTagName = "proposed_plan" | "plan_blocked" | "plan_clarification";
+
+/** One outcome tag found outside code: its name, whether it closes, and where it sits. */
+export interface OutcomeTag {
+  name: OutcomeTagName;
+  closing: boolean;
+  /** Offset of `<` in the text. */
+  start: number;
+  /** Offset just after `>`. */
+  end: number;
+}
+
+const TAGS: ReadonlyArray<{ text: string; name: OutcomeTagName; closing: boolean }> = [
+  { text: "<proposed_plan>", name: "proposed_plan", closing: false },
+  { text: "</proposed_plan>", name: "proposed_plan", closing: true },
+  { text: "<plan_blocked>", name: "plan_blocked", closing: false },
+  { text: "</plan_blocked>", name: "plan_blocked", closing: true },
+  { text: "<plan_clarification>", name: "plan_clarification", closing: false },
+  { text: "</plan_clarification>", name: "plan_clarification", closing: true },
+];
+const LT = 60;
+const BACKTICK = 96;
+const SPACE = 32;
+const TAB = 9;
+const CR = 13;
+
+/** True when the line [start, end) is one outcome tag and nothing else but whitespace. */
+function isTagLine(text: string, start: number, end: number): boolean {
+  let from = start;
+  while (from < end && (text.charCodeAt(from) === SPACE || text.charCodeAt(from) === TAB)) from += 1;
+  if (text.charCodeAt(from) !== LT) return false;
+  let to = end;
+  for (let c = text.charCodeAt(to - 1); to > from && (c === SPACE || c === TAB || c === CR); c = text.charCodeAt(to - 1)) to -= 1;
+  return TAGS.some((tag) => tag.text.length === to - from && text.startsWith(tag.text, from));
+}
+
+const SLASH = 47;
+const P = 112;
+
+const R = 114;
+const B = 98;
+
+/** The outcome tag that starts at `i` (a `<`), or undefined: two characters pick the candidate. */
+function tagAt(text: string, i: number): (typeof TAGS)[number] | undefined {
+  const closing = text.charCodeAt(i + 1) === SLASH;
+  const at = closing ? i + 2 : i + 1;
+  if (text.charCodeAt(at) !== P) return undefined;
+  // proposed_plan, plan_blocked, plan_clarification: the second letter, then the sixth.
+  const index = text.charCodeAt(at + 1) === R ? 0 : text.charCodeAt(at + 5) === B ? 2 : 4;
+  const tag = TAGS[index + (closing ? 1 : 0)] as (typeof TAGS)[number];
+  return text.startsWith(tag.text, i) ? tag : undefined;
+}
+
+/** Every outcome tag outside fenced code and inline code spans, in order. */
+export function findOutcomeTags(text: string): OutcomeTag[] {
+  return new TagScanner(text).scan();
+}
+
+type Tag = (typeof TAGS)[number];
+const NONE = -1;
+
+/**
+ * One pass over a reply. Forward-only cursors find the next tag (one for the line pass looking
+ * ahead, one for scanning paragraphs behind it), the next backtick, and the next three-backtick
+ * and three-tilde runs; each is asked about increasing positions only, so each native search reads
+ * every character once. A class rather than closures: its state lives in fields V8 can keep fast.
+ */
+class TagScanner {
+  private readonly found: OutcomeTag[] = [];
+  private readonly end: number;
+  // Every tag in the text, found lazily in order (each `<` is read once); two indexes into it:
+  // the line pass looking ahead, and the scan of paragraphs behind it.
+  private readonly tagStart: number[] = [];
+  private readonly tagIs: Tag[] = [];
+  private searchedTo = 0;
+  private ahead = 0;
+  private behind = 0;
+  // Cursors: the offset found (text.length when none).
+  private tick = NONE;
+  private ticks3 = NONE;
+  private tildes3 = NONE;
+  // Line-pass state.
+  private fence: Fence | null = null;
+  private paragraphStart = NONE;
+  private paragraphEnd = NONE;
+  // A paragraph with no line holding a tag yields nothing, so only these are scanned.
+  private paragraphHasTag = false;
+  // Backtick runs of the paragraph being scanned, reused from one paragraph to the next.
+  private runStart: number[] = [];
+  private runLength: number[] = [];
+  private nextSame: number[] = [];
+
+  constructor(private readonly text: string) {
+    this.end = text.length;
+  }
+
+  scan(): OutcomeTag[] {
+    const { text, end } = this;
+    let lineStart = 0;
+    // The next offset that can matter, for the fence state it was found in; still right while it
+    // is at or after lineStart, since every cursor it came from is forward-only.
+    let next = NONE;
+    let nextFor: Fence | null | undefined;
+    for (;;) {
+      // Jump to the line holding the next thing that can matter.
+      const fence = this.fence;
+      if (next < lineStart || nextFor !== fence) {
+        next =
+          fence === null
+            ? Math.min(this.aheadFrom(lineStart), this.ticks3From(lineStart), this.tildes3From(lineStart))
+            : fence.char === "`"
+              ? this.ticks3From(lineStart)
+              : this.tildes3From(lineStart);
+        nextFor = fence;
+      }
+      const target = next >= end ? end : text.lastIndexOf("\n", next - 1) + 1;
+      if (target > lineStart) {
+        if (fence === null) this.skipProse(lineStart, target);
+        lineStart = target;
+      }
+      const newline = text.indexOf("\n", lineStart);
+      const lineEnd = newline === -1 ? end : newline;
+      if (this.fence !== null) {
+        if (closesFenceAt(text, lineStart, lineEnd, this.fence)) this.fence = null;
+      } else {
+        const opening = fenceOpeningAt(text, lineStart, lineEnd);
+        if (opening !== null) {
+          this.flush();
+          this.fence = opening;
+        } else if (isBlankAt(text, lineStart, lineEnd)) {
+          this.flush();
+        } else if (isTagLine(text, lineStart, lineEnd)) {
+          this.flush();
+          this.scanTags(lineStart, lineEnd);
+        } else {
+          if (this.paragraphStart < 0) this.paragraphStart = lineStart;
+          this.paragraphEnd = lineEnd;
+          if (this.aheadFrom(lineStart) < lineEnd) this.paragraphHasTag = true;
+        }
+      }
+      if (newline === -1) break;
+      lineStart = newline + 1;
+    }
+    this.flush();
+    return this.found;
+  }
+
+  /** The next tag at or after `position` for the line pass (text.length when none). */
+  private aheadFrom(position: number): number {
+    this.ahead = this.tagIndexFrom(position, this.ahead);
+    return this.ahead < this.tagStart.length ? (this.tagStart[this.ahead] as number) : this.end;
+  }
+
+  /** The first tag index from `k` on whose tag starts at or after `position`, finding more as needed. */
+  private tagIndexFrom(position: number, k: number): number {
+    const { text, tagStart } = this;
+    for (;;) {
+      while (k < tagStart.length && (tagStart[k] as number) < position) k += 1;
+      if (k < tagStart.length || this.searchedTo >= this.end) return k;
+      // Find the next tag after everything found so far.
+      let i = text.indexOf("<", this.searchedTo);
+      for (; i !== -1; i = text.indexOf("<", i + 1)) {
+        const tag = tagAt(text, i);
+        if (tag !== undefined) {
+          tagStart.push(i);
+          this.tagIs.push(tag);
+          this.searchedTo = i + tag.text.length;
+          break;
+        }
+      }
+      if (i === -1) this.searchedTo = this.end;
+    }
+  }
+
+  private ticks3From(position: number): number {
+    if (this.ticks3 < position) {
+      const at = this.text.indexOf("```", position);
+      this.ticks3 = at === -1 ? this.end : at;
+    }
+    return this.ticks3;
+  }
+
+  private tildes3From(position: number): number {
+    if (this.tildes3 < position) {
+      const at = this.text.indexOf("~~~", position);
+      this.tildes3 = at === -1 ? this.end : at;
+    }
+    return this.tildes3;
+  }
+
+  private tickFrom(position: number): number {
+    if (this.tick < position) {
+      const at = this.text.indexOf("`", position);
+      this.tick = at === -1 ? this.end : at;
+    }
+    return this.tick;
+  }
+
+  /** Tags in [from, to), which holds no code. */
+  private scanTags(from: number, to: number): void {
+    let k = this.tagIndexFrom(from, this.behind);
+    while (k < this.tagStart.length && (this.tagStart[k] as number) < to) {
+      const i = this.tagStart[k] as number;
+      const tag = this.tagIs[k] as Tag;
+      const end = i + tag.text.length;
+      if (end > to) break; // runs into code: no tag starts inside it, the next region moves past it
+      this.found.push({ name: tag.name, closing: tag.closing, start: i, end });
+      k = this.tagIndexFrom(end, k + 1);
+    }
+    this.behind = k;
+  }
+
+  /** A paragraph [from, to): pair its backtick runs into code spans, scan the text between them. */
+  private scanParagraph(from: number, to: number): void {
+    const { text, runStart, runLength, nextSame } = this;
+    let runs = 0;
+    for (let i = this.tickFrom(from); i < to; i = this.tickFrom(i)) {
+      let j = i + 1;
+      while (j < to && text.charCodeAt(j) === BACKTICK) j += 1;
+      runStart[runs] = i;
+      runLength[runs] = j - i;
+      runs += 1;
+      i = j;
+    }
+    if (runs < 2) {
+      this.scanTags(from, to);
+      return;
+    }
+    // nextSame[k]: the index of the next run with the same length as run k, or -1.
+    const lastSeen = new Map<number, number>();
+    for (let k = runs - 1; k >= 0; k -= 1) {
+      const length = runLength[k] as number;
+      nextSame[k] = lastSeen.get(length) ?? -1;
+      lastSeen.set(length, k);
+    }
+    let cursor = from;
+    let k = 0;
+    while (k < runs) {
+      const closer = nextSame[k] as number;
+      if (closer === -1) {
+        k += 1; // an unmatched run is literal backticks
+        continue;
+      }
+      this.scanTags(cursor, runStart[k] as number);
+      cursor = (runStart[closer] as number) + (runLength[closer] as number);
+      k = closer + 1;
+    }
+    this.scanTags(cursor, to);
+  }
+
+  private flush(): void {
+    if (this.paragraphStart >= 0 && this.paragraphHasTag) this.scanParagraph(this.paragraphStart, this.paragraphEnd);
+    this.paragraphStart = NONE;
+    this.paragraphHasTag = false;
+  }
+
+  private lineEndOf(start: number): number {
+    const newline = this.text.indexOf("\n", start);
+    return newline === -1 ? this.end : newline;
+  }
+
+  /**
+   * Lines [from, to) hold no tag and no run of three backticks or tildes, so each is blank or
+   * prose: only paragraph boundaries can change. An open paragraph that holds a tag is followed
+   * to its end; after that only the paragraph running into `to` matters, found backwards.
+   */
+  private skipProse(from: number, to: number): void {
+    const text = this.text;
+    let at = from;
+    if (this.paragraphHasTag) {
+      while (at < to) {
+        const end = this.lineEndOf(at);
+        if (isBlankAt(text, at, end)) {
+          this.flush();
+          break;
+        }
+        this.paragraphEnd = end;
+        at = end + 1;
+      }
+      if (at >= to) return;
+    }
+    if (to >= this.end) return; // nothing after this can hold a tag
+    // to - 1 is the newline that ends the last skipped line.
+    let lineStart = text.lastIndexOf("\n", to - 2) + 1;
+    if (isBlankAt(text, lineStart, to - 1)) {
+      this.paragraphStart = NONE;
+      this.paragraphHasTag = false;
+      return;
+    }
+    this.paragraphEnd = to - 1;
+    while (lineStart > at) {
+      const previous = text.lastIndexOf("\n", lineStart - 2) + 1;
+      if (isBlankAt(text, previous, lineStart - 1)) {
+        this.paragraphStart = lineStart;
+        this.paragraphHasTag = false;
+        return;
+      }
+      lineStart = previous;
+    }
+    // No blank line back to `at`: the paragraph open there (if any) runs on.
+    if (this.paragraphStart < 0) this.paragraphStart = lineStart;
+  }
+}
+
+const invalid = (reason: PlanInvalidReason): PlanResult => ({ outcome: "invalid", reason });
+
+/** Classifies a plan run's reply per ADR-0077. Pure, total and linear in the length of `text`. */
+export function classifyPlanReply(text: string): PlanResult {
+  if (text.trim() === "") return invalid("empty_reply");
+  const tags = findOutcomeTags(text);
+  if (tags.length === 0) return { outcome: "no_plan" };
+  if (tags.some((tag) => tag.name === "plan_clarification")) return invalid("legacy_clarification");
+  const first = tags[0] as OutcomeTag;
+  if (tags.some((tag) => tag.name !== first.name)) return invalid("conflicting_blocks");
+
+  const bodies: string[] = [];
+  let open: OutcomeTag | null = null;
+  for (const tag of tags) {
+    if (!tag.closing) {
+      if (open !== null) return invalid("nested_block");
+      open = tag;
+    } else {
+      if (open === null) return invalid("unopened_close");
+      bodies.push(text.slice(open.end, tag.start));
+      open = null;
+    }
+  }
+  if (open !== null) return invalid("unclosed_block");
+  if (bodies.length > 1) return invalid("duplicate_block");
+  const body = (bodies[0] as string).trim();
+  if (body === "") return invalid("empty_block");
+  return first.name === "proposed_plan" ? { outcome: "plan_ready", plan: body } : { outcome: "blocked", blocked: body };
+}

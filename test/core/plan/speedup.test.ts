@@ -1,0 +1,74 @@
+/**
+ * The classifier's round-3 speed-up (paragraph backtick runs paired without a map, tag lines read
+ * by the tag lookup) changes no classification: the result and the tags found equal those of the
+ * frozen copy taken before it, on fuzzed markdown, on backtick-heavy paragraphs, on every reply of
+ * the final-reply corpus and on the benchmark's adversarial inputs.
+ */
+import fc from "fast-check";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { classifyPlanReply, findOutcomeTags } from "../../../src/core/plan/classify.ts";
+import { classifyPlanReply as before, findOutcomeTags as tagsBefore } from "./before/classify-before.ts";
+
+const piece = fc.constantFrom(
+  "<proposed_plan>",
+  "</proposed_plan>",
+  "<plan_blocked>",
+  "</plan_blocked>",
+  "<plan_clarification>",
+  "</plan_clarification>",
+  "<proposed_plan",
+  "<plan_b>",
+  "<p",
+  "```",
+  "````",
+  "~~~",
+  "`",
+  "``",
+  "```x```",
+  " \t",
+  "\n",
+  "\n\n",
+  "\r\n",
+  "- step",
+  "text",
+);
+const markdownish = fc.array(fc.oneof({ weight: 5, arbitrary: piece }, { weight: 1, arbitrary: fc.string() }), { maxLength: 60 }).map((parts) => parts.join(""));
+// Paragraphs with many backtick runs of a few lengths: both ways of pairing runs are taken.
+const backticky = fc
+  .array(fc.oneof(fc.constantFrom("`", "``", "```", "<proposed_plan>", "</proposed_plan>", " a ", "<plan_blocked>"), fc.string({ maxLength: 3 })), { maxLength: 80 })
+  .map((parts) => parts.join(""));
+
+const same = (text: string) => {
+  expect(findOutcomeTags(text)).toEqual(tagsBefore(text));
+  expect(classifyPlanReply(text)).toEqual(before(text));
+};
+
+describe("the classifier after its speed-up", () => {
+  it("classifies fuzzed markdown as before", () => {
+    fc.assert(fc.property(fc.oneof(markdownish, fc.string(), fc.string({ unit: "binary" })), (text) => same(text)), { numRuns: 4000 });
+  });
+
+  it("classifies backtick-heavy paragraphs as before", () => {
+    fc.assert(fc.property(fc.array(backticky, { maxLength: 4 }), (paragraphs) => same(paragraphs.join("\n"))), { numRuns: 3000 });
+  });
+
+  it("classifies every reply of the final-reply corpus, and each wrapped as a plan, as before", () => {
+    const dir = path.join(import.meta.dirname, "../../../fixtures/final-replies");
+    const files = readdirSync(dir).filter((name) => name.endsWith(".md"));
+    expect(files.length).toBeGreaterThan(300);
+    for (const file of files) {
+      const text = readFileSync(path.join(dir, file), "utf8");
+      same(text);
+      same(`Here is the plan.\n\n<proposed_plan>\n${text}\n</proposed_plan>\n`);
+    }
+  });
+
+  it("classifies the benchmark's adversarial inputs as before", () => {
+    const fill = (unit: string) => unit.repeat(Math.ceil(65_536 / unit.length)).slice(0, 65_536);
+    let runs = "";
+    for (let n = 1; runs.length < 32_768; n += 1) runs += `${"`".repeat((n % 40) + 1)} <proposed_plan `;
+    for (const text of [fill("`<proposed_plan>`\n<plan_blocked>\n"), runs, fill("```\n<proposed_plan>\n~~~\n</plan_blocked>\n    ```\n``x`` <plan_blocked <<<<\n` `` <proposed_plan> ` </proposed_plan> ``\n")]) same(text);
+  });
+});

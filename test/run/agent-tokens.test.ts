@@ -1,0 +1,122 @@
+/**
+ * The request counter keeps running totals per conversation and finds recent counts by identity
+ * (ADR 0117). Its figures must be exactly what counting every request from scratch gives: the
+ * tool list's JSON plus each message's text and 4 tokens of framing. Checked on real runs of the
+ * scripted test double (real tools on a temp repo), with and without compaction, and with two runs
+ * sharing one counter and interleaving their requests.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import path from "node:path";
+import type { ModelClient, ModelReply, ModelRequest } from "../../src/core/model.ts";
+import { countTokens, TokenCounter } from "../../src/core/tokens.ts";
+import { runAgent } from "../../src/run/agent.ts";
+import { MESSAGE_FRAMING_TOKENS, messageText, RequestTokenCounter } from "../../src/run/agent-tokens.ts";
+import { loadArm } from "../../src/run/arms/load.ts";
+import { loadPersona, ScriptedClient } from "../../src/run/models/scripted.ts";
+import type { EventOf, RunEvent } from "../../src/run/record.ts";
+import { fixtureRepo, HANDOFF, PERSONAS, ROOT, testArm } from "./scripted-support.ts";
+
+/** What a request sends, counted from scratch with no cache at all. */
+function fromScratch(request: ModelRequest): number {
+  const tools = request.tools.length === 0 ? 0 : countTokens(JSON.stringify(request.tools));
+  return request.messages.reduce((sum, message) => sum + countTokens(messageText(message)) + MESSAGE_FRAMING_TOKENS, tools);
+}
+
+function replyFromScratch(reply: Pick<ModelReply, "text" | "toolCalls">): number {
+  return countTokens(messageText({ role: "assistant", content: reply.text, toolCalls: reply.toolCalls }));
+}
+
+/** The double, remembering what it was sent and answered (copies: the loop's array grows on). */
+class Recording implements ModelClient {
+  readonly sent: { purpose: string; input: number; output: number }[] = [];
+  constructor(private readonly inner: ModelClient) {}
+  get id(): string {
+    return this.inner.id;
+  }
+  get isTestDouble(): boolean {
+    return this.inner.isTestDouble;
+  }
+  async complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelReply> {
+    const reply = await this.inner.complete(request, signal);
+    this.sent.push({ purpose: request.meta?.purpose ?? "agent", input: fromScratch(request), output: replyFromScratch(reply) });
+    return reply;
+  }
+}
+
+const counted = (events: RunEvent[]) =>
+  events.filter((e): e is EventOf<"model.request"> => e.type === "model.request").map((e) => ({ purpose: e.purpose ?? "agent", input: e.counted?.input ?? -1, output: e.counted?.output ?? -1 }));
+
+let repos: { dir: string; cleanup: () => Promise<void> }[] = [];
+beforeEach(() => {
+  repos = [];
+});
+afterEach(async () => {
+  for (const repo of repos) await repo.cleanup();
+});
+
+async function scriptedRun(persona: string, counter: RequestTokenCounter, options: { repeatsCalls?: number; runIndex?: number; arm?: Parameters<typeof runAgent>[0]["arm"]; contextWindows?: Record<string, number> } = {}) {
+  const repo = await fixtureRepo();
+  repos.push(repo);
+  const loaded = await loadPersona(path.join(PERSONAS, `${persona}.yaml`));
+  const played = options.repeatsCalls === undefined ? loaded : { ...loaded, traits: { ...loaded.traits, repeatsCalls: options.repeatsCalls } };
+  const model = new Recording(new ScriptedClient(played, { seed: 1, runIndex: options.runIndex ?? 0, counter }));
+  const events: RunEvent[] = [];
+  await runAgent({
+    arm: options.arm ?? testArm(),
+    model,
+    dir: repo.dir,
+    handoff: HANDOFF,
+    runIndex: options.runIndex ?? 0,
+    seed: 1,
+    counter,
+    env: { PATH: process.env.PATH },
+    ...(options.contextWindows === undefined ? {} : { contextWindows: options.contextWindows }),
+    onEvent: (event) => {
+      events.push(event);
+    },
+  });
+  return { events, sent: model.sent };
+}
+
+describe("the request counter", () => {
+  it("gives every request and reply of a long run exactly its from-scratch count", async () => {
+    const counter = new RequestTokenCounter(new TokenCounter());
+    const { events, sent } = await scriptedRun("looper", counter, { repeatsCalls: 6 });
+    expect(sent.length).toBeGreaterThan(40);
+    expect(counted(events)).toEqual(sent);
+  }, 120_000);
+
+  it("stays exact through compaction (tool results cleared, turns summarised) on a 16 k window", async () => {
+    const arm = { ...(await loadArm(path.join(ROOT, "arms"), "goal", { cwd: ROOT })), context: { mode: "auto" as const } };
+    const counter = new RequestTokenCounter(new TokenCounter());
+    const { events, sent } = await scriptedRun("early-stopper", counter, { arm, contextWindows: { "scripted:early-stopper": 16_000 } });
+    expect(events.filter((e) => e.type === "compaction").length).toBeGreaterThanOrEqual(1);
+    expect(counted(events)).toEqual(sent);
+  }, 120_000);
+
+  it("stays exact for two runs that share one counter and interleave their requests", async () => {
+    const counter = new RequestTokenCounter(new TokenCounter());
+    const [a, b] = await Promise.all([scriptedRun("looper", counter, { repeatsCalls: 4, runIndex: 0 }), scriptedRun("diligent", counter, { runIndex: 1 })]);
+    expect(counted(a.events)).toEqual(a.sent);
+    expect(counted(b.events)).toEqual(b.sent);
+  }, 120_000);
+
+  it("counts a request whose history was edited in the middle (kept messages reuse their counts)", () => {
+    const counter = new RequestTokenCounter(new TokenCounter());
+    const system = { role: "system" as const, content: "You are careful." };
+    const user = { role: "user" as const, content: "Read a.txt and b.txt." };
+    const call = { role: "assistant" as const, content: "Reading.", toolCalls: [{ id: "c1", name: "read_file", arguments: { path: "a.txt" } }] };
+    const result = { role: "tool" as const, toolCallId: "c1", name: "read_file", content: "alpha ".repeat(50) };
+    const after = { role: "user" as const, content: "Go on." };
+    const first: ModelRequest = { messages: [system, user, call, result, after], tools: [] };
+    const stub = { ...result, content: "[cleared]" };
+    const edited: ModelRequest = { messages: [system, user, call, stub, after], tools: [] };
+    const shorter: ModelRequest = { messages: [system, user], tools: [] };
+    expect([counter.request(first), counter.request(edited), counter.request(shorter), counter.request(first)]).toEqual([
+      fromScratch(first),
+      fromScratch(edited),
+      fromScratch(shorter),
+      fromScratch(first),
+    ]);
+  });
+});
