@@ -11,9 +11,14 @@
  * or a collection ran, so under load the share reads high and swings from set to set (ADR 0117).
  * Beside it, the first set's calls made again in order on a fresh counter, timed as CPU: the
  * counting work alone, load-proof but a floor (caches stay warm with nothing between calls).
+ * And the difference itself, load-proof in CPU time: the same runs with a counter that counts
+ * nothing (every count 0; the default arm has no token cap or context management, so the runs
+ * take the same steps), interleaved, medians; over this process's CPU and over the run's whole
+ * CPU, the tool and check processes it started included.
  * Peer in the same run: the test double keeping a counter of its own (what it did before ADR 0086).
  * `npm run bench -- accounting`
  */
+import { readFileSync } from "node:fs";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,6 +33,7 @@ const ROOT = join(import.meta.dirname, "../..");
 const TASK = join(ROOT, "fixtures/tasks/stockbook");
 const REQUESTS = 450;
 const REPETITIONS = 5;
+const DIFFERENCE_REPETITIONS = 11;
 
 /**
  * A request counter that adds the time of every outer call to `spent`. The calls are short and
@@ -68,15 +74,39 @@ class TimedCounter extends RequestTokenCounter {
   }
 }
 
+/** Counts nothing: the runs without token accounting, for the difference in CPU. */
+class NoCounter extends RequestTokenCounter {
+  override message(): number {
+    return 0;
+  }
+  override tools(): number {
+    return 0;
+  }
+  override request(): number {
+    return 0;
+  }
+  override reply(): number {
+    return 0;
+  }
+}
+
+/** CPU ms of the processes this one started and has waited for (tools, checks), so far: /proc cutime + cstime, in 10 ms ticks. */
+function childCpuNow(): number {
+  const stat = readFileSync("/proc/self/stat", "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[13]) + Number(fields[14])) * 10;
+}
+
 const looper = await loadPersona(join(TASK, "personas/looper.yaml"));
 const persona = { ...looper, traits: { ...looper.traits, repeatsCalls: 20 } };
 const prompt = "You are a careful coding agent.";
 
 /** Scripted runs until REQUESTS requests, the loop counting with `loop` and the double with `double`. */
-async function runs(loop: RequestTokenCounter, double: RequestTokenCounter): Promise<{ requests: number; runs: number; cpu: number }> {
+async function runs(loop: RequestTokenCounter, double: RequestTokenCounter): Promise<{ requests: number; runs: number; cpu: number; childCpu: number }> {
   let requests = 0;
   let count = 0;
   const start = cpuNow();
+  const childStart = childCpuNow();
   while (requests < REQUESTS) {
     const dir = await mkdtemp(join(tmpdir(), "bench-accounting-"));
     await cp(join(TASK, "repo"), dir, { recursive: true });
@@ -98,11 +128,17 @@ async function runs(loop: RequestTokenCounter, double: RequestTokenCounter): Pro
     await rm(dir, { recursive: true, force: true });
     count += 1;
   }
-  return { requests, runs: count, cpu: cpuNow() - start };
+  return { requests, runs: count, cpu: cpuNow() - start, childCpu: childCpuNow() - childStart };
+}
+
+/** The same runs counting nothing. */
+async function uncountedRuns(): Promise<{ cpu: number; childCpu: number }> {
+  const none = new NoCounter(new TokenCounter());
+  return runs(none, none);
 }
 
 /** Timed runs; `ownCounter` gives the double a counter of its own; `record` keeps the calls. */
-async function timedRuns(ownCounter: boolean, record?: Call[]): Promise<{ requests: number; runs: number; cpu: number; accounting: number }> {
+async function timedRuns(ownCounter: boolean, record?: Call[]): Promise<{ requests: number; runs: number; cpu: number; childCpu: number; accounting: number }> {
   const loop = new TimedCounter(new TokenCounter());
   if (record !== undefined) loop.calls = record;
   const double = ownCounter ? new TimedCounter(new TokenCounter()) : loop;
@@ -127,10 +163,26 @@ await timedRuns(false); // warm-up: module loading, the rank table, V8's first c
 const shared: Awaited<ReturnType<typeof timedRuns>>[] = [];
 const own: Awaited<ReturnType<typeof timedRuns>>[] = [];
 const recorded: Call[] = [];
+const counted: { cpu: number; childCpu: number }[] = [];
+const uncounted: { cpu: number; childCpu: number }[] = [];
 for (let i = 0; i < REPETITIONS; i += 1) {
   shared.push(await timedRuns(false, i === 0 ? recorded : undefined));
   own.push(await timedRuns(true));
 }
+// The difference: plain counting runs (no timing wrapper) against runs that count nothing, interleaved.
+for (let i = 0; i < DIFFERENCE_REPETITIONS; i += 1) {
+  const loop = new RequestTokenCounter(new TokenCounter());
+  counted.push(await runs(loop, loop));
+  uncounted.push(await uncountedRuns());
+}
+const withCounting = median(counted.map((r) => r.cpu));
+const withoutCounting = median(uncounted.map((r) => r.cpu));
+const children = median([...counted, ...uncounted].map((r) => r.childCpu));
+// Each counting set against the uncounted set right after it: the median of the paired differences.
+const differences = counted.map((r, i) => r.cpu - (uncounted[i] as { cpu: number }).cpu);
+const difference = median(differences);
+const differenceShare = (100 * difference) / withCounting;
+const wholeShare = (100 * difference) / (withCounting + children);
 const replayed = median(Array.from({ length: 11 }, () => replay(recorded)));
 
 const share = (r: { cpu: number; accounting: number }): number => (100 * r.accounting) / r.cpu;
@@ -146,6 +198,18 @@ const rows: Row[] = [
     goal: "< 2 %",
     met: s.share < 2,
     peer: `double with its own counter: ${o.share.toFixed(2)} % (${o.accounting.toFixed(1)} of ${o.cpu.toFixed(0)} ms)`,
+  },
+  {
+    figure: `the same, all of it (garbage collection and caches included): this process's CPU with counting minus without (a counter that counts nothing), median of ${DIFFERENCE_REPETITIONS} interleaved pairs, over its CPU with counting`,
+    value: `${differenceShare.toFixed(2)} % (median difference ${difference.toFixed(1)} ms of ${withCounting.toFixed(0)} ms; pairs from ${Math.min(...differences).toFixed(0)} to ${Math.max(...differences).toFixed(0)} ms; without counting ${withoutCounting.toFixed(0)} ms)`,
+    goal: "< 2 %",
+    met: differenceShare < 2,
+  },
+  {
+    figure: "the same difference over the run's whole CPU: this process and the tool and check processes it started (median child CPU of all sets)",
+    value: `${wholeShare.toFixed(2)} % (${difference.toFixed(1)} of ${(withCounting + children).toFixed(0)} ms)`,
+    goal: "< 2 %",
+    met: wholeShare < 2,
   },
   {
     figure: `the first set's ${recorded.length.toLocaleString("en")} counter calls made again on a fresh counter, CPU (no work between calls, so caches stay warm: a floor; median of 11)`,
