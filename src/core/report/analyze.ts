@@ -60,13 +60,13 @@ const CHECKED_ITEM = /^\s*[-*+] \[x\]/i;
 const UNCHECKED_ITEM = /^\s*[-*+] \[ \]/;
 
 /** A line that introduces a plan or a proposal: the list after it proposes work, it does not report it. */
-const PLAN_INTRO = /\b(?:plan|propos\w*|approach|options?|steps|would|I'd|could)\b[^:\n]{0,80}:\s*$/i;
+const PLAN_INTRO = /\b(?:plan|propos\w*|approach|options?|steps|would|I'd|could|should|must|needs? to|to ensure)\b[^:\n]{0,80}:\s*$/i;
 
-/** The first three statements, less the items of a list that a plan line introduces. */
-function openingStatements(statements: readonly string[]): string[] {
+/** The lines, less the items of a list that a plan line ("To fix it we should:") introduces. */
+function withoutPlanItems(lines: readonly string[]): string[] {
   const out: string[] = [];
   let inPlan = false;
-  for (const line of statements.slice(0, 3)) {
+  for (const line of lines) {
     if (PLAN_INTRO.test(line)) inPlan = true;
     else if (inPlan && isListItem(line)) continue;
     else inPlan = false;
@@ -150,7 +150,8 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
   const endingStart = paragraphStarts.length > 1 && /^or\b/i.test(lines[lastStart] ?? "") ? (paragraphStarts.at(-2) as number) : lastStart;
   const ending = joinedTail(lines, endingStart, lines.length, 3000);
   const midTask = MID_TASK_ENDING.test(sentencesOf(lines.at(-1) ?? "").at(-1) ?? "");
-  const claimLines = midTask ? [] : [...openingStatements(statements), ...lines.slice(Math.max(lastStart, lines.length - 6)).filter((line) => !contentText.has(line))];
+  const lastParagraph = withoutPlanItems(lines.slice(lastStart).filter((line) => !contentText.has(line)));
+  const claimLines = midTask ? [] : [...withoutPlanItems(statements.slice(0, 3)), ...lastParagraph.slice(-6)];
   const claim = claimLines.flatMap((line) => clausesOf(line.slice(0, 2000))).filter((clause) => !isNarrationOrQuestion(clause) && !PREMISE.test(clause));
   const lastLine = prose.lines.at(-1) ?? "";
   // The last sentence, after trailing emoji ("Happy coding! 🚀"); capped, since fillers are short.

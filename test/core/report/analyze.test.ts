@@ -139,6 +139,20 @@ describe("the pattern table", () => {
     ["The page loads.\n\nNext steps: none.", ["next.step", "filler.next-none"]],
     ["The page loads.\n\nHope this helps!", ["filler.sign-off"]],
     ["The page loads in 80 ms on the cold path.", []],
+    // docs/decisions/0124: an offer with its condition first, when the condition names more work.
+    ["If you want me to add a CLI test too, let me know.", ["permission.if-let-me-know"]],
+    ["If you need any further tweaks to the wording, let me know!", ["reason.cause", "permission.if-let-me-know"]],
+    ["Let me know if you need further changes.", ["reason.cause", "permission.if-let-me-know"]],
+    ["If you need anything else, let me know!", ["reason.cause"]],
+    // 0124: a present-perfect passive with an adverb is a claim.
+    ["The config loader has now been updated to read v3 files.", ["complete.state"]],
+    // 0124: a negated status in a relative clause qualifies the things named, not the work.
+    ["The exporter will only list jobs that are not done.", []],
+    ["The jobs that aren't finished stay in the queue.", []],
+    // 0124: a failure the reply places outside the work.
+    ["The other failing tests are outside the scope of this task.", ["reason.cause"]],
+    ["There are some failures in other modules.", []],
+    ["Three tests fail outside the scope of this change.", ["reason.cause"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
@@ -214,6 +228,12 @@ describe("analyzeFinalReport fields", () => {
     const text = "Built the release notes.\n\nShould I publish them now? It needs your npm login.\n\nOr do you want to review first";
     expect(analyzeFinalReport(text).asksPermission).toBe(true);
     expect(analyzeFinalReport("Should I publish them now?\n\nThe notes are in `NOTES.md`.").asksPermission).toBe(false);
+  });
+
+  it("a list under a line that says what should be done proposes, in the ending as in the opening (0124)", () => {
+    const text = "I traced the error to the session store.\n\nTo fix it, the store should be changed to ensure:\n1. The record is written before the clone is created\n2. A failed clone is removed";
+    expect([analyzeFinalReport(text).claimsComplete, analyzeFinalReport(text).statesUnfinished]).toEqual([false, false]);
+    expect(analyzeFinalReport("I traced the error to the session store.\n\nThe record is written before the clone is created.").claimsComplete).toBe(true);
   });
 
   it("a question inside inline code or a fence is not the reply's question", () => {
