@@ -131,7 +131,7 @@ function allClauses(statements: readonly string[]): string {
  * cut off mid-task, and so was one that ends "Let me remove them.": what it reports done is a step of
  * work that goes on, not a claim (ADR 0089).
  */
-const MID_TASK_ENDING = /^\W*(?:(?:now|ok|okay|good|great|perfect|so|first|next|then|alright)\W+)?(?:(?:let me|let's|I'll|I will|I'm going to|I need to|now I need to)\b(?! know\b)[^\n]{0,300}:|(?:let me|let's|I need to)\b(?! know\b)[^\n]{0,300})\s*$/i;
+const MID_TASK_ENDING = /^\W*(?:(?:now|ok|okay|good|great|perfect|so|first|next|then|alright)\W+)?(?:(?:let me|let's|I'll|I will|I'm going to|I need to|now I need to|we need to|we'll|we will|we should|I should)\b(?! know\b)[^\n]{0,300}:|(?:let me|let's|I need to)\b(?! know\b)[^\n]{0,300})\s*$/i;
 
 const LABEL_HINT = /\b(?:changes|fixes|edits|files|what|summary|overall|result|status|verdict)\b/i;
 

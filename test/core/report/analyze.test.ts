@@ -153,6 +153,14 @@ describe("the pattern table", () => {
     ["The other failing tests are outside the scope of this task.", ["reason.cause"]],
     ["There are some failures in other modules.", []],
     ["Three tests fail outside the scope of this change.", ["reason.cause"]],
+    // 0124: a failure that a fixing verb takes as its object is gone.
+    ["We fixed the two failing tests in the importer.", ["complete.ive", "reason.cause"]],
+    // 0124: the perfect aspect of the checks row, and "X now:" heading what it now does.
+    ["Both tests have passed.", ["complete.checks"]],
+    ["The exporter now:\n1. Streams rows\n2. Retries on 503", ["complete.now"]],
+    // 0124: a defect that "is in" a place is located, not delivered; a deliverable that is in one is.
+    ["The key issue is in the session store.", []],
+    ["The plan is in `PLAN.md`.", ["complete.state"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
@@ -234,6 +242,12 @@ describe("analyzeFinalReport fields", () => {
     const text = "I traced the error to the session store.\n\nTo fix it, the store should be changed to ensure:\n1. The record is written before the clone is created\n2. A failed clone is removed";
     expect([analyzeFinalReport(text).claimsComplete, analyzeFinalReport(text).statesUnfinished]).toEqual([false, false]);
     expect(analyzeFinalReport("I traced the error to the session store.\n\nThe record is written before the clone is created.").claimsComplete).toBe(true);
+  });
+
+  it("an ending that leads into the next call with 'we need to …:' is mid-task, so it claims nothing (0124)", () => {
+    const text = "I updated the loader, but the path is wrong. We need to point the index at the real file:";
+    expect(analyzeFinalReport(text).claimsComplete).toBe(false);
+    expect(analyzeFinalReport("I updated the loader. The index points at the real file.").claimsComplete).toBe(true);
   });
 
   it("a question inside inline code or a fence is not the reply's question", () => {
