@@ -161,6 +161,9 @@ describe("the pattern table", () => {
     // 0124: a defect that "is in" a place is located, not delivered; a deliverable that is in one is.
     ["The key issue is in the session store.", []],
     ["The plan is in `PLAN.md`.", ["complete.state"]],
+    // 0124: "should be fixed to <do something>" recommends a fix; "should be fixed now" is a hedged claim.
+    ["This bug should be fixed to strip the prefix.", []],
+    ["The import should be fixed now.", ["complete.state"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
