@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TokenCounter, countTokens } from "../../../src/core/tokens.ts";
-import { REPORT_PATTERNS, analyzeFinalReport, plainLine, reportPatternHits } from "../../../src/core/report/analyze.ts";
+import { REPORT_PATTERNS, analyzeFinalReport, explainFinalReport, plainLine, reportPatternHits } from "../../../src/core/report/analyze.ts";
 
 describe("the pattern table", () => {
   it("has unique ids prefixed by their group, and no global or sticky flags (test() must be stateless)", () => {
@@ -251,6 +251,13 @@ describe("analyzeFinalReport fields", () => {
     const text = "I updated the loader, but the path is wrong. We need to point the index at the real file:";
     expect(analyzeFinalReport(text).claimsComplete).toBe(false);
     expect(analyzeFinalReport("I updated the loader. The index points at the real file.").claimsComplete).toBe(true);
+  });
+
+  it("a reply cut off leading into its next call: a code-state row is a step under way, leftover work still counts (0124)", () => {
+    const step = "The symlink didn't work. Let me check the tasks folder:";
+    expect([analyzeFinalReport(step).statesUnfinished, explainFinalReport(step).at(-1)?.id]).toEqual([false, "midtask.no-state"]);
+    expect(analyzeFinalReport("The symlink didn't work.").statesUnfinished).toBe(true);
+    expect(analyzeFinalReport("Two issues remain. First, let me fix the list test:").statesUnfinished).toBe(true);
   });
 
   it("a question inside inline code or a fence is not the reply's question", () => {
