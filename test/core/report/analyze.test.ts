@@ -164,6 +164,9 @@ describe("the pattern table", () => {
     // 0124: "should be fixed to <do something>" recommends a fix; "should be fixed now" is a hedged claim.
     ["This bug should be fixed to strip the prefix.", []],
     ["The import should be fixed now.", ["complete.state"]],
+    // 0124: the agent's readiness as the last sentence waits for the word; a branch's readiness is a claim.
+    ["The spec is updated. Ready to proceed with implementation!", ["complete.state", "complete.final", "permission.ready"]],
+    ["The branch is ready to merge.", ["complete.state"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
