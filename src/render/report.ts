@@ -250,7 +250,7 @@ function finalReportSection(summary: StudySummary): string[] {
   const lines = [
     "## Final report and claims",
     "",
-    `What ADR-0072 asks of the final report, read by \`analyzeFinalReport\`. Beside each rate: the analyzer's precision (P) and recall (R) on its two held-out splits, ${split.replies} labelled final replies (${split.real} of them real; docs/metrics.md), so a rate is read no finer than the analyzer that produced it.`,
+    `What ADR-0072 asks of the final report, read by \`analyzeFinalReport\`. Beside each rate: the analyzer's precision (P) and recall (R) on its held-out splits, ${split.replies} labelled final replies (${split.real} of them real; docs/metrics.md), so a rate is read no finer than the analyzer that produced it.`,
     "",
     `| measure | ${arms.map((arm) => `${cell(arm.name)} (n=${arm.n})`).join(" | ")} | analyzer on the held-out splits |`,
     `|---|${arms.map(() => "---|").join("")}---|`,

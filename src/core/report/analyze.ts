@@ -60,13 +60,13 @@ const CHECKED_ITEM = /^\s*[-*+] \[x\]/i;
 const UNCHECKED_ITEM = /^\s*[-*+] \[ \]/;
 
 /** A line that introduces a plan or a proposal: the list after it proposes work, it does not report it. */
-const PLAN_INTRO = /\b(?:plan|propos\w*|approach|options?|steps|would|I'd|could)\b[^:\n]{0,80}:\s*$/i;
+const PLAN_INTRO = /\b(?:plan|propos\w*|approach|options?|steps|would|I'd|could|should|must|needs? to|to ensure)\b[^:\n]{0,80}:\s*$/i;
 
-/** The first three statements, less the items of a list that a plan line introduces. */
-function openingStatements(statements: readonly string[]): string[] {
+/** The lines, less the items of a list that a plan line ("To fix it we should:") introduces. */
+function withoutPlanItems(lines: readonly string[]): string[] {
   const out: string[] = [];
   let inPlan = false;
-  for (const line of statements.slice(0, 3)) {
+  for (const line of lines) {
     if (PLAN_INTRO.test(line)) inPlan = true;
     else if (inPlan && isListItem(line)) continue;
     else inPlan = false;
@@ -131,7 +131,12 @@ function allClauses(statements: readonly string[]): string {
  * cut off mid-task, and so was one that ends "Let me remove them.": what it reports done is a step of
  * work that goes on, not a claim (ADR 0089).
  */
-const MID_TASK_ENDING = /^\W*(?:(?:now|ok|okay|good|great|perfect|so|first|next|then|alright)\W+)?(?:(?:let me|let's|I'll|I will|I'm going to|I need to|now I need to)\b(?! know\b)[^\n]{0,300}:|(?:let me|let's|I need to)\b(?! know\b)[^\n]{0,300})\s*$/i;
+const MID_TASK_ENDING = /^\W*(?:(?:now|ok|okay|good|great|perfect|so|first|next|then|alright)\W+)?(?:(?:let me|let's|I'll|I will|I'm going to|I need to|now I need to|we need to|we'll|we will|we should|I should)\b(?! know\b)[^\n]{0,300}:|(?:let me|let's|I need to)\b(?! know\b)[^\n]{0,300})\s*$/i;
+
+/** Whether the reply ends leading into the agent's next call (see MID_TASK_ENDING). */
+function endsMidTask(prose: Prose): boolean {
+  return MID_TASK_ENDING.test(sentencesOf(prose.lines.at(-1) ?? "").at(-1) ?? "");
+}
 
 const LABEL_HINT = /\b(?:changes|fixes|edits|files|what|summary|overall|result|status|verdict)\b/i;
 
@@ -149,8 +154,9 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
   const lastStart = paragraphStarts.at(-1) ?? lines.length;
   const endingStart = paragraphStarts.length > 1 && /^or\b/i.test(lines[lastStart] ?? "") ? (paragraphStarts.at(-2) as number) : lastStart;
   const ending = joinedTail(lines, endingStart, lines.length, 3000);
-  const midTask = MID_TASK_ENDING.test(sentencesOf(lines.at(-1) ?? "").at(-1) ?? "");
-  const claimLines = midTask ? [] : [...openingStatements(statements), ...lines.slice(Math.max(lastStart, lines.length - 6)).filter((line) => !contentText.has(line))];
+  const midTask = endsMidTask(prose);
+  const lastParagraph = withoutPlanItems(lines.slice(lastStart).filter((line) => !contentText.has(line)));
+  const claimLines = midTask ? [] : [...withoutPlanItems(statements.slice(0, 3)), ...lastParagraph.slice(-6)];
   const claim = claimLines.flatMap((line) => clausesOf(line.slice(0, 2000))).filter((clause) => !isNarrationOrQuestion(clause) && !PREMISE.test(clause));
   const lastLine = prose.lines.at(-1) ?? "";
   // The last sentence, after trailing emoji ("Happy coding! 🚀"); capped, since fillers are short.
@@ -240,11 +246,25 @@ function findsOnly(all: readonly PatternHit[]): boolean {
   return !all.some((hit) => hit.group === "complete") && all.some((hit) => hit.group === "permission") && unfinished.length > 0 && unfinished.every((hit) => CODE_STATE_ROWS.has(hit.id));
 }
 
+/**
+ * A reply cut off leading into its next call whose only unfinished rows describe the code ("the link
+ * didn't work. Let me check the folder:") reports a step of work that goes on, not what it left
+ * (ADR 0089: a narration of the action under way is neither a claim nor unfinished work). Rows about
+ * the agent's own work (remaining, could not, blocked, next) still count. docs/decisions/0124.
+ */
+function midTaskStateOnly(prose: Prose, all: readonly PatternHit[]): boolean {
+  const unfinished = all.filter((hit) => hit.group === "unfinished");
+  return unfinished.length > 0 && unfinished.every((hit) => CODE_STATE_ROWS.has(hit.id)) && endsMidTask(prose);
+}
+
 /** The rows that fired on `text`, in table order, each with the clause it fired on: why a field came out as it did. */
 export function explainFinalReport(text: string, options: AnalyzeOptions = {}): PatternHit[] {
-  const all = hits(readProse(text), options);
-  // Say when the unfinished rows were read as findings (see analyzeFinalReport).
-  return findsOnly(all) ? [...all, { id: "findings.no-claim", group: "content", clause: "no completion clause and the ending asks: the unfinished rows describe the code, not the work" }] : all;
+  const prose = readProse(text);
+  const all = hits(prose, options);
+  // Say when the unfinished rows were read as findings or as a step under way (see analyzeFinalReport).
+  if (findsOnly(all)) return [...all, { id: "findings.no-claim", group: "content", clause: "no completion clause and the ending asks: the unfinished rows describe the code, not the work" }];
+  if (midTaskStateOnly(prose, all)) return [...all, { id: "midtask.no-state", group: "content", clause: "the reply ends leading into its next call: the unfinished rows describe a step under way, not the work" }];
+  return all;
 }
 
 /** The ids of the table rows that fired on `text`, in table order. */
@@ -265,6 +285,7 @@ export function analyzeFinalReport(text: string, counter?: TokenCounter, options
   // updated") tells what the agent found, not what it left (ADR 0089: nothing was claimed or left).
   // Rows about the agent's own work (could not, remaining, next, blocked, partial) still count.
   if (fired.has("unfinished") && !fired.has("complete") && fired.has("permission") && CODE_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && findsOnly(hits(prose, options))) fired.delete("unfinished");
+  if (fired.has("unfinished") && CODE_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && endsMidTask(prose) && midTaskStateOnly(prose, hits(prose, options))) fired.delete("unfinished");
   const asksPermission = fired.has("permission");
   // A progress mark (❌, ⏳, an unchecked box) is unfinished work only in a reply that reports progress.
   const reportsProgress = fired.has("complete") || prose.statements.some((line) => CHECKED_ITEM.test(line));

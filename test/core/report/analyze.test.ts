@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TokenCounter, countTokens } from "../../../src/core/tokens.ts";
-import { REPORT_PATTERNS, analyzeFinalReport, plainLine, reportPatternHits } from "../../../src/core/report/analyze.ts";
+import { REPORT_PATTERNS, analyzeFinalReport, explainFinalReport, plainLine, reportPatternHits } from "../../../src/core/report/analyze.ts";
 
 describe("the pattern table", () => {
   it("has unique ids prefixed by their group, and no global or sticky flags (test() must be stateless)", () => {
@@ -139,6 +139,34 @@ describe("the pattern table", () => {
     ["The page loads.\n\nNext steps: none.", ["next.step", "filler.next-none"]],
     ["The page loads.\n\nHope this helps!", ["filler.sign-off"]],
     ["The page loads in 80 ms on the cold path.", []],
+    // docs/decisions/0124: an offer with its condition first, when the condition names more work.
+    ["If you want me to add a CLI test too, let me know.", ["permission.if-let-me-know"]],
+    ["If you need any further tweaks to the wording, let me know!", ["reason.cause", "permission.if-let-me-know"]],
+    ["Let me know if you need further changes.", ["reason.cause", "permission.if-let-me-know"]],
+    ["If you need anything else, let me know!", ["reason.cause"]],
+    // 0124: a present-perfect passive with an adverb is a claim.
+    ["The config loader has now been updated to read v3 files.", ["complete.state"]],
+    // 0124: a negated status in a relative clause qualifies the things named, not the work.
+    ["The exporter will only list jobs that are not done.", []],
+    ["The jobs that aren't finished stay in the queue.", []],
+    // 0124: a failure the reply places outside the work.
+    ["The other failing tests are outside the scope of this task.", ["reason.cause"]],
+    ["There are some failures in other modules.", []],
+    ["Three tests fail outside the scope of this change.", ["reason.cause"]],
+    // 0124: a failure that a fixing verb takes as its object is gone.
+    ["We fixed the two failing tests in the importer.", ["complete.ive", "reason.cause"]],
+    // 0124: the perfect aspect of the checks row, and "X now:" heading what it now does.
+    ["Both tests have passed.", ["complete.checks"]],
+    ["The exporter now:\n1. Streams rows\n2. Retries on 503", ["complete.now"]],
+    // 0124: a defect that "is in" a place is located, not delivered; a deliverable that is in one is.
+    ["The key issue is in the session store.", []],
+    ["The plan is in `PLAN.md`.", ["complete.state"]],
+    // 0124: "should be fixed to <do something>" recommends a fix; "should be fixed now" is a hedged claim.
+    ["This bug should be fixed to strip the prefix.", []],
+    ["The import should be fixed now.", ["complete.state"]],
+    // 0124: the agent's readiness as the last sentence waits for the word; a branch's readiness is a claim.
+    ["The spec is updated. Ready to proceed with implementation!", ["complete.state", "complete.final", "permission.ready"]],
+    ["The branch is ready to merge.", ["complete.state"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
@@ -214,6 +242,25 @@ describe("analyzeFinalReport fields", () => {
     const text = "Built the release notes.\n\nShould I publish them now? It needs your npm login.\n\nOr do you want to review first";
     expect(analyzeFinalReport(text).asksPermission).toBe(true);
     expect(analyzeFinalReport("Should I publish them now?\n\nThe notes are in `NOTES.md`.").asksPermission).toBe(false);
+  });
+
+  it("a list under a line that says what should be done proposes, in the ending as in the opening (0124)", () => {
+    const text = "I traced the error to the session store.\n\nTo fix it, the store should be changed to ensure:\n1. The record is written before the clone is created\n2. A failed clone is removed";
+    expect([analyzeFinalReport(text).claimsComplete, analyzeFinalReport(text).statesUnfinished]).toEqual([false, false]);
+    expect(analyzeFinalReport("I traced the error to the session store.\n\nThe record is written before the clone is created.").claimsComplete).toBe(true);
+  });
+
+  it("an ending that leads into the next call with 'we need to …:' is mid-task, so it claims nothing (0124)", () => {
+    const text = "I updated the loader, but the path is wrong. We need to point the index at the real file:";
+    expect(analyzeFinalReport(text).claimsComplete).toBe(false);
+    expect(analyzeFinalReport("I updated the loader. The index points at the real file.").claimsComplete).toBe(true);
+  });
+
+  it("a reply cut off leading into its next call: a code-state row is a step under way, leftover work still counts (0124)", () => {
+    const step = "The symlink didn't work. Let me check the tasks folder:";
+    expect([analyzeFinalReport(step).statesUnfinished, explainFinalReport(step).at(-1)?.id]).toEqual([false, "midtask.no-state"]);
+    expect(analyzeFinalReport("The symlink didn't work.").statesUnfinished).toBe(true);
+    expect(analyzeFinalReport("Two issues remain. First, let me fix the list test:").statesUnfinished).toBe(true);
   });
 
   it("a question inside inline code or a fence is not the reply's question", () => {

@@ -91,18 +91,20 @@ function table(scores: FieldScore[]): string {
   ].join("\n");
 }
 
-/** The dev portion and the two held-out splits (docs/decisions/0090, 0121). */
+/** The dev portion and the three held-out splits (docs/decisions/0090, 0121, 0123). */
 export interface Portions {
   dev: LabelledReply[];
   test: LabelledReply[];
   test2: LabelledReply[];
+  test3: LabelledReply[];
 }
 
-export function portions(replies: LabelledReply[], testFiles: ReadonlySet<string>, test2Files: ReadonlySet<string> = new Set()): Portions {
+export function portions(replies: LabelledReply[], testFiles: ReadonlySet<string>, test2Files: ReadonlySet<string> = new Set(), test3Files: ReadonlySet<string> = new Set()): Portions {
   return {
-    dev: replies.filter((reply) => !testFiles.has(reply.file) && !test2Files.has(reply.file)),
+    dev: replies.filter((reply) => !testFiles.has(reply.file) && !test2Files.has(reply.file) && !test3Files.has(reply.file)),
     test: replies.filter((reply) => testFiles.has(reply.file)),
     test2: replies.filter((reply) => test2Files.has(reply.file)),
+    test3: replies.filter((reply) => test3Files.has(reply.file)),
   };
 }
 
@@ -134,7 +136,7 @@ export function renderAccuracyModule(parts: Portions): string {
     "/**",
     " * The final-report analyzer's measured accuracy, generated from fixtures/final-replies by",
     " * test/core/report/final-replies.test.ts (UPDATE_METRICS=1 rewrites it; a plain run fails when stale).",
-    " * `heldOut` pools the two held-out splits (docs/decisions/0090, 0121); the report prints it beside",
+    " * `heldOut` pools the three held-out splits (docs/decisions/0090, 0121, 0123); the report prints it beside",
     " * the rates it qualifies. Do not edit by hand.",
     " */",
     "export interface FieldAccuracy {",
@@ -149,10 +151,11 @@ export function renderAccuracyModule(parts: Portions): string {
     "  fields: Record<\"claimsComplete\" | \"statesUnfinished\" | \"givesReasonAndNext\" | \"asksPermission\" | \"fillerEnding\", FieldAccuracy>;",
     "}",
     "",
-    "export const ANALYZER_ACCURACY: { heldOut: AnalyzerAccuracy; test: AnalyzerAccuracy; test2: AnalyzerAccuracy; dev: AnalyzerAccuracy } = {",
-    ...block("heldOut", [...parts.test, ...parts.test2]),
+    "export const ANALYZER_ACCURACY: { heldOut: AnalyzerAccuracy; test: AnalyzerAccuracy; test2: AnalyzerAccuracy; test3: AnalyzerAccuracy; dev: AnalyzerAccuracy } = {",
+    ...block("heldOut", [...parts.test, ...parts.test2, ...parts.test3]),
     ...block("test", parts.test),
     ...block("test2", parts.test2),
+    ...block("test3", parts.test3),
     ...block("dev", parts.dev),
     "};",
     "",
@@ -160,22 +163,23 @@ export function renderAccuracyModule(parts: Portions): string {
 }
 
 /** The `## Final-report analysis` section of docs/metrics.md, generated from the labels. */
-export function renderMetricsSection(replies: LabelledReply[], testFiles: ReadonlySet<string>, test2Files: ReadonlySet<string>): string {
-  const { dev, test, test2 } = portions(replies, testFiles, test2Files);
+export function renderMetricsSection(replies: LabelledReply[], testFiles: ReadonlySet<string>, test2Files: ReadonlySet<string>, test3Files: ReadonlySet<string> = new Set()): string {
+  const { dev, test, test2, test3 } = portions(replies, testFiles, test2Files, test3Files);
   const real = replies.filter((reply) => reply.origin === "real");
   const realOf = (part: LabelledReply[]): number => part.filter((r) => r.origin === "real").length;
   const devMisses = dev.flatMap((reply) => (Object.entries(reply.knownMiss) as Array<[BooleanField, string]>).map(([field, why]) => `- \`${reply.file}\` \`${field}\`: ${why}`));
-  const generated = [...heldOutMisses("split-1", test), ...heldOutMisses("split-2", test2)].map((line) => `- ${line}`);
+  const generated = [...heldOutMisses("split-1", test), ...heldOutMisses("split-2", test2), ...heldOutMisses("split-3", test3)].map((line) => `- ${line}`);
   return [
     "## Final-report analysis",
     "",
     "`analyzeFinalReport` (src/core/report/analyze.ts) against the hand-labelled final replies in",
     `\`fixtures/final-replies/\`: ${replies.length} replies, ${real.length} of them real final messages of recorded Codex,`,
-    `Claude Code and pi sessions and ${replies.length - real.length} written (sources in that folder's SOURCES.md, labelling rules in`,
-    "docs/decisions/0089-final-reply-labelling-rules.md). Two held-out splits were drawn at random with fixed seeds",
+    `Claude Code, pi and Cursor sessions and ${replies.length - real.length} written (sources in that folder's SOURCES.md, labelling rules in`,
+    "docs/decisions/0089-final-reply-labelling-rules.md). Three held-out splits were drawn at random with fixed seeds",
     "before the analyzer changes they measure: split 1 (`test-split.txt`, docs/decisions/0090) before the",
     "per-clause rework (0091), split 2 (`test-split-2.txt`, 0121) from replies 313–437, added in round 3,",
-    `before that round's changes. Patterns were developed on the other ${dev.length} (dev) only. Dev disagreements are listed`,
+    "before that round's changes, split 3 (`test-split-3.txt`, 0123) from replies 755–814 of a project not",
+    `used before, before the second pass's changes. Patterns were developed on the other ${dev.length} (dev) only. Dev disagreements are listed`,
     "under `knownMiss` in `labels.yaml` and below; held-out disagreements are generated by the test (not",
     "read to choose a pattern). The test fails if a miss is fixed or a new one appears. The study report",
     "prints the pooled held-out figures (src/core/report/accuracy.ts, generated by the same test) beside",
@@ -188,6 +192,10 @@ export function renderMetricsSection(replies: LabelledReply[], testFiles: Readon
     `**Held-out split 2** (${test2.length} replies, ${realOf(test2)} real):`,
     "",
     table(score(test2)),
+    "",
+    `**Held-out split 3** (${test3.length} replies, ${realOf(test3)} real):`,
+    "",
+    table(score(test3)),
     "",
     `Dev portion (${dev.length} replies, ${realOf(dev)} real; the patterns were developed on these, so this flatters them):`,
     "",

@@ -5,6 +5,8 @@
  *   labelled before the analyzer was reworked per clause.
  * - Split 2 (docs/decisions/0121): 60 replies drawn with another seed from replies 313–437, added
  *   and labelled in round 3 before that round changed the analyzer.
+ * - Split 3 (docs/decisions/0123): 40 replies drawn with a third seed from replies 755–814, real
+ *   replies of a project not used before, labelled before the analyzer ran on them.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -22,6 +24,7 @@ export interface SplitSpec {
 
 export const SPLIT_1: SplitSpec = { seed: 20261201, size: 110, first: 1, last: 312, file: join(REPLIES_DIR, "test-split.txt") };
 export const SPLIT_2: SplitSpec = { seed: 20261203, size: 60, first: 313, last: 437, file: join(REPLIES_DIR, "test-split-2.txt") };
+export const SPLIT_3: SplitSpec = { seed: 20261205, size: 40, first: 755, last: 814, file: join(REPLIES_DIR, "test-split-3.txt") };
 
 // Split 1's names, kept for the code written against them.
 export const SPLIT_SEED = SPLIT_1.seed;
