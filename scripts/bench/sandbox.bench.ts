@@ -7,7 +7,7 @@
  *    sandbox <= 1.3x.
  * 2. Per run: the default study (three arms, scripted model, real clones, the agent loop, all six
  *    acceptance checks), sandboxed and with `--no-sandbox`, alternating, wall time per run.
- *    Five rounds (a run under load varies by 2x between rounds; the median needs them). Target: sandboxed <= 1.1x.
+ *    Nine rounds (a run under load varies by 2x between rounds; the median needs them). Target: sandboxed <= 1.1x.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -100,7 +100,7 @@ try {
   console.table(await perCall(quick ? 10 : 60));
   console.log(`load average after the calls: ${load()}`);
   const runs = quick ? 1 : 2;
-  const rounds = quick ? 1 : 5;
+  const rounds = quick ? 1 : 9;
   const sandboxed: number[] = [];
   const perProcess: number[] = [];
   const bare: number[] = [];
@@ -114,7 +114,7 @@ try {
   }
   const row = (label: string, values: number[]) => ({ "default study, per run": label, "median ms": median(values).toFixed(0), "all ms": values.map((v) => v.toFixed(0)).join(", "), "x unsandboxed": (median(values) / median(bare)).toFixed(2) });
   console.table([
-    row(grouping ? "bubblewrap, a cgroup per run and per check" : "bubblewrap", sandboxed),
+    row(grouping ? "bubblewrap, a cgroup for the run, one for its checks" : "bubblewrap", sandboxed),
     ...(grouping ? [row("bubblewrap, per-process limits", perProcess)] : []),
     { "default study, per run": "no sandbox", "median ms": median(bare).toFixed(0), "all ms": bare.map((v) => v.toFixed(0)).join(", "), "x unsandboxed": "1.00" },
   ]);

@@ -115,7 +115,8 @@ export function runCheck(check: CheckSpec, options: RunCheckOptions): Promise<Ch
   return new Promise((resolvePromise) => {
     let output = "";
     let timedOut = false;
-    // Each check has a cgroup of its own (ADR 0114): the grader never shares the agent's caps.
+    // Grading has a cgroup of its own (ADR 0114): the grader never shares the agent's caps. A check
+    // run on its own (the task's setup) makes one; runAcceptance passes the run's checks one group.
     const grouped = withRunGroup(options.sandbox ?? defaultRunSandbox(options.env ?? process.env));
     const run = grouped.run;
     const before = run.group?.counters();
@@ -174,7 +175,17 @@ export function runCheck(check: CheckSpec, options: RunCheckOptions): Promise<Ch
  * marked sequential), each in its own process: its exit code stays the truth. Results are in the
  * checks' order; after an abort no further check starts, and the ones not started are left out.
  */
-export async function runAcceptance(checks: readonly CheckSpec[], options: RunCheckOptions): Promise<AcceptanceResult> {
+export async function runAcceptance(checks: readonly CheckSpec[], given: RunCheckOptions): Promise<AcceptanceResult> {
+  // One group for the whole grading: its caps bound all the checks together, made and removed once.
+  const grading = withRunGroup(given.sandbox ?? defaultRunSandbox(given.env ?? process.env));
+  try {
+    return await runEach(checks, { ...given, sandbox: grading.run });
+  } finally {
+    grading.close();
+  }
+}
+
+async function runEach(checks: readonly CheckSpec[], options: RunCheckOptions): Promise<AcceptanceResult> {
   const sequential = checks.some((check) => check.sequential === true);
   const width = sequential ? 1 : Math.max(1, Math.min(checks.length, options.concurrency ?? availableParallelism()));
   const outcomes: (CheckOutcome | undefined)[] = new Array(checks.length);
