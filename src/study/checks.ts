@@ -109,65 +109,106 @@ export interface RunCheckOptions {
 
 /** Runs one check. Never throws for a failing command: the failure is the result. */
 export function runCheck(check: CheckSpec, options: RunCheckOptions): Promise<CheckOutcome> {
+  // Grading has a cgroup of its own (ADR 0114): the grader never shares the agent's caps. A check
+  // run on its own (the task's setup) makes one; runAcceptance passes the run's checks one group.
+  const grouped = withRunGroup(options.sandbox ?? defaultRunSandbox(options.env ?? process.env));
+  const prepared = prepareCheck(check, { ...options, sandbox: grouped.run });
+  return prepared.run().finally(() => grouped.close());
+}
+
+interface PreparedCheck {
+  /** Starts the check (its timeout runs from here) and settles with its outcome. */
+  run(): Promise<CheckOutcome>;
+  /** For a check that will not be run (an abort): its waiting process is killed. */
+  drop(): void;
+}
+
+/**
+ * A check made ready to start. In a cgroup its process is spawned at once and joins the group, then
+ * waits for its go: joining waits for the kernel (an RCU grace period, ~7 ms), and checks made
+ * ready together wait for it together instead of one wave after another. Without a group the
+ * process is spawned when the check starts.
+ */
+function prepareCheck(check: CheckSpec, options: RunCheckOptions): PreparedCheck {
   const now = options.now ?? (() => performance.now());
-  const started = now();
   const timeoutMs = check.timeoutMs ?? options.timeoutMs;
-  return new Promise((resolvePromise) => {
-    let output = "";
-    let timedOut = false;
-    // Grading has a cgroup of its own (ADR 0114): the grader never shares the agent's caps. A check
-    // run on its own (the task's setup) makes one; runAcceptance passes the run's checks one group.
-    const grouped = withRunGroup(options.sandbox ?? defaultRunSandbox(options.env ?? process.env));
-    const run = grouped.run;
-    const before = run.group?.counters();
+  const run = options.sandbox ?? defaultRunSandbox(options.env ?? process.env);
+  const gated = run.group !== undefined;
+  let output = "";
+  let timedOut = false;
+  let early: { exitCode: number | null; signal: string | null; extra: string } | null = null;
+  let onEnd: ((exitCode: number | null, signal: string | null, extra?: string) => void) | null = null;
+  const spawnChild = () => {
     const wrapped = sandboxCommand(
       run.sandbox,
-      { argv: ["sh", "-c", check.command], dir: options.cwd, network: run.network, readable: run.readable, ...(options.extraEnv ? { env: options.extraEnv } : {}), ...(run.group === undefined ? {} : { group: run.group }) },
+      { argv: ["sh", "-c", check.command], dir: options.cwd, network: run.network, readable: run.readable, ...(options.extraEnv ? { env: options.extraEnv } : {}), ...(run.group === undefined ? {} : { group: run.group, gated }) },
       options.env ?? process.env,
     );
-    const child = spawn(wrapped.file, wrapped.args, {
-      cwd: options.cwd,
-      env: wrapped.env,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(wrapped.file, wrapped.args, { cwd: options.cwd, env: wrapped.env, detached: true, stdio: [gated ? "pipe" : "ignore", "pipe", "pipe"] });
     const collect = (chunk: Buffer): void => {
       output += chunk.toString("utf8");
       if (output.length > OUTPUT_CAP * 4) output = output.slice(-OUTPUT_CAP * 2);
     };
-    child.stdout.on("data", collect);
-    child.stderr.on("data", collect);
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup(child.pid);
-    }, timeoutMs);
-    const onAbort = (): void => killGroup(child.pid);
-    options.signal?.addEventListener("abort", onAbort, { once: true });
-    let settled = false;
-    const finish = (exitCode: number | null, signal: string | null, extra = ""): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      options.signal?.removeEventListener("abort", onAbort);
-      // A check that left children behind (a server, a watcher) must not outlive it.
-      killGroup(child.pid);
-      const caps = run.group !== undefined && before !== undefined ? run.group.capsHitSince(before).map((cap) => `\n[${capNotice(cap, run.group?.limits ?? DEFAULT_SANDBOX_LIMITS, "check's")}]`) : [];
-      grouped.close();
-      const note = (timedOut ? `\n[armstudy: check timed out after ${timeoutMs} ms; its process group was killed]` : "") + caps.join("");
-      resolvePromise({
-        id: check.id,
-        command: check.command,
-        passed: exitCode === 0 && !timedOut,
-        exitCode,
-        signal,
-        timedOut,
-        durationMs: Math.round(now() - started),
-        output: tail(output + extra + note, OUTPUT_CAP),
-      });
+    child.stdout?.on("data", collect);
+    child.stderr?.on("data", collect);
+    child.stdin?.on("error", () => undefined);
+    // An end before the go (the join failed) is kept until the check is run.
+    const ended = (exitCode: number | null, signal: string | null, extra = ""): void => {
+      if (onEnd !== null) onEnd(exitCode, signal, extra);
+      else early ??= { exitCode, signal, extra };
     };
-    child.on("error", (error) => finish(null, null, `\n[armstudy: could not start the check: ${error.message}]`));
-    child.on("close", (code, signal) => finish(code, signal));
-  });
+    child.on("error", (error) => ended(null, null, `\n[armstudy: could not start the check: ${error.message}]`));
+    child.on("close", (code, signal) => ended(code, signal));
+    return child;
+  };
+  let child = gated ? spawnChild() : null;
+  return {
+    drop: () => {
+      if (child !== null) killGroup(child.pid);
+    },
+    run: () =>
+      new Promise((resolvePromise) => {
+        const started = now();
+        const before = run.group?.counters();
+        let settled = false;
+        let timer: NodeJS.Timeout | undefined;
+        const onAbort = (): void => killGroup(child?.pid);
+        const finish = (exitCode: number | null, signal: string | null, extra = ""): void => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          options.signal?.removeEventListener("abort", onAbort);
+          // A check that left children behind (a server, a watcher) must not outlive it.
+          killGroup(child?.pid);
+          const caps = run.group !== undefined && before !== undefined ? run.group.capsHitSince(before).map((cap) => `\n[${capNotice(cap, run.group?.limits ?? DEFAULT_SANDBOX_LIMITS, "check's")}]`) : [];
+          const note = (timedOut ? `\n[armstudy: check timed out after ${timeoutMs} ms; its process group was killed]` : "") + caps.join("");
+          resolvePromise({
+            id: check.id,
+            command: check.command,
+            passed: exitCode === 0 && !timedOut,
+            exitCode,
+            signal,
+            timedOut,
+            durationMs: Math.round(now() - started),
+            output: tail(output + extra + note, OUTPUT_CAP),
+          });
+        };
+        onEnd = finish;
+        if (early !== null) {
+          finish(early.exitCode, early.signal, early.extra);
+          return;
+        }
+        child ??= spawnChild();
+        const running = child;
+        timer = setTimeout(() => {
+          timedOut = true;
+          killGroup(running.pid);
+        }, timeoutMs);
+        options.signal?.addEventListener("abort", onAbort, { once: true });
+        // The go: the waiting process starts the check now.
+        if (gated) running.stdin?.end("go\n");
+      }),
+  };
 }
 
 /**
@@ -189,15 +230,18 @@ async function runEach(checks: readonly CheckSpec[], options: RunCheckOptions): 
   const sequential = checks.some((check) => check.sequential === true);
   const width = sequential ? 1 : Math.max(1, Math.min(checks.length, options.concurrency ?? availableParallelism()));
   const outcomes: (CheckOutcome | undefined)[] = new Array(checks.length);
+  // Every check is made ready first (in a group, they join it together), then started up to width at a time.
+  const prepared = checks.map((check) => prepareCheck(check, options));
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < checks.length && options.signal?.aborted !== true) {
       const index = next;
       next += 1;
-      outcomes[index] = await runCheck(checks[index] as CheckSpec, options);
+      outcomes[index] = await (prepared[index] as PreparedCheck).run();
     }
   };
   await Promise.all(Array.from({ length: width }, worker));
+  for (let index = next; index < prepared.length; index += 1) prepared[index]?.drop();
   // With one worker an abort leaves a prefix; with several, the checks that finished, in order.
   const results = outcomes.filter((outcome): outcome is CheckOutcome => outcome !== undefined);
   const passed = results.filter((result) => result.passed).length;

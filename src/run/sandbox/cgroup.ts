@@ -314,8 +314,9 @@ export function capNotice(cap: GroupCap, limits: SandboxLimits, whose = "run's")
 }
 
 /** `sh -c` that writes its own pid into each file, then execs the rest: a process joins the group before it starts anything. */
-export function joinGroupArgs(files: readonly string[], file: string, args: readonly string[]): { file: string; args: string[] } {
-  const script = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"';
+export function joinGroupArgs(files: readonly string[], file: string, args: readonly string[], gated = false): { file: string; args: string[] } {
+  const start = gated ? 'read -r go || exit 125; exec "$@" </dev/null' : 'exec "$@"';
+  const script = `n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; ${start}`;
   return { file: "/bin/sh", args: ["-c", script, "armstudy-join", String(files.length), ...files, file, ...args] };
 }
 

@@ -233,5 +233,5 @@ export function sandboxCommand(sandbox: Sandbox, spec: SandboxSpec, parentEnv: N
   // bwrap's own environment is what /proc/1/environ shows inside: the bare PATH, nothing else.
   if (spec.group === undefined) return { file: sandbox.bin, args, env: { PATH: SANDBOX_PATH } };
   // bubblewrap joins the run's cgroup before it starts, so every process of the sandbox is in it.
-  return { ...joinGroupArgs(spec.group.joinFiles, sandbox.bin, args), env: { PATH: SANDBOX_PATH } };
+  return { ...joinGroupArgs(spec.group.joinFiles, sandbox.bin, args, spec.gated === true), env: { PATH: SANDBOX_PATH } };
 }

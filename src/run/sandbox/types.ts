@@ -49,6 +49,12 @@ export type SandboxNetwork = "none" | "host";
 export interface SandboxSpec {
   /** The run's cgroup: the command joins it before it starts, and the per-process CPU, memory and process rlimits are left out. */
   group?: RunGroup;
+  /**
+   * With a group: after joining it, wait for one line on stdin before starting (stdin is then
+   * /dev/null). Joining waits for the kernel (an RCU grace period); commands made ready together
+   * wait for it together, and each starts when the caller writes its line.
+   */
+  gated?: boolean;
   /** The program and its arguments, run inside. */
   argv: readonly string[];
   /**
