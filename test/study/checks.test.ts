@@ -131,5 +131,8 @@ describe("runAcceptance, concurrently", () => {
     abort.abort();
     const result = await runAcceptance([writer, { id: "C", command: "true" }], { cwd: dir, timeoutMs: 10_000, concurrency: 2, signal: abort.signal });
     expect(result).toEqual({ passed: 0, failed: 0, checks: [] });
+    // In a cgroup the checks were made ready (spawned, waiting for their go); a dropped one never runs its command.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(existsSync(join(dir, "b.ready"))).toBe(false);
   });
 });
