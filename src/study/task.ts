@@ -101,6 +101,12 @@ async function readText(file: string, what: string): Promise<string> {
 
 /** Validates parsed task.yaml and resolves its paths against the task folder. */
 export function parseTaskFile(value: unknown, file: string): TaskSpec {
+  // An unquoted hash of digits (or digits around one e) reads as a YAML number; the union's own
+  // error would only say "Invalid input".
+  const commit = (value as { repo?: { commit?: unknown } } | null)?.repo?.commit;
+  if (typeof commit === "number") {
+    throw new StudyInputError("STUDY_TASK", `${file}: field repo.commit: reads as a number: YAML takes a commit hash of digits (or digits and an e) as one; quote it, e.g. commit: "0123e45"`, file);
+  }
   const parsed = TaskFileSchema.safeParse(value);
   if (!parsed.success) throw new StudyInputError("STUDY_TASK", `${describeZodIssues(file, parsed.error.issues)}\nSee docs/tasks.md for the fields.`, file);
   const data = parsed.data;

@@ -83,7 +83,7 @@ describe("a task written from docs/tasks.md on a new repository", () => {
     git("commit", "-q", "-m", "service");
     const commit = git("rev-parse", "HEAD").trim();
     writeFileSync(join(gitRepo, "greet.js"), "console.log('changed after the pinned commit');\n");
-    const taskYaml = readFileSync(join(dir, "my-tasks", "greeting", "task.yaml"), "utf8").replace("repo: { fixture: repo }", `repo: { git: ../../service, commit: ${commit} }`);
+    const taskYaml = readFileSync(join(dir, "my-tasks", "greeting", "task.yaml"), "utf8").replace("repo: { fixture: repo }", `repo: { git: ../../service, commit: "${commit}" }`);
     writeFileSync(join(dir, "my-tasks", "greeting", "task.yaml"), taskYaml);
     rmSync(join(dir, "my-tasks", "greeting", "repo"), { recursive: true });
     const again = await cli(["study", "mine.study.yaml", "--out", "out-git", "--arm", "ordinary", "--json"], dir);

@@ -72,6 +72,7 @@ describe("task.yaml", () => {
     ["name: t\nrepo: { fixture: repo }\nlimits: { maxWallMs: 3000000000 }\n", "field limits.maxWallMs: Too big: expected number to be <=86400000"],
     ["name: t\nrepo: { fixture: ../elsewhere }\n", 'field repo.fixture: "../elsewhere" is outside the task folder; keep a task\'s files in its folder.'],
     ["name: t\nrepo: { fixture: repo }\nsurprise: 1\n", 'top level: Unrecognized key: "surprise"'],
+    ["name: t\nrepo: { git: ../r, commit: 1234567e12 }\n", 'field repo.commit: reads as a number: YAML takes a commit hash of digits (or digits and an e) as one; quote it, e.g. commit: "0123e45"'],
   ])("refuses %j naming the field", async (yaml, message) => {
     const dir = writeTask(temp(), yaml);
     await expect(loadTask(dir)).rejects.toThrow(`${join(dir, "task.yaml")}: ${message}`);

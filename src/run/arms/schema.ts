@@ -41,7 +41,8 @@ export const armFileSchema = z.strictObject({
   /** `{ ref }`: the prompt pack as it stood at a git commit or tag; `arm` reads another arm's pack. */
   prompt: z
     .strictObject({
-      ref: z.string().min(1),
+      // An unquoted hash of digits (or digits around one e) reads as a YAML number, not a string.
+      ref: z.string({ error: (issue) => (typeof issue.input === "number" ? "reads as a number: YAML takes a commit hash of digits (or digits and an e) as one; quote it, e.g. ref: \"0123e45\"" : undefined) }).min(1),
       arm: z.string().regex(ARM_NAME, ARM_NAME_RULE).optional(),
     })
     .optional(),

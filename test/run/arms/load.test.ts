@@ -349,7 +349,8 @@ describe("prompt: { ref } reads the pack as it stood at a git ref", () => {
     const { root, arms, v1 } = repoWithHistory();
     writeTree(root, {
       "arms/then/arm.yaml": "description: main as of v1\nprompt: { ref: v1, arm: main }\npolicies:\n  - name: todoGate\n",
-      "arms/then-hash/arm.yaml": `prompt: { ref: ${v1.slice(0, 10)}, arm: main }\n`,
+      // Quoted: a hash of digits (and an e) would read as a YAML number (the next test).
+      "arms/then-hash/arm.yaml": `prompt: { ref: "${v1.slice(0, 10)}", arm: main }\n`,
     });
     const [now, then, byHash] = await loadArms(arms, ["main", "then", "then-hash"], { cwd: root });
     const reporting = renderReportingGuidance().trim();
@@ -369,6 +370,18 @@ describe("prompt: { ref } reads the pack as it stood at a git ref", () => {
       file: "arms/then/arm.yaml",
       field: "prompt.ref",
       message: `arms/then/arm.yaml: prompt.ref: git ref "v9" is not a commit or tag in ${root}. Use a commit hash or tag that exists (git log --oneline, git tag), or fetch it first (a shallow clone lacks history: git fetch --unshallow).`,
+    });
+  });
+
+  it("an unquoted hash that YAML reads as a number says to quote it", async () => {
+    const { root, arms } = repoWithHistory();
+    writeTree(root, { "arms/then/arm.yaml": "prompt: { ref: 1234567e12 }\n" });
+    const error = await loadError(() => loadArm(arms, "then", { cwd: root }));
+    expect(error).toEqual({
+      code: "FIELD",
+      file: "arms/then/arm.yaml",
+      field: "prompt.ref",
+      message: 'arms/then/arm.yaml: prompt.ref: reads as a number: YAML takes a commit hash of digits (or digits and an e) as one; quote it, e.g. ref: "0123e45"; fix the value.',
     });
   });
 
