@@ -124,6 +124,12 @@ export interface StudyRunOptions {
   onProgress?: (event: ProgressEvent) => void;
   /** A fresh clock per run, in milliseconds from its start. Default: performance.now(). */
   clockFactory?: () => () => number;
+  /**
+   * A heartbeat every this many ms of real time while a tool runs (ADR 0101; default 10 s). Tests
+   * with a fake clock set it past their length: a beat reads the clock, so a slow machine would
+   * otherwise shift every later timestamp of the run.
+   */
+  heartbeatMs?: number;
   /** The sandbox every run gets (the CLI probes it, `--no-sandbox` turns it off); default probed here. */
   sandbox?: Sandbox;
   /** Rerun only the runs of the folder that ended as `error` (implies resume). */
@@ -584,6 +590,7 @@ async function runOne(prepared: PreparedStudy, planned: PlannedRun, options: Stu
         ...(prepared.meta.contextWindows === undefined ? {} : { contextWindows: prepared.meta.contextWindows }),
         artifactsDir: folder,
         sandbox: task.sandbox,
+        ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
         ...(signal ? { signal } : {}),
       });
     } catch (error) {

@@ -94,6 +94,7 @@ describe("armstudy study (real arms, fixture and scripted model)", () => {
       runs: 1,
       concurrency: 2,
       clockFactory: tickingClock(),
+      heartbeatMs: 86_400_000,
     };
     const dir = temp();
     await runStudy({ ...base, outDir: join(dir, "whole") });

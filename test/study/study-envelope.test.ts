@@ -29,6 +29,7 @@ describe("runStudy with envelope", () => {
       worktreeRoot: join(root, "worktrees"),
       cwd: root,
       clockFactory: tickingClock(),
+      heartbeatMs: 86_400_000,
       arms: ["lazy", "diligent"],
       runs: 1,
       envelope: true,

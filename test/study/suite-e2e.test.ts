@@ -51,7 +51,7 @@ describe("a suite of bundled tasks (real runner, scripted personas)", () => {
     const dir = temp();
     const spec = await suiteSpec(dir);
     expect(spec.tasks.map((task) => task.name)).toEqual(["already-done", "monorepo", "tempting-tests"]);
-    const base = { spec, deps: defaultStudyDeps({ env: { PATH: process.env.PATH } }), cacheRoot: join(ROOT, ".armstudy"), worktreeRoot: join(dir, "wt"), cwd: ROOT, concurrency: 2, clockFactory: tickingClock() };
+    const base = { spec, deps: defaultStudyDeps({ env: { PATH: process.env.PATH } }), cacheRoot: join(ROOT, ".armstudy"), worktreeRoot: join(dir, "wt"), cwd: ROOT, concurrency: 2, clockFactory: tickingClock(), heartbeatMs: 86_400_000 };
     const outcome = await runStudy({ ...base, outDir: join(dir, "whole") });
     expect({ ran: outcome.ran, errors: outcome.errors, planned: outcome.meta.planned.slice(0, 7) }).toEqual({
       ran: 12,
