@@ -13,7 +13,7 @@ import { type ClientRequest, type IncomingMessage, type Server, type ServerRespo
 import { request as httpsRequest } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { DEFAULT_REQUEST_TIMEOUTS } from "../models/openai-compatible.ts";
-import type { FaultCause } from "../models/fault.ts";
+import { type FaultCause, statusFault } from "../models/fault.ts";
 
 /** One provider exchange that failed. */
 export interface ProviderFault {
@@ -44,15 +44,6 @@ export interface ProviderForward {
 
 /** Headers that belong to one hop and are never forwarded. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "proxy-authorization", "te", "trailer", "upgrade", "host"]);
-
-/** The fault an HTTP status stands for, or null when the exchange succeeded. */
-export function statusFault(status: number): FaultCause | null {
-  if (status === 429) return "model.rate_limited";
-  if (status === 408 || status === 504) return "model.timeout";
-  if (status >= 500) return "model.http_5xx";
-  if (status >= 400) return "model.http_4xx";
-  return null;
-}
 
 export async function startProviderForward(baseUrl: string, options: ProviderForwardOptions = {}): Promise<ProviderForward> {
   const target = new URL(baseUrl);

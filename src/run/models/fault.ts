@@ -65,3 +65,12 @@ export type FaultCause = keyof typeof FAULT_CAUSES;
 export function isFaultCause(value: unknown): value is FaultCause {
   return typeof value === "string" && Object.hasOwn(FAULT_CAUSES, value);
 }
+
+/** The fault an HTTP status of a model request stands for, or null for a success (2xx, 3xx). */
+export function statusFault(status: number): FaultCause | null {
+  if (status === 429) return "model.rate_limited";
+  if (status === 408) return "model.timeout";
+  if (status >= 500) return "model.http_5xx";
+  if (status >= 400) return "model.http_4xx";
+  return null;
+}

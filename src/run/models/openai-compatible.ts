@@ -22,7 +22,7 @@ import {
   type Usage,
   ZERO_USAGE,
 } from "../../core/model.ts";
-import type { FaultCause } from "./fault.ts";
+import { type FaultCause, statusFault } from "./fault.ts";
 import { createHttpFetch } from "./http-transport.ts";
 import { redactText, redactValue } from "../secrets/redact.ts";
 import { SseParser } from "./sse.ts";
@@ -487,8 +487,8 @@ export class OpenAICompatibleClient implements ModelClient {
       if (isUsageLimit(response.status, error, this.options.compat)) {
         return { kind: "reply", reply: this.failure("usage_limit", `usage limit reached (HTTP ${response.status}): ${detail}`) };
       }
-      if (response.status === 429 || response.status === 408 || response.status >= 500) {
-        const cause: FaultCause = response.status === 429 ? "model.rate_limited" : response.status === 408 ? "model.timeout" : "model.http_5xx";
+      const cause = statusFault(response.status);
+      if (cause !== null && cause !== "model.http_4xx") {
         return { kind: "retry", cause, reason: `HTTP ${response.status}: ${detail}`, retryAfterMs: retryAfter(response.headers.get("retry-after")) };
       }
       return { kind: "reply", reply: this.failure("error", `HTTP ${response.status}: ${detail}`, "model.http_4xx") };
