@@ -19,6 +19,32 @@ afterAll(() => {
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });
 
+/** Runs a one-run goal study on the stockbook with `model` and extra study-file lines; the run's record. */
+async function goalStudyRecord(dir: string, model: string, extra: string[] = []): Promise<Record<string, unknown>[]> {
+  writeFileSync(
+    join(dir, "goal.study.yaml"),
+    [
+      `repo: { fixture: ${join(ROOT, "fixtures/tasks/stockbook/repo")} }`,
+      `handoff: ${join(ROOT, "fixtures/tasks/stockbook/handoff.md")}`,
+      `checks: ${join(ROOT, "fixtures/tasks/stockbook/checks.yaml")}`,
+      `armsDir: ${join(ROOT, "arms")}`,
+      "arms: [goal]",
+      "runs: 1",
+      `model: ${model}`,
+      ...extra,
+      "",
+    ].join("\n"),
+  );
+  const out = join(dir, "results");
+  const io = memoryIO({ cwd: dir, env: { PATH: process.env.PATH } });
+  const code = await main(["study", join(dir, "goal.study.yaml"), "--out", out], io);
+  expect({ code, err: io.err.join("") }).toEqual({ code: 0, err: "" });
+  return readFileSync(join(out, "runs/goal/run-1/record.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
 describe("a hard cap inside a goal, at the study's defaults", () => {
   it("reaches the goal's wrap-up round, recorded, and settles budget_limited", async () => {
     const dir = mkdtempSync(join(tmpdir(), "armstudy-wrap-up-"));
@@ -36,27 +62,7 @@ describe("a hard cap inside a goal, at the study's defaults", () => {
         "",
       ].join("\n"),
     );
-    writeFileSync(
-      join(dir, "wrap.study.yaml"),
-      [
-        `repo: { fixture: ${join(ROOT, "fixtures/tasks/stockbook/repo")} }`,
-        `handoff: ${join(ROOT, "fixtures/tasks/stockbook/handoff.md")}`,
-        `checks: ${join(ROOT, "fixtures/tasks/stockbook/checks.yaml")}`,
-        `armsDir: ${join(ROOT, "arms")}`,
-        "arms: [goal]",
-        "runs: 1",
-        `model: scripted:${join(dir, "slow.yaml")}`,
-        "",
-      ].join("\n"),
-    );
-    const out = join(dir, "results");
-    const io = memoryIO({ cwd: dir, env: { PATH: process.env.PATH } });
-    const code = await main(["study", join(dir, "wrap.study.yaml"), "--out", out], io);
-    expect({ code, err: io.err.join("") }).toEqual({ code: 0, err: "" });
-    const events = readFileSync(join(out, "runs/goal/run-1/record.jsonl"), "utf8")
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const events = await goalStudyRecord(dir, `scripted:${join(dir, "slow.yaml")}`);
     const requests = events.filter((e) => e.type === "model.request" && e.purpose === "agent").length;
     const marks = events
       .filter((e) => (e.type === "policy.decision" && e.policy === "hardCap") || (e.type === "goal.update" && e.to === "budget_limited") || e.type === "run.end")
@@ -76,28 +82,7 @@ describe("a hard cap inside a goal, at the study's defaults", () => {
     // One step whose command outlives the 2 s cap, and the wrap-up's 10 s after it: only the caps end the run.
     writeFileSync(join(dir, "steps.yaml"), ["steps:", "  - id: W1", "    title: a command that takes longer than the run may", "    reads: [src/money.js]", '    run: "sleep 60"', ""].join("\n"));
     writeFileSync(join(dir, "sleeper.yaml"), ["persona: sleeper", "description: runs a command that outlives every cap", "task: stockbook", "steps: steps.yaml", ""].join("\n"));
-    writeFileSync(
-      join(dir, "wall.study.yaml"),
-      [
-        `repo: { fixture: ${join(ROOT, "fixtures/tasks/stockbook/repo")} }`,
-        `handoff: ${join(ROOT, "fixtures/tasks/stockbook/handoff.md")}`,
-        `checks: ${join(ROOT, "fixtures/tasks/stockbook/checks.yaml")}`,
-        `armsDir: ${join(ROOT, "arms")}`,
-        "arms: [goal]",
-        "runs: 1",
-        `model: scripted:${join(dir, "sleeper.yaml")}`,
-        "limits: { maxRounds: 80, maxWallMs: 2000 }",
-        "",
-      ].join("\n"),
-    );
-    const out = join(dir, "results");
-    const io = memoryIO({ cwd: dir, env: { PATH: process.env.PATH } });
-    const code = await main(["study", join(dir, "wall.study.yaml"), "--out", out], io);
-    expect({ code, err: io.err.join("") }).toEqual({ code: 0, err: "" });
-    const events = readFileSync(join(out, "runs/goal/run-1/record.jsonl"), "utf8")
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const events = await goalStudyRecord(dir, `scripted:${join(dir, "sleeper.yaml")}`, ["limits: { maxRounds: 80, maxWallMs: 2000 }"]);
     const marks = events
       .filter((e) => (e.type === "policy.decision" && e.policy === "hardCap") || (e.type === "goal.update" && e.to === "budget_limited") || e.type === "run.end" || (e.type === "user.message" && e.kind === "continuation"))
       .map((e) => (e.type === "run.end" ? { end: e.status, reason: e.reason } : e.type === "goal.update" ? { goal: e.to } : e.type === "user.message" ? { wrapUpMessage: String(e.text).includes("This is the last round") } : { hardCap: e.decision, reason: e.reason }));
