@@ -2,16 +2,17 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BOOLEAN_FIELDS, type BooleanField, analyzeReply, loadLabelledReplies, portions, renderAccuracyModule, renderMetricsSection, replyFiles, score } from "./labelled.ts";
-import { SPLIT_1, SPLIT_2, SPLIT_3, committedSplit } from "./split.ts";
+import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, committedSplit } from "./split.ts";
 
-// The held-out splits (docs/decisions/0090, 0121, 0123) are scored here but never shown while patterns are
+// The held-out splits (docs/decisions/0090, 0121, 0123, 0139) are scored here but never shown while patterns are
 // developed: their per-reply results and figures go only into generated files, compared as a whole,
 // and are printed only with SHOW_HELD_OUT=1 (a checkpoint look, recorded as such).
 const replies = loadLabelledReplies();
 const testFiles = new Set(committedSplit(SPLIT_1));
 const test2Files = new Set(committedSplit(SPLIT_2));
 const test3Files = new Set(committedSplit(SPLIT_3));
-const parts = portions(replies, testFiles, test2Files, test3Files);
+const test4Files = new Set(committedSplit(SPLIT_4));
+const parts = portions(replies, testFiles, test2Files, test3Files, test4Files);
 const { dev } = parts;
 const MECHANICAL = ["firstLine", "firstLineRaw", "headings", "chars", "tokens"] as const;
 const showHeldOut = process.env.SHOW_HELD_OUT === "1";
@@ -54,7 +55,7 @@ describe("labelled final replies", () => {
   });
 
   it("reads the mechanical fields of held-out replies as labelled (names only on failure)", () => {
-    const wrong = [...parts.test, ...parts.test2, ...parts.test3].flatMap((reply) => {
+    const wrong = [...parts.test, ...parts.test2, ...parts.test3, ...parts.test4].flatMap((reply) => {
       const got = analyzeReply(reply) as unknown as Record<string, unknown>;
       const want = reply.expected as unknown as Record<string, unknown>;
       return MECHANICAL.filter((field) => field in want && JSON.stringify(got[field]) !== JSON.stringify(want[field])).map((field) => `${reply.file} ${field}`);
@@ -64,7 +65,7 @@ describe("labelled final replies", () => {
 
   it("prints and pins precision and recall on the dev portion", () => {
     console.log(figureLines("dev portion", dev));
-    if (showHeldOut) console.log(`${"=".repeat(20)} HELD-OUT (checkpoint look) ${"=".repeat(20)}\n${figureLines("held-out split 1", parts.test)}\n${figureLines("held-out split 2", parts.test2)}\n${figureLines("held-out split 3", parts.test3)}`);
+    if (showHeldOut) console.log(`${"=".repeat(20)} HELD-OUT (checkpoint look) ${"=".repeat(20)}\n${figureLines("held-out split 1", parts.test)}\n${figureLines("held-out split 2", parts.test2)}\n${figureLines("held-out split 3", parts.test3)}\n${figureLines("held-out split 4", parts.test4)}`);
     const figures = Object.fromEntries(score(dev).map((s) => [s.field, [s.tp, s.fp, s.fn]]));
     // [TP, FP, FN] per field: a change to the analyzer or the labels that moves any figure fails here.
     expect(figures).toEqual(DEV_FIGURES);
@@ -83,7 +84,7 @@ describe("generated from the labels (held-out results: compared whole, never pri
   const read = (path: string): string => (existsSync(path) ? readFileSync(path, "utf8") : "");
 
   const metricsPath = join(import.meta.dirname, "../../../docs/metrics.md");
-  const section = renderMetricsSection(replies, testFiles, test2Files, test3Files);
+  const section = renderMetricsSection(replies, testFiles, test2Files, test3Files, test4Files);
   /** This section's text in the document: from its heading to the next `## ` heading. */
   const currentSection = (doc: string): string | null => {
     const start = doc.indexOf("## Final-report analysis\n");

@@ -39,7 +39,7 @@ export function loadLabelledReplies(): LabelledReply[] {
 }
 
 export function replyFiles(): string[] {
-  return readdirSync(REPLIES_DIR).filter((name) => /^\d{3}-.*\.md$/.test(name)).sort();
+  return readdirSync(REPLIES_DIR).filter((name) => /^\d{3,4}-.*\.md$/.test(name)).sort();
 }
 
 /** The analysis of a labelled reply, with its handoff steps when it has them. */
@@ -91,20 +91,22 @@ function table(scores: FieldScore[]): string {
   ].join("\n");
 }
 
-/** The dev portion and the three held-out splits (docs/decisions/0090, 0121, 0123). */
+/** The dev portion and the held-out splits (docs/decisions/0090, 0121, 0123, 0139). */
 export interface Portions {
   dev: LabelledReply[];
   test: LabelledReply[];
   test2: LabelledReply[];
   test3: LabelledReply[];
+  test4: LabelledReply[];
 }
 
-export function portions(replies: LabelledReply[], testFiles: ReadonlySet<string>, test2Files: ReadonlySet<string> = new Set(), test3Files: ReadonlySet<string> = new Set()): Portions {
+export function portions(replies: LabelledReply[], testFiles: ReadonlySet<string>, test2Files: ReadonlySet<string> = new Set(), test3Files: ReadonlySet<string> = new Set(), test4Files: ReadonlySet<string> = new Set()): Portions {
   return {
-    dev: replies.filter((reply) => !testFiles.has(reply.file) && !test2Files.has(reply.file) && !test3Files.has(reply.file)),
+    dev: replies.filter((reply) => !testFiles.has(reply.file) && !test2Files.has(reply.file) && !test3Files.has(reply.file) && !test4Files.has(reply.file)),
     test: replies.filter((reply) => testFiles.has(reply.file)),
     test2: replies.filter((reply) => test2Files.has(reply.file)),
     test3: replies.filter((reply) => test3Files.has(reply.file)),
+    test4: replies.filter((reply) => test4Files.has(reply.file)),
   };
 }
 
@@ -136,7 +138,7 @@ export function renderAccuracyModule(parts: Portions): string {
     "/**",
     " * The final-report analyzer's measured accuracy, generated from fixtures/final-replies by",
     " * test/core/report/final-replies.test.ts (UPDATE_METRICS=1 rewrites it; a plain run fails when stale).",
-    " * `heldOut` pools the three held-out splits (docs/decisions/0090, 0121, 0123); the report prints it beside",
+    " * `heldOut` pools the held-out splits (docs/decisions/0090, 0121, 0123, 0139); the report prints it beside",
     " * the rates it qualifies. Do not edit by hand.",
     " */",
     "export interface FieldAccuracy {",
@@ -151,11 +153,12 @@ export function renderAccuracyModule(parts: Portions): string {
     "  fields: Record<\"claimsComplete\" | \"statesUnfinished\" | \"givesReasonAndNext\" | \"asksPermission\" | \"fillerEnding\", FieldAccuracy>;",
     "}",
     "",
-    "export const ANALYZER_ACCURACY: { heldOut: AnalyzerAccuracy; test: AnalyzerAccuracy; test2: AnalyzerAccuracy; test3: AnalyzerAccuracy; dev: AnalyzerAccuracy } = {",
-    ...block("heldOut", [...parts.test, ...parts.test2, ...parts.test3]),
+    "export const ANALYZER_ACCURACY: { heldOut: AnalyzerAccuracy; test: AnalyzerAccuracy; test2: AnalyzerAccuracy; test3: AnalyzerAccuracy; test4: AnalyzerAccuracy; dev: AnalyzerAccuracy } = {",
+    ...block("heldOut", [...parts.test, ...parts.test2, ...parts.test3, ...parts.test4]),
     ...block("test", parts.test),
     ...block("test2", parts.test2),
     ...block("test3", parts.test3),
+    ...block("test4", parts.test4),
     ...block("dev", parts.dev),
     "};",
     "",
@@ -163,23 +166,24 @@ export function renderAccuracyModule(parts: Portions): string {
 }
 
 /** The `## Final-report analysis` section of docs/metrics.md, generated from the labels. */
-export function renderMetricsSection(replies: LabelledReply[], testFiles: ReadonlySet<string>, test2Files: ReadonlySet<string>, test3Files: ReadonlySet<string> = new Set()): string {
-  const { dev, test, test2, test3 } = portions(replies, testFiles, test2Files, test3Files);
+export function renderMetricsSection(replies: LabelledReply[], testFiles: ReadonlySet<string>, test2Files: ReadonlySet<string>, test3Files: ReadonlySet<string> = new Set(), test4Files: ReadonlySet<string> = new Set()): string {
+  const { dev, test, test2, test3, test4 } = portions(replies, testFiles, test2Files, test3Files, test4Files);
   const real = replies.filter((reply) => reply.origin === "real");
   const realOf = (part: LabelledReply[]): number => part.filter((r) => r.origin === "real").length;
   const devMisses = dev.flatMap((reply) => (Object.entries(reply.knownMiss) as Array<[BooleanField, string]>).map(([field, why]) => `- \`${reply.file}\` \`${field}\`: ${why}`));
-  const generated = [...heldOutMisses("split-1", test), ...heldOutMisses("split-2", test2), ...heldOutMisses("split-3", test3)].map((line) => `- ${line}`);
+  const generated = [...heldOutMisses("split-1", test), ...heldOutMisses("split-2", test2), ...heldOutMisses("split-3", test3), ...heldOutMisses("split-4", test4)].map((line) => `- ${line}`);
   return [
     "## Final-report analysis",
     "",
     "`analyzeFinalReport` (src/core/report/analyze.ts) against the hand-labelled final replies in",
     `\`fixtures/final-replies/\`: ${replies.length} replies, ${real.length} of them real final messages of recorded Codex,`,
-    `Claude Code, pi and Cursor sessions and ${replies.length - real.length} written (sources in that folder's SOURCES.md, labelling rules in`,
-    "docs/decisions/0089-final-reply-labelling-rules.md). Three held-out splits were drawn at random with fixed seeds",
+    `Claude Code, pi, Cursor and Copilot sessions and ${replies.length - real.length} written (sources in that folder's SOURCES.md, labelling rules in`,
+    "docs/decisions/0089-final-reply-labelling-rules.md). Four held-out splits were drawn at random with fixed seeds",
     "before the analyzer changes they measure: split 1 (`test-split.txt`, docs/decisions/0090) before the",
     "per-clause rework (0091), split 2 (`test-split-2.txt`, 0121) from replies 313–437, added in round 3,",
     "before that round's changes, split 3 (`test-split-3.txt`, 0123) from replies 755–814 of a project not",
-    `used before, before the second pass's changes. Patterns were developed on the other ${dev.length} (dev) only. Dev disagreements are listed`,
+    "used before, before the second pass's changes, split 4 (`test-split-4.txt`, 0139) from replies 849–968 of ten",
+    `projects not used before, before round 4's changes. Patterns were developed on the other ${dev.length} (dev) only. Dev disagreements are listed`,
     "under `knownMiss` in `labels.yaml` and below; held-out disagreements are generated by the test (not",
     "read to choose a pattern). The test fails if a miss is fixed or a new one appears. The study report",
     "prints the pooled held-out figures (src/core/report/accuracy.ts, generated by the same test) beside",
@@ -196,6 +200,10 @@ export function renderMetricsSection(replies: LabelledReply[], testFiles: Readon
     `**Held-out split 3** (${test3.length} replies, ${realOf(test3)} real):`,
     "",
     table(score(test3)),
+    "",
+    `**Held-out split 4** (${test4.length} replies, ${realOf(test4)} real):`,
+    "",
+    table(score(test4)),
     "",
     `Dev portion (${dev.length} replies, ${realOf(dev)} real; the patterns were developed on these, so this flatters them):`,
     "",

@@ -7,6 +7,8 @@
  *   and labelled in round 3 before that round changed the analyzer.
  * - Split 3 (docs/decisions/0123): 40 replies drawn with a third seed from replies 755–814, real
  *   replies of a project not used before, labelled before the analyzer ran on them.
+ * - Split 4 (docs/decisions/0139): 50 replies drawn with a fourth seed from replies 849–968, real
+ *   replies of ten projects not used before, labelled before the analyzer ran on them.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -25,6 +27,7 @@ export interface SplitSpec {
 export const SPLIT_1: SplitSpec = { seed: 20261201, size: 110, first: 1, last: 312, file: join(REPLIES_DIR, "test-split.txt") };
 export const SPLIT_2: SplitSpec = { seed: 20261203, size: 60, first: 313, last: 437, file: join(REPLIES_DIR, "test-split-2.txt") };
 export const SPLIT_3: SplitSpec = { seed: 20261205, size: 40, first: 755, last: 814, file: join(REPLIES_DIR, "test-split-3.txt") };
+export const SPLIT_4: SplitSpec = { seed: 20261209, size: 50, first: 849, last: 968, file: join(REPLIES_DIR, "test-split-4.txt") };
 
 // Split 1's names, kept for the code written against them.
 export const SPLIT_SEED = SPLIT_1.seed;
@@ -35,7 +38,7 @@ export const SPLIT_FILE = SPLIT_1.file;
 /** The reply files a split is drawn from. */
 export function drawPool(sortedFiles: readonly string[], spec: SplitSpec): string[] {
   return sortedFiles.filter((file) => {
-    const n = Number(file.slice(0, 3));
+    const n = Number.parseInt(file, 10);
     return n >= spec.first && n <= spec.last;
   });
 }
