@@ -24,7 +24,7 @@
  */
 import { TokenCounter, countTokens } from "../tokens.ts";
 import { clausesOf, isDoneLabel, isListItem, isNarrationOrQuestion, sentencesOf, stepsNamed } from "./clauses.ts";
-import { contentStatements } from "./content.ts";
+import { ASK_LEAD_IN, contentStatements } from "./content.ts";
 import { REPORT_PATTERNS, type PatternGroup, type PatternScope, type ReportPattern } from "./patterns.ts";
 import { plainLine, type Prose, readProse } from "./read.ts";
 
@@ -115,9 +115,10 @@ function joinedTail(lines: readonly string[], from: number, to: number, limit: n
 
 /**
  * A clause that names a defect it describes ("Bug 2 (BaseCommit not updated)", "Root cause: the
- * fetch fails on a fresh clone") tells the old state, not what is left of the work.
+ * fetch fails on a fresh clone", "❌ Original problematic command:") tells the old state, not what is left of the
+ * work, nor what was delivered (docs/decisions/0140: the claim zone skips it too).
  */
-const DEFECT_LABEL = /^\W*(?:(?:bug|issue|problem)\s*#?\d+\b|(?:the )?(?:bug|root cause|problem|symptom|cause)\s*:)/i;
+const DEFECT_LABEL = /^\W*(?:(?:bug|issue|problem)\s*#?\d+\b|(?:the )?(?:bug|root cause|problem|symptom|cause)\s*:|(?:the )?(?:original|old|previous|before)\b[^:\n]{0,40}:)/i;
 
 /** Every clause of every statement but defect labels, joined by newlines (a clause never holds one). */
 function allClauses(statements: readonly string[]): string {
@@ -132,6 +133,18 @@ function allClauses(statements: readonly string[]): string {
  * work that goes on, not a claim (ADR 0089).
  */
 const MID_TASK_ENDING = /^\W*(?:(?:now|ok|okay|good|great|perfect|so|first|next|then|alright)\W+)?(?:(?:let me|let's|I'll|I will|I'm going to|I need to|now I need to|we need to|we'll|we will|we should|I should)\b(?! know\b)[^\n]{0,300}:|(?:let me|let's|I need to)\b(?! know\b)[^\n]{0,300})\s*$/i;
+
+/**
+ * The options ask ("Would you like me to:") whose list ends just before the last paragraph, or -1:
+ * when the last paragraph is a closing remark after that list ("We're very close!"), the reply still
+ * ends on the person's choice, so the ending reads the ask's line with it (docs/decisions/0140); the
+ * options themselves are proposals (content.ts). Walks back over that list's items only.
+ */
+function askBefore(lines: readonly string[], lastStart: number): number {
+  let k = lastStart - 1;
+  while (k >= 0 && isListItem(lines[k] as string)) k -= 1;
+  return k >= 0 && k < lastStart - 1 && ASK_LEAD_IN.test(lines[k] as string) ? k : -1;
+}
 
 /** Whether the reply ends leading into the agent's next call (see MID_TASK_ENDING). */
 function endsMidTask(prose: Prose): boolean {
@@ -153,11 +166,12 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
   // Paragraphs are contiguous runs of lines: the last one starts at its paragraph start.
   const lastStart = paragraphStarts.at(-1) ?? lines.length;
   const endingStart = paragraphStarts.length > 1 && /^or\b/i.test(lines[lastStart] ?? "") ? (paragraphStarts.at(-2) as number) : lastStart;
-  const ending = joinedTail(lines, endingStart, lines.length, 3000);
+  const ask = endingStart === lastStart ? askBefore(lines, lastStart) : -1;
+  const ending = ask === -1 ? joinedTail(lines, endingStart, lines.length, 3000) : `${(lines[ask] as string).slice(0, 300)}\n${joinedTail(lines, lastStart, lines.length, 3000)}`;
   const midTask = endsMidTask(prose);
   const lastParagraph = withoutPlanItems(lines.slice(lastStart).filter((line) => !contentText.has(line)));
   const claimLines = midTask ? [] : [...withoutPlanItems(statements.slice(0, 3)), ...lastParagraph.slice(-6)];
-  const claim = claimLines.flatMap((line) => clausesOf(line.slice(0, 2000))).filter((clause) => !isNarrationOrQuestion(clause) && !PREMISE.test(clause));
+  const claim = claimLines.flatMap((line) => clausesOf(line.slice(0, 2000))).filter((clause) => !isNarrationOrQuestion(clause) && !PREMISE.test(clause) && !DEFECT_LABEL.test(clause));
   const lastLine = prose.lines.at(-1) ?? "";
   // The last sentence, after trailing emoji ("Happy coding! 🚀"); capped, since fillers are short.
   const lastSentence = sentencesOf(lastLine.slice(-400).replace(/[\p{Extended_Pictographic}\uFE0F\u200D\s]+$/u, "")).at(-1) ?? "";

@@ -9,7 +9,7 @@
  * - findings: after "Key findings:" / "Here's what I found:", every later statement (ADR 0089: a
  *   review's findings are not a claim, and what they list as missing is not this turn's work);
  * - a plan or a set of options: the list or table right after "Two execution options:", "Here's the
- *   plan I'd follow:", "Proposed approach:" (until a line that is neither);
+ *   plan I'd follow:", "Proposed approach:", "Would you like me to:" (until a line that is neither);
  * - a description: the list or table right after a line that introduces expectations, cases,
  *   scenarios, risks or a set of states, modes or fields — "The test now expects:", "This helps
  *   diagnose scenarios like:", "X tests the flow:", "Risks I see:", "Added the three upload states:".
@@ -24,8 +24,17 @@
  */
 import { isListItem } from "./clauses.ts";
 
+/**
+ * A question put to the person whose options follow ("Would you like me to:", "Do you want to:",
+ * "Would you like to commit this fix? I can suggest a message:"): its list holds the options, work
+ * proposed, not done (as a plan's), and it is not a description, though "like …:" reads as one
+ * (docs/decisions/0140).
+ */
+export const ASK_LEAD_IN = /^\W*(?:would you like|do you want|want)(?: me)? to\b[^:\n]{0,100}:\W*$|^\W*(?:should|shall) I\W*:\W*$/i;
+
 /** Intro rows, each with the id `--explain` names when a block of its kind is skipped. */
 export const CONTENT_INTROS: ReadonlyArray<{ id: string; reach: "rest" | "block"; pattern: RegExp }> = [
+  { id: "content.ask", reach: "block", pattern: ASK_LEAD_IN },
   { id: "content.sample", reach: "rest", pattern: /^\W*here(?:'s| is| are)\b[^:\n]{0,120}\b(?:samples?|examples?|markdown|templates?|demos?|mock-?ups?)\b[^:\n]{0,80}:\s*$/i },
   // Findings of a review or an exploration: what the code has and lacks, not the state of this turn's work.
   { id: "content.findings", reach: "rest", pattern: /^\W*(?:(?:key|main|my|review) )?findings\W*:?\s*$|\bkey findings:\s*$|\bhere(?:'s| is) what I found\b[^:\n]{0,40}:\s*$/i },
