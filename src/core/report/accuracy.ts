@@ -52,11 +52,11 @@ export const ANALYZER_ACCURACY: { heldOut: AnalyzerAccuracy; test: AnalyzerAccur
     asksPermission: { positives: 12, precision: 1, recall: 1 },
     fillerEnding: { positives: 0, precision: null, recall: null },
   } },
-  dev: { replies: 708, real: 575, fields: {
-    claimsComplete: { positives: 394, precision: 0.975, recall: 0.992 },
-    statesUnfinished: { positives: 68, precision: 0.944, recall: 0.985 },
+  dev: { replies: 721, real: 588, fields: {
+    claimsComplete: { positives: 402, precision: 0.975, recall: 0.99 },
+    statesUnfinished: { positives: 68, precision: 0.918, recall: 0.985 },
     givesReasonAndNext: { positives: 34, precision: 0.935, recall: 0.853 },
-    asksPermission: { positives: 155, precision: 1, recall: 0.981 },
+    asksPermission: { positives: 157, precision: 1, recall: 0.981 },
     fillerEnding: { positives: 12, precision: 1, recall: 1 },
   } },
 };
