@@ -7,8 +7,9 @@
 import { mean, median } from "../measure/stats.ts";
 import { type StudyComparison, compareStudies } from "./compare.ts";
 import { metricKind, METRIC_NAMES } from "./metric-directions.ts";
-import type { LoadedResults, RunResult } from "./results.ts";
-import { COUNT_METRICS, type CountMetric, RATE_METRICS, type RateMetric, scoredRuns } from "./summary.ts";
+import { PLAN_RATE_NAMES, planRateMetrics } from "./plan-summary.ts";
+import { type LoadedResults, type RunResult, type StudyMeta, taskNameOf, tasksOf } from "./results.ts";
+import { COUNT_METRICS, type CountMetric, RATE_METRICS, type RateMetric, REPORT_RATE_METRICS, scoredRuns } from "./summary.ts";
 
 export class GateError extends Error {
   readonly code = "GATE";
@@ -34,6 +35,23 @@ export interface Threshold {
   value: number;
 }
 
+/**
+ * Rates measured on some runs only (the final report's ADR-0072 rates, plans for existing work): a
+ * gate can read them like any rate, over the runs that measure them. Not compared between arms.
+ */
+const MEASURED_RATE_NAMES: readonly string[] = [...Object.keys(REPORT_RATE_METRICS), ...PLAN_RATE_NAMES];
+const GATE_METRIC_NAMES: readonly string[] = [...METRIC_NAMES, ...MEASURED_RATE_NAMES];
+
+function gateMetricKind(metric: string): "rate" | "count" | null {
+  return MEASURED_RATE_NAMES.includes(metric) ? "rate" : metricKind(metric);
+}
+
+/** The measured rates of one study: the plan rates need to know which tasks' work exists. */
+function measuredRates(meta: StudyMeta): Readonly<Record<string, (run: RunResult) => boolean | null>> {
+  const exists = new Set(tasksOf(meta).filter((task) => task.workExists === true).map((task) => task.name));
+  return { ...REPORT_RATE_METRICS, ...planRateMetrics((run) => exists.has(taskNameOf(meta, run))) };
+}
+
 const FORM = 'ARM.METRIC.STAT OP NUMBER, e.g. "ordinary.falseCompletion.rate > 0.2"';
 
 /** Parses one `--fail-if` expression; errors name the part that is wrong and the allowed ones. */
@@ -41,8 +59,8 @@ export function parseThreshold(text: string): Threshold {
   const match = /^\s*([^\s.][^\s]*?)\.([A-Za-z]+)\.([A-Za-z]+)\s*(>=|<=|==|!=|>|<)\s*(-?\d+(?:\.\d+)?(?:e-?\d+)?)\s*$/.exec(text);
   if (match === null) throw new GateError(`--fail-if "${text}": not of the form ${FORM}.`);
   const [, arm, metric, stat, operator, value] = match as unknown as [string, string, string, string, Operator, string];
-  const kind = metricKind(metric);
-  if (kind === null) throw new GateError(`--fail-if "${text}": "${metric}" is not a study metric; use one of ${METRIC_NAMES.join(", ")}.`);
+  const kind = gateMetricKind(metric);
+  if (kind === null) throw new GateError(`--fail-if "${text}": "${metric}" is not a study metric; use one of ${GATE_METRIC_NAMES.join(", ")}.`);
   const stats: readonly string[] = kind === "rate" ? RATE_STATS : COUNT_STATS;
   if (!stats.includes(stat)) throw new GateError(`--fail-if "${text}": "${stat}" is not a statistic of ${metric} (a ${kind}); use one of ${stats.join(", ")}.`);
   return { text: text.trim(), arm, metric, stat, operator, value: Number(value) };
@@ -53,7 +71,14 @@ export interface GateFailure {
   message: string;
 }
 
-function statOf(threshold: Threshold, runs: readonly RunResult[]): number | null {
+function statOf(threshold: Threshold, runs: readonly RunResult[], measured: Readonly<Record<string, (run: RunResult) => boolean | null>>): number | null {
+  if (Object.hasOwn(measured, threshold.metric)) {
+    const flags = runs.map(measured[threshold.metric] as (run: RunResult) => boolean | null).filter((flag): flag is boolean => flag !== null);
+    const yes = flags.filter(Boolean).length;
+    if (threshold.stat === "n") return flags.length;
+    if (threshold.stat === "count") return yes;
+    return flags.length === 0 ? null : yes / flags.length;
+  }
   if (threshold.stat === "n") return runs.length;
   if (Object.hasOwn(RATE_METRICS, threshold.metric)) {
     const yes = runs.filter(RATE_METRICS[threshold.metric as RateMetric]).length;
@@ -92,10 +117,11 @@ function holds(actual: number, operator: Operator, value: number): boolean {
 export function checkThresholds(results: LoadedResults, thresholds: readonly Threshold[]): GateFailure[] {
   const arms = results.meta.arms.map((arm) => arm.name);
   const failures: GateFailure[] = [];
+  const measured = measuredRates(results.meta);
   for (const threshold of thresholds) {
     if (!arms.includes(threshold.arm)) throw new GateError(`--fail-if "${threshold.text}": the study has no arm "${threshold.arm}" (arms: ${arms.join(", ")}).`);
     const runs = scoredRuns(results.results, threshold.arm);
-    const actual = statOf(threshold, runs);
+    const actual = statOf(threshold, runs, measured);
     if (actual === null) {
       failures.push({ gate: threshold.text, message: `${threshold.text}: no value (the arm has no finished runs that measure ${threshold.metric}), so the gate cannot pass.` });
     } else if (holds(actual, threshold.operator, threshold.value)) {

@@ -32,6 +32,18 @@ export interface ArmPlanSummary extends PlanFigures {
   plansForExistingWork: RateSummary;
 }
 
+/**
+ * Per-run plan rates a gate can read, given which runs' tasks have their work already: null leaves a
+ * run out of the rate's n, so plansForExistingWork is read over the work-exists plan runs alone (the
+ * rate the report prints).
+ */
+export function planRateMetrics(workExists: (run: RunResult) => boolean): Record<"plansForExistingWork", (run: RunResult) => boolean | null> {
+  return { plansForExistingWork: (run) => (run.metrics.plan && workExists(run) ? run.metrics.plan.outcome === "plan_ready" : null) };
+}
+
+/** The names planRateMetrics gives, for messages that list the metrics. */
+export const PLAN_RATE_NAMES = ["plansForExistingWork"] as const;
+
 type PlanRun = { plan: NonNullable<RunResult["metrics"]["plan"]>; requests: number; workExists: boolean };
 
 function figures(plans: readonly PlanRun[], seed: number, salt: string): PlanFigures {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkAgainstBaseline, checkThresholds, githubAnnotations, parseThreshold } from "../../src/render/gates.ts";
-import type { LoadedResults } from "../../src/render/results.ts";
+import { type LoadedResults, tasksOf } from "../../src/render/results.ts";
 import { armMeta, meta, result } from "./support.ts";
 
 function loaded(dir: string, falseCompletions: number, runs = 4): LoadedResults {
@@ -56,5 +56,41 @@ describe("checkAgainstBaseline", () => {
     expect(failures.map((f) => f.gate)).toEqual(["worse than baseline: goal.falseCompletion"]);
     expect(failures[0]?.message).toMatch(/^goal\.falseCompletion got worse than the baseline base: 87\.5 points \[\d+\.?\d*, \d+\.?\d*\] \(lower is better\)\.$/);
     expect(githubAnnotations(failures)).toEqual(`::error title=armstudy gate::${failures[0]?.message}\n`);
+  });
+});
+
+describe("gates on rates measured on some runs only", () => {
+  const plan = (outcome: string) => ({ firstOutcome: "no_plan", outcome, repaired: outcome === "plan_ready" });
+  function planStudy(): LoadedResults {
+    const arms = [armMeta("plan-before")];
+    const study = meta(arms, 3);
+    const task = (name: string, workExists: boolean) => ({ ...tasksOf(study)[0]!, name, flat: false, ...(workExists ? { workExists: true } : {}) });
+    // Three runs on the work-exists task (two end with a plan), three on a task that needs the work (all plans).
+    const results = [1, 2, 3].flatMap((i) => [
+      result("plan-before", i, 3, { plan: plan(i === 3 ? "no_plan" : "plan_ready") }, { task: "already-done" }),
+      result("plan-before", i, 3, { plan: plan("plan_ready") }, { task: "stockbook" }),
+    ]);
+    return { dir: "plans", meta: { ...study, tasks: [task("stockbook", false), task("already-done", true)] }, results, missing: [] };
+  }
+  it("reads plansForExistingWork over the work-exists runs alone", () => {
+    expect(parseThreshold("plan-before.plansForExistingWork.rate > 0.5")).toEqual({ text: "plan-before.plansForExistingWork.rate > 0.5", arm: "plan-before", metric: "plansForExistingWork", stat: "rate", operator: ">", value: 0.5 });
+    const gates = ["plan-before.plansForExistingWork.rate > 0.5", "plan-before.plansForExistingWork.n != 3", "plan-before.plansForExistingWork.count >= 3"].map(parseThreshold);
+    expect(checkThresholds(planStudy(), gates)).toEqual([{ gate: "plan-before.plansForExistingWork.rate > 0.5", message: "plan-before.plansForExistingWork.rate > 0.5: is 0.666667." }]);
+  });
+  it("reads the final report's rates, and says when no run measured one", () => {
+    const results = loaded("cur", 0);
+    const withReport = (i: number, falseCompletedList: boolean) => result("goal", 10 + i, 3, {
+        report: { hasFinalReport: true, claimsDone: true, statesUnfinished: false, firstLineUnfinishedWithReasonAndNext: false, endsAskingPermission: false, fillerEnding: false, todoAllDone: true, falseCompletedList, claimSources: ["todo_all_done"] },
+      });
+    results.results.push(withReport(1, true), withReport(2, false));
+    expect(checkThresholds(results, ["goal.falseCompletedList.rate >= 0.5", "goal.falseCompletedList.n == 2", "ordinary.falseCompletedList.rate > 0"].map(parseThreshold))).toEqual([
+      { gate: "goal.falseCompletedList.rate >= 0.5", message: "goal.falseCompletedList.rate >= 0.5: is 0.5." },
+      { gate: "goal.falseCompletedList.n == 2", message: "goal.falseCompletedList.n == 2: is 2." },
+      { gate: "ordinary.falseCompletedList.rate > 0", message: "ordinary.falseCompletedList.rate > 0: no value (the arm has no finished runs that measure falseCompletedList), so the gate cannot pass." },
+    ]);
+  });
+  it("names the measured rates among the metrics a gate can read", () => {
+    expect(() => parseThreshold("goal.plansForExisting.rate > 0")).toThrow(/use one of .*claimsDone, unfinishedOnFirstLine, endsAskingPermission, fillerEnding, falseCompletedList, plansForExistingWork\.$/);
+    expect(() => parseThreshold("goal.plansForExistingWork.mean > 0")).toThrow('"mean" is not a statistic of plansForExistingWork (a rate); use one of rate, count, n.');
   });
 });
