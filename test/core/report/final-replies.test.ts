@@ -7,7 +7,7 @@ import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_5, committedSplit } from "./split.ts";
 // The held-out splits (docs/decisions/0090, 0121, 0123) are scored here but never shown while patterns are
 // developed: their per-reply results and figures go only into generated files, compared as a whole,
 // and are printed only with SHOW_HELD_OUT=1 (a checkpoint look, recorded as such).
-// Split 5 (docs/decisions/0144, all of batch B) is stricter: the analyzer is not run on it at all
+// Split 5 (docs/decisions/0144, all of batch B: 104 replies) is stricter: the analyzer is not run on it at all
 // unless SHOW_HELD_OUT=1, and it is kept out of the generated files until the lead's look at the end of
 // the round, so nothing a tuning run prints or writes carries a trace of it.
 const allReplies = loadLabelledReplies();
