@@ -39,7 +39,7 @@ export function loadLabelledReplies(): LabelledReply[] {
 }
 
 export function replyFiles(): string[] {
-  return readdirSync(REPLIES_DIR).filter((name) => /^\d{3}-.*\.md$/.test(name)).sort();
+  return readdirSync(REPLIES_DIR).filter((name) => /^\d{3,4}-.*\.md$/.test(name)).sort();
 }
 
 /** The analysis of a labelled reply, with its handoff steps when it has them. */
