@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadLabelledReplies, replyFiles } from "./labelled.ts";
-import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, type SplitSpec, committedSplit, drawPool, drawSplit } from "./split.ts";
+import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, type SplitSpec, committedSplit, drawPool, drawSplit } from "./split.ts";
 
 // Each split file's digest when it was frozen: any edit to it, by hand or by a new draw, fails here.
 // The last column is the least size a split may have: split 3 (0123) is 40 of the 60 replies found in time.
@@ -11,6 +11,7 @@ const FROZEN: Array<[string, SplitSpec, string, string, number]> = [
   ["split 2 (docs/decisions/0121)", SPLIT_2, "e68a91ee3f6a1cdca6e53f5081b584489551b1f7d4c3e5becbd46487d8ff5f6c", "313–437", 50],
   ["split 3 (docs/decisions/0123)", SPLIT_3, "0c097f5346345e5bb7eb7e45d0b4d9f351bfefc6682808841b5eb9ac5560ed36", "755–814", 40],
   ["split 4 (docs/decisions/0139)", SPLIT_4, "7a28c12ca8960919b1f5e7ea16fa0d5b85455e6748af9fcd7b634fd07a1602b8", "849–968", 50],
+  ["split 5 (docs/decisions/0144)", SPLIT_5, "fd4117600b3dbbfd6ee505980770afd03d8b3d2abff44a8c31b368f3560f39d2", "1050–1153", 80],
 ];
 
 describe.each(FROZEN)("the held-out %s of fixtures/final-replies", (_name, spec, sha256, range, least) => {
@@ -33,7 +34,11 @@ describe.each(FROZEN)("the held-out %s of fixtures/final-replies", (_name, spec,
   });
 });
 
+it("split 5 (docs/decisions/0144) is the whole of batch B: every reply numbered 1050–1153", () => {
+  expect(committedSplit(SPLIT_5)).toEqual(drawPool(replyFiles(), SPLIT_5));
+});
+
 it("the held-out splits do not overlap", () => {
-  const all = [SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4].flatMap((spec) => committedSplit(spec));
+  const all = [SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5].flatMap((spec) => committedSplit(spec));
   expect(all.length).toBe(new Set(all).size);
 });

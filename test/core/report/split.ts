@@ -9,6 +9,8 @@
  *   replies of a project not used before, labelled before the analyzer ran on them.
  * - Split 4 (docs/decisions/0139): 50 replies drawn with a fourth seed from replies 849–968, real
  *   replies of ten projects not used before, labelled before the analyzer ran on them.
+ * - Split 5 (docs/decisions/0144): all 104 replies 1050–1153, Aider and IBM Bob sessions from six repositories not used
+ *   before, labelled by a labeller who never ran the analyzer on them; held out whole and never tuned on.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -28,6 +30,8 @@ export const SPLIT_1: SplitSpec = { seed: 20261201, size: 110, first: 1, last: 3
 export const SPLIT_2: SplitSpec = { seed: 20261203, size: 60, first: 313, last: 437, file: join(REPLIES_DIR, "test-split-2.txt") };
 export const SPLIT_3: SplitSpec = { seed: 20261205, size: 40, first: 755, last: 814, file: join(REPLIES_DIR, "test-split-3.txt") };
 export const SPLIT_4: SplitSpec = { seed: 20261209, size: 50, first: 849, last: 968, file: join(REPLIES_DIR, "test-split-4.txt") };
+// The whole batch is held out (size = pool), so the seed only orders the draw; the list is sorted.
+export const SPLIT_5: SplitSpec = { seed: 20261207, size: 104, first: 1050, last: 1153, file: join(REPLIES_DIR, "test-split-5.txt") };
 
 // Split 1's names, kept for the code written against them.
 export const SPLIT_SEED = SPLIT_1.seed;
@@ -38,7 +42,8 @@ export const SPLIT_FILE = SPLIT_1.file;
 /** The reply files a split is drawn from. */
 export function drawPool(sortedFiles: readonly string[], spec: SplitSpec): string[] {
   return sortedFiles.filter((file) => {
-    const n = Number.parseInt(file, 10);
+    // Three- or four-digit numbers (1050– is batch B's range): the digits before the first "-".
+    const n = Number(file.slice(0, file.indexOf("-")));
     return n >= spec.first && n <= spec.last;
   });
 }
