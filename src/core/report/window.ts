@@ -1,0 +1,131 @@
+/**
+ * The bounded read of a final reply (docs/decisions/0135). A reply longer than its head and tail
+ * windows is analysed on its first and last `WINDOW_HEAD` / `WINDOW_TAIL` characters joined by a
+ * paragraph break, and the analysis says how much of the middle went unread: what a final report
+ * claims, leaves and asks sits in its first lines and its last paragraphs, and reading the whole of
+ * a 1 MiB reply through ~100 rows costs 20–80 ms where the window costs a few.
+ *
+ * The cuts fall on a paragraph break when one lies in the window's outer half (else on a line
+ * break, else anywhere but inside a surrogate pair), so the window is made of whole paragraphs of
+ * the reply. Fenced code keeps its meaning across the cut: the fence state at each cut is found by
+ * scanning only the lines that hold a fence run, and a head that ends inside a fence is closed, a
+ * tail that starts inside one is reopened. Blank lines before the first text are skipped (they
+ * change nothing the reader returns), so a reply that opens with 32 KiB of blank lines still has
+ * its first line read.
+ */
+import { type Fence, closesFenceAt, fenceOpeningAt } from "../plan/fence.ts";
+
+/** Characters read from the start and from the end of a long reply (see the ADR for why these sizes). */
+export const WINDOW_HEAD = 24 * 1024;
+export const WINDOW_TAIL = 24 * 1024;
+
+/** The text the analyzer reads, and how many characters of the reply's middle it leaves out. */
+export interface ReplyWindow {
+  text: string;
+  /** 0 when the reply is read whole. */
+  unreadChars: number;
+  /** Characters read from the start and the end of the reply (the whole reply's length, and 0, when read whole). */
+  headChars: number;
+  tailChars: number;
+}
+
+const SPACE = 32;
+const TAB = 9;
+const CR = 13;
+const LF = 10;
+
+/** Offset of the first line that is not blank (only spaces, tabs, CR); the text's length when all are. */
+function firstTextLine(text: string): number {
+  let lineStart = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === LF) lineStart = i + 1;
+    else if (c !== SPACE && c !== TAB && c !== CR) return lineStart;
+  }
+  return text.length;
+}
+
+/** A cut at `at` moved off the low half of a surrogate pair: back for the head's end (`step` -1), on for the tail's start (+1). */
+function safeCut(text: string, at: number, step: -1 | 1): number {
+  const c = text.charCodeAt(at);
+  return c >= 0xdc00 && c <= 0xdfff && at > 0 ? at + step : at;
+}
+
+/** Where the head ends: at a paragraph break in [start + half, start + size], else a line break, else the raw offset. */
+function headEnd(text: string, start: number, size: number): number {
+  const limit = start + size;
+  const floor = start + Math.floor(size / 2);
+  const paragraph = text.lastIndexOf("\n\n", limit - 2);
+  if (paragraph >= floor) return paragraph;
+  const line = text.lastIndexOf("\n", limit - 1);
+  if (line >= floor) return line;
+  return safeCut(text, limit, -1);
+}
+
+/** Where the tail starts: after a paragraph break in [end - size, end - half], else a line break, else the raw offset. */
+function tailStart(text: string, size: number): number {
+  const from = text.length - size;
+  const ceiling = text.length - Math.floor(size / 2);
+  const paragraph = text.indexOf("\n\n", from);
+  if (paragraph !== -1 && paragraph + 2 <= ceiling) return paragraph + 2;
+  const line = text.indexOf("\n", from);
+  if (line !== -1 && line + 1 <= ceiling) return line + 1;
+  return safeCut(text, from, 1);
+}
+
+/** True when [from, to) holds only spaces: a fence run may follow up to three of them. */
+function onlySpaces(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i += 1) if (text.charCodeAt(i) !== SPACE) return false;
+  return true;
+}
+
+/**
+ * The open fence (as the reader, read.ts, would have it) after the lines of `text` that start
+ * before `a`, and before `b` (a ≤ b). Only lines holding "```" or "~~~" can open or close a fence,
+ * so only those are read: found with indexOf, the scan costs little more than a memory search.
+ */
+function fencesAt(text: string, a: number, b: number): [Fence | null, Fence | null] {
+  let fence: Fence | null = null;
+  let atA: Fence | null = null;
+  let passedA = false;
+  let ticks = text.indexOf("```");
+  let tildes = text.indexOf("~~~");
+  for (;;) {
+    const i = ticks === -1 ? tildes : tildes === -1 ? ticks : Math.min(ticks, tildes);
+    if (i === -1 || i >= b) break;
+    const start = text.lastIndexOf("\n", i - 1) + 1;
+    if (!passedA && start >= a) {
+      atA = fence;
+      passedA = true;
+    }
+    const newline = text.indexOf("\n", i);
+    const end = newline === -1 ? text.length : newline;
+    if (i - start <= 3 && onlySpaces(text, start, i)) {
+      // The reader drops one trailing CR before it tests a line; fenceOpeningAt and closesFenceAt read a CR the same way.
+      if (fence === null) fence = fenceOpeningAt(text, start, end);
+      else if (closesFenceAt(text, start, end, fence)) fence = null;
+    }
+    const next = end + 1;
+    if (ticks !== -1 && ticks < next) ticks = text.indexOf("```", next);
+    if (tildes !== -1 && tildes < next) tildes = text.indexOf("~~~", next);
+  }
+  return [passedA ? atA : fence, fence];
+}
+
+const fenceLine = (fence: Fence): string => fence.char.repeat(fence.length);
+
+/** The part of `text` the analyzer reads: the whole when it fits the windows, else head and tail. */
+export function replyWindow(text: string, head = WINDOW_HEAD, tail = WINDOW_TAIL): ReplyWindow {
+  if (!(head >= 0 && tail >= 0)) throw new RangeError(`a reply's window is a number of characters ≥ 0 at each end; got head ${head}, tail ${tail}`);
+  if (text.length <= head + tail) return { text, unreadChars: 0, headChars: text.length, tailChars: 0 };
+  const start = firstTextLine(text);
+  if (text.length - start <= head + tail) {
+    // Blank lines before the first text are no part of what the reader returns.
+    return { text: text.slice(start), unreadChars: 0, headChars: text.length - start, tailChars: 0 };
+  }
+  const end = headEnd(text, start, head);
+  const from = tailStart(text, tail);
+  const [headFence, tailFence] = fencesAt(text, end, from);
+  const joined = `${text.slice(start, end)}${headFence === null ? "" : `\n${fenceLine(headFence)}`}\n\n${tailFence === null ? "" : `${fenceLine(tailFence)}\n`}${text.slice(from)}`;
+  return { text: joined, unreadChars: from - end, headChars: end - start, tailChars: text.length - from };
+}
