@@ -118,18 +118,45 @@ function tagAt(text: string, i: number): (typeof TAGS)[number] | undefined {
   // proposed_plan, plan_blocked, plan_clarification: the second letter, then the sixth.
   const index = text.charCodeAt(at + 1) === R ? 0 : text.charCodeAt(at + 5) === B ? 2 : 4;
   const tag = TAGS[index + (closing ? 1 : 0)] as (typeof TAGS)[number];
-  return text.startsWith(tag.text, i) ? tag : undefined;
+  return matchesAt(text, i, tag.text) ? tag : undefined;
 }
+
+/**
+ * True when `text` holds `word` at `i`. A loop over character codes: on a reply with a tag on
+ * every line, `startsWith` with a position cost more than the rest of the line's work.
+ */
+function matchesAt(text: string, i: number, word: string): boolean {
+  if (i + word.length > text.length) return false;
+  for (let k = 0; k < word.length; k += 1) if (text.charCodeAt(i + k) !== word.charCodeAt(k)) return false;
+  return true;
+}
+
+/**
+ * The start of the line holding offset `at`, found by reading back from it to `floor` (a line
+ * start at or before it). Not `lastIndexOf`: a call into the runtime each time, which on a reply
+ * with something to read on every line was a third of the pass.
+ */
+function lineStartOf(text: string, at: number, floor: number): number {
+  let i = at;
+  while (i > floor && text.charCodeAt(i - 1) !== LF) i -= 1;
+  return i;
+}
+const LF = 10;
 
 /** Every outcome tag outside fenced code and inline code spans, in order. */
 export function findOutcomeTags(text: string): OutcomeTag[] {
-  return new TagScanner(text).scan();
+  return new TagScanner(text, undefined).scan();
 }
+
+/** Told each tag as it is found; true once the tags so far decide the outcome, and the scan may stop. */
+type Decides = (tag: OutcomeTag) => boolean;
 
 type Tag = (typeof TAGS)[number];
 const NONE = -1;
 /** Up to this many backtick runs in a paragraph are paired by a scan (at most 28 compares). */
 const SMALL_RUNS = 8;
+/** Backtick runs up to this long are paired through a typed array; longer ones through a map. */
+const SHORT_RUN = 64;
 
 /**
  * One pass over a reply. Forward-only cursors find the next tag (one for the line pass looking
@@ -140,13 +167,14 @@ const SMALL_RUNS = 8;
 class TagScanner {
   private readonly found: OutcomeTag[] = [];
   private readonly end: number;
-  // Every tag in the text, found lazily in order (each `<` is read once); two indexes into it:
-  // the line pass looking ahead, and the scan of paragraphs behind it.
-  private readonly tagStart: number[] = [];
-  private readonly tagIs: Tag[] = [];
-  private searchedTo = 0;
-  private ahead = 0;
-  private behind = 0;
+  // Two forward-only cursors over the tags: the line pass looking ahead, and the scan of paragraphs
+  // behind it. Each holds the offset of the next tag at or after the position it was last asked
+  // about (text.length when none), so each `<` is read at most twice and nothing is stored per tag.
+  private aheadAt = NONE;
+  private behindAt = NONE;
+  private behindTag: Tag | undefined = undefined;
+  // The tag nextTag found.
+  private tagFound: Tag | undefined = undefined;
   // Cursors: the offset found (text.length when none).
   private tick = NONE;
   private ticks3 = NONE;
@@ -161,8 +189,15 @@ class TagScanner {
   private runStart: number[] = [];
   private runLength: number[] = [];
   private nextSame: number[] = [];
+  // The last run seen of each short length, for pairing a paragraph with many runs (see scanParagraph).
+  private readonly lastOfLength = new Int32Array(SHORT_RUN + 1);
+  // Set once `decides` said the tags found so far decide the outcome: every loop stops.
+  private stopped = false;
 
-  constructor(private readonly text: string) {
+  constructor(
+    private readonly text: string,
+    private readonly decides: Decides | undefined,
+  ) {
     this.end = text.length;
   }
 
@@ -185,7 +220,7 @@ class TagScanner {
               : this.tildes3From(lineStart);
         nextFor = fence;
       }
-      const target = next >= end ? end : text.lastIndexOf("\n", next - 1) + 1;
+      const target = next >= end ? end : lineStartOf(text, next, lineStart);
       if (target > lineStart) {
         if (fence === null) this.skipProse(lineStart, target);
         lineStart = target;
@@ -210,7 +245,7 @@ class TagScanner {
           if (this.aheadFrom(lineStart) < lineEnd) this.paragraphHasTag = true;
         }
       }
-      if (newline === -1) break;
+      if (newline === -1 || this.stopped) break;
       lineStart = newline + 1;
     }
     this.flush();
@@ -219,29 +254,28 @@ class TagScanner {
 
   /** The next tag at or after `position` for the line pass (text.length when none). */
   private aheadFrom(position: number): number {
-    this.ahead = this.tagIndexFrom(position, this.ahead);
-    return this.ahead < this.tagStart.length ? (this.tagStart[this.ahead] as number) : this.end;
+    if (this.aheadAt < position) this.aheadAt = this.nextTag(position);
+    return this.aheadAt;
   }
 
-  /** The first tag index from `k` on whose tag starts at or after `position`, finding more as needed. */
-  private tagIndexFrom(position: number, k: number): number {
-    const { text, tagStart } = this;
-    for (;;) {
-      while (k < tagStart.length && (tagStart[k] as number) < position) k += 1;
-      if (k < tagStart.length || this.searchedTo >= this.end) return k;
-      // Find the next tag after everything found so far.
-      let i = text.indexOf("<", this.searchedTo);
-      for (; i !== -1; i = text.indexOf("<", i + 1)) {
-        const tag = tagAt(text, i);
-        if (tag !== undefined) {
-          tagStart.push(i);
-          this.tagIs.push(tag);
-          this.searchedTo = i + tag.text.length;
-          break;
-        }
+  /** The offset of the first tag at or after `from` (text.length when none); the tag is left in tagFound. */
+  private nextTag(from: number): number {
+    const text = this.text;
+    for (let i = text.indexOf("<", from); i !== -1; i = text.indexOf("<", i + 1)) {
+      const tag = tagAt(text, i);
+      if (tag !== undefined) {
+        this.tagFound = tag;
+        return i;
       }
-      if (i === -1) this.searchedTo = this.end;
     }
+    return this.end;
+  }
+
+  /** The behind cursor moved to the first tag at or after `from`. */
+  private behindFrom(from: number): number {
+    this.behindAt = this.nextTag(from);
+    this.behindTag = this.tagFound;
+    return this.behindAt;
   }
 
   private ticks3From(position: number): number {
@@ -270,16 +304,20 @@ class TagScanner {
 
   /** Tags in [from, to), which holds no code. */
   private scanTags(from: number, to: number): void {
-    let k = this.tagIndexFrom(from, this.behind);
-    while (k < this.tagStart.length && (this.tagStart[k] as number) < to) {
-      const i = this.tagStart[k] as number;
-      const tag = this.tagIs[k] as Tag;
+    if (this.stopped) return;
+    let i = this.behindAt < from ? this.behindFrom(from) : this.behindAt;
+    while (i < to) {
+      const tag = this.behindTag as Tag;
       const end = i + tag.text.length;
       if (end > to) break; // runs into code: no tag starts inside it, the next region moves past it
-      this.found.push({ name: tag.name, closing: tag.closing, start: i, end });
-      k = this.tagIndexFrom(end, k + 1);
+      const found: OutcomeTag = { name: tag.name, closing: tag.closing, start: i, end };
+      this.found.push(found);
+      if (this.decides !== undefined && this.decides(found)) {
+        this.stopped = true;
+        break;
+      }
+      i = this.behindFrom(end);
     }
-    this.behind = k;
   }
 
   /** A paragraph [from, to): pair its backtick runs into code spans, scan the text between them. */
@@ -313,11 +351,21 @@ class TagScanner {
         nextSame[k] = next;
       }
     } else {
+      // Filled from the back: grown to size first, so the array stays packed (a write far past
+      // its end would turn it into a slow dictionary).
+      while (nextSame.length < runs) nextSame.push(-1);
+      // Short runs (nearly all) through a typed array indexed by length, longer ones through a map.
+      const lastOfLength = this.lastOfLength.fill(-1);
       const lastSeen = new Map<number, number>();
       for (let k = runs - 1; k >= 0; k -= 1) {
         const length = runLength[k] as number;
-        nextSame[k] = lastSeen.get(length) ?? -1;
-        lastSeen.set(length, k);
+        if (length <= SHORT_RUN) {
+          nextSame[k] = lastOfLength[length] as number;
+          lastOfLength[length] = k;
+        } else {
+          nextSame[k] = lastSeen.get(length) ?? -1;
+          lastSeen.set(length, k);
+        }
       }
     }
     let cursor = from;
@@ -391,10 +439,33 @@ class TagScanner {
 
 const invalid = (reason: PlanInvalidReason): PlanResult => ({ outcome: "invalid", reason });
 
+/**
+ * When the tags found so far decide the outcome whatever follows, so the scan can stop there
+ * (docs/decisions/0136): with no `plan_clarification` anywhere in the text (that rule outranks
+ * every other, so its absence must be certain), a second tag name decides `conflicting_blocks`;
+ * and when only one name's tags occur in the text at all, the first opening tag while a block is
+ * open, or closing tag while none is, decides `nested_block` or `unopened_close`. The rules below
+ * then read the tags up to that one and return what they would have returned for all of them.
+ */
+function decidesEarly(text: string): Decides | undefined {
+  if (text.includes("plan_clarification")) return undefined;
+  const oneName = !(text.includes("proposed_plan>") && text.includes("plan_blocked>"));
+  let first: OutcomeTagName | null = null;
+  let open = false;
+  return (tag) => {
+    if (first === null) first = tag.name;
+    else if (tag.name !== first) return true;
+    if (!oneName) return false;
+    const breaks = tag.closing ? !open : open;
+    open = !tag.closing;
+    return breaks;
+  };
+}
+
 /** Classifies a plan run's reply per ADR-0077. Pure, total and linear in the length of `text`. */
 export function classifyPlanReply(text: string): PlanResult {
   if (text.trim() === "") return invalid("empty_reply");
-  const tags = findOutcomeTags(text);
+  const tags = new TagScanner(text, decidesEarly(text)).scan();
   if (tags.length === 0) return { outcome: "no_plan" };
   if (tags.some((tag) => tag.name === "plan_clarification")) return invalid("legacy_clarification");
   const first = tags[0] as OutcomeTag;
