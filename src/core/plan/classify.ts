@@ -143,6 +143,16 @@ function lineStartOf(text: string, at: number, floor: number): number {
 }
 const LF = 10;
 
+/** True when only spaces and tabs stand between offset `at` and the start of its line. */
+function opensLine(text: string, at: number): boolean {
+  for (let i = at - 1; i >= 0; i -= 1) {
+    const c = text.charCodeAt(i);
+    if (c === LF) return true;
+    if (c !== SPACE && c !== TAB) return false;
+  }
+  return true;
+}
+
 /** Every outcome tag outside fenced code and inline code spans, in order. */
 export function findOutcomeTags(text: string): OutcomeTag[] {
   return new TagScanner(text, undefined).scan();
@@ -151,7 +161,6 @@ export function findOutcomeTags(text: string): OutcomeTag[] {
 /** Told each tag as it is found; true once the tags so far decide the outcome, and the scan may stop. */
 type Decides = (tag: OutcomeTag) => boolean;
 
-type Tag = (typeof TAGS)[number];
 const NONE = -1;
 /** Up to this many backtick runs in a paragraph are paired by a scan (at most 28 compares). */
 const SMALL_RUNS = 8;
@@ -167,14 +176,14 @@ const SHORT_RUN = 64;
 class TagScanner {
   private readonly found: OutcomeTag[] = [];
   private readonly end: number;
-  // Two forward-only cursors over the tags: the line pass looking ahead, and the scan of paragraphs
-  // behind it. Each holds the offset of the next tag at or after the position it was last asked
-  // about (text.length when none), so each `<` is read at most twice and nothing is stored per tag.
+  // Forward-only cursors over the tags, each holding what it found at or after the position it was
+  // last asked about (text.length when none), so each `<` is read a bounded number of times and
+  // nothing is stored per tag: the next tag, for the line pass looking ahead; the next tag that
+  // opens a line, for the line pass inside a paragraph that holds a tag; and the next `<`, not yet
+  // read, for the scan of paragraphs behind the line pass.
   private aheadAt = NONE;
-  private behindAt = NONE;
-  private behindTag: Tag | undefined = undefined;
-  // The tag nextTag found.
-  private tagFound: Tag | undefined = undefined;
+  private lineTagAt = NONE;
+  private behindLt = NONE;
   // Cursors: the offset found (text.length when none).
   private tick = NONE;
   private ticks3 = NONE;
@@ -186,9 +195,10 @@ class TagScanner {
   // A paragraph with no line holding a tag yields nothing, so only these are scanned.
   private paragraphHasTag = false;
   // Backtick runs of the paragraph being scanned, reused from one paragraph to the next.
-  private runStart: number[] = [];
-  private runLength: number[] = [];
-  private nextSame: number[] = [];
+  // Typed arrays, grown by doubling: a reply with a code span on every line has a run every few characters.
+  private runStart = new Int32Array(64);
+  private runLength = new Int32Array(64);
+  private nextSame = new Int32Array(64);
   // The last run seen of each short length, for pairing a paragraph with many runs (see scanParagraph).
   private readonly lastOfLength = new Int32Array(SHORT_RUN + 1);
   // Set once `decides` said the tags found so far decide the outcome: every loop stops.
@@ -208,22 +218,30 @@ class TagScanner {
     // is at or after lineStart, since every cursor it came from is forward-only.
     let next = NONE;
     let nextFor: Fence | null | undefined;
+    let nextLineTagsOnly = false;
     for (;;) {
-      // Jump to the line holding the next thing that can matter.
+      // Jump to the line holding the next thing that can matter. In a paragraph already known to
+      // hold a tag, a tag inside a line changes nothing (the paragraph is scanned when it ends):
+      // only a tag that opens a line can (a tag line ends the paragraph), and a blank line.
       const fence = this.fence;
-      if (next < lineStart || nextFor !== fence) {
+      const lineTagsOnly = fence === null && this.paragraphHasTag;
+      if (next < lineStart || nextFor !== fence || nextLineTagsOnly !== lineTagsOnly) {
         next =
           fence === null
-            ? Math.min(this.aheadFrom(lineStart), this.ticks3From(lineStart), this.tildes3From(lineStart))
+            ? Math.min(lineTagsOnly ? this.lineTagFrom(lineStart) : this.aheadFrom(lineStart), this.ticks3From(lineStart), this.tildes3From(lineStart))
             : fence.char === "`"
               ? this.ticks3From(lineStart)
               : this.tildes3From(lineStart);
         nextFor = fence;
+        nextLineTagsOnly = lineTagsOnly;
       }
       const target = next >= end ? end : lineStartOf(text, next, lineStart);
       if (target > lineStart) {
-        if (fence === null) this.skipProse(lineStart, target);
-        lineStart = target;
+        if (lineTagsOnly) lineStart = this.followParagraph(lineStart, target);
+        else {
+          if (fence === null) this.skipProse(lineStart, target);
+          lineStart = target;
+        }
       }
       const newline = text.indexOf("\n", lineStart);
       const lineEnd = newline === -1 ? end : newline;
@@ -258,24 +276,46 @@ class TagScanner {
     return this.aheadAt;
   }
 
-  /** The offset of the first tag at or after `from` (text.length when none); the tag is left in tagFound. */
+  /** The offset of the first tag at or after `from` (text.length when none). */
   private nextTag(from: number): number {
     const text = this.text;
-    for (let i = text.indexOf("<", from); i !== -1; i = text.indexOf("<", i + 1)) {
-      const tag = tagAt(text, i);
-      if (tag !== undefined) {
-        this.tagFound = tag;
-        return i;
-      }
-    }
+    for (let i = text.indexOf("<", from); i !== -1; i = text.indexOf("<", i + 1)) if (tagAt(text, i) !== undefined) return i;
     return this.end;
   }
 
-  /** The behind cursor moved to the first tag at or after `from`. */
-  private behindFrom(from: number): number {
-    this.behindAt = this.nextTag(from);
-    this.behindTag = this.tagFound;
-    return this.behindAt;
+  /** The first tag at or after `position` with nothing but spaces and tabs before it on its line (text.length when none). */
+  private lineTagFrom(position: number): number {
+    if (this.lineTagAt < position) {
+      const text = this.text;
+      let i = text.indexOf("<", position);
+      // Where it opens its line, first: most tags in such a paragraph do not, and that test is cheaper.
+      while (i !== -1 && !(opensLine(text, i) && tagAt(text, i) !== undefined)) i = text.indexOf("<", i + 1);
+      this.lineTagAt = i === -1 ? this.end : i;
+    }
+    return this.lineTagAt;
+  }
+
+  /**
+   * Lines [from, to) of an open paragraph that holds a tag, none of them a fence line or a tag
+   * line: followed to the first blank line (returned, to be read as any line) or to `to`.
+   */
+  private followParagraph(from: number, to: number): number {
+    const text = this.text;
+    let at = from;
+    while (at < to) {
+      const end = this.lineEndOf(at);
+      if (isBlankAt(text, at, end)) return at;
+      this.paragraphEnd = end;
+      at = end + 1;
+    }
+    return to;
+  }
+
+  /** The behind cursor moved to the first `<` at or after `from`. */
+  private ltFrom(from: number): number {
+    const at = this.text.indexOf("<", from);
+    this.behindLt = at === -1 ? this.end : at;
+    return this.behindLt;
   }
 
   private ticks3From(position: number): number {
@@ -305,9 +345,14 @@ class TagScanner {
   /** Tags in [from, to), which holds no code. */
   private scanTags(from: number, to: number): void {
     if (this.stopped) return;
-    let i = this.behindAt < from ? this.behindFrom(from) : this.behindAt;
+    const text = this.text;
+    let i = this.behindLt < from ? this.ltFrom(from) : this.behindLt;
     while (i < to) {
-      const tag = this.behindTag as Tag;
+      const tag = tagAt(text, i);
+      if (tag === undefined) {
+        i = this.ltFrom(i + 1);
+        continue;
+      }
       const end = i + tag.text.length;
       if (end > to) break; // runs into code: no tag starts inside it, the next region moves past it
       const found: OutcomeTag = { name: tag.name, closing: tag.closing, start: i, end };
@@ -316,22 +361,24 @@ class TagScanner {
         this.stopped = true;
         break;
       }
-      i = this.behindFrom(end);
+      i = this.ltFrom(end);
     }
   }
 
   /** A paragraph [from, to): pair its backtick runs into code spans, scan the text between them. */
   private scanParagraph(from: number, to: number): void {
-    const { text, runStart, runLength, nextSame } = this;
+    const text = this.text;
     let runs = 0;
     for (let i = this.tickFrom(from); i < to; i = this.tickFrom(i)) {
       let j = i + 1;
       while (j < to && text.charCodeAt(j) === BACKTICK) j += 1;
-      runStart[runs] = i;
-      runLength[runs] = j - i;
+      if (runs === this.runStart.length) this.growRuns();
+      (this.runStart as Int32Array)[runs] = i;
+      (this.runLength as Int32Array)[runs] = j - i;
       runs += 1;
       i = j;
     }
+    const { runStart, runLength, nextSame } = this;
     if (runs < 2) {
       this.scanTags(from, to);
       return;
@@ -351,9 +398,6 @@ class TagScanner {
         nextSame[k] = next;
       }
     } else {
-      // Filled from the back: grown to size first, so the array stays packed (a write far past
-      // its end would turn it into a slow dictionary).
-      while (nextSame.length < runs) nextSame.push(-1);
       // Short runs (nearly all) through a typed array indexed by length, longer ones through a map.
       const lastOfLength = this.lastOfLength.fill(-1);
       const lastSeen = new Map<number, number>();
@@ -381,6 +425,17 @@ class TagScanner {
       k = closer + 1;
     }
     this.scanTags(cursor, to);
+  }
+
+  private growRuns(): void {
+    const grown = (from: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
+      const to = new Int32Array(from.length * 2);
+      to.set(from);
+      return to;
+    };
+    this.runStart = grown(this.runStart);
+    this.runLength = grown(this.runLength);
+    this.nextSame = grown(this.nextSame);
   }
 
   private flush(): void {
