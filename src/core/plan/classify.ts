@@ -93,16 +93,20 @@ const SPACE = 32;
 const TAB = 9;
 const CR = 13;
 
-/** True when the line [start, end) is one outcome tag and nothing else but whitespace. */
-function isTagLine(text: string, start: number, end: number): boolean {
+/** True when the line [start, end) is one outcome tag and nothing else but whitespace (`tagAt` reads the tag at an offset). */
+function isTagLine(text: string, start: number, end: number, tagAt: (i: number) => TagDef | undefined): boolean {
   let from = start;
   while (from < end && (text.charCodeAt(from) === SPACE || text.charCodeAt(from) === TAB)) from += 1;
   if (text.charCodeAt(from) !== LT) return false;
   let to = end;
   for (let c = text.charCodeAt(to - 1); to > from && (c === SPACE || c === TAB || c === CR); c = text.charCodeAt(to - 1)) to -= 1;
-  const tag = tagAt(text, from);
+  const tag = tagAt(from);
   return tag !== undefined && tag.text.length === to - from;
 }
+
+type TagDef = (typeof TAGS)[number];
+/** Slots of the scanner's memo of tags read (a power of two). */
+const MEMO = 64;
 
 const SLASH = 47;
 const P = 112;
@@ -184,6 +188,11 @@ class TagScanner {
   private aheadAt = NONE;
   private lineTagAt = NONE;
   private behindLt = NONE;
+  // The last tags read, by offset (direct-mapped on its low bits): the cursors ask about the same
+  // `<` within a few lines of one another, and a full match costs more than the rest of a line.
+  private readonly memoAt = new Int32Array(MEMO).fill(NONE);
+  private readonly memoTag: Array<TagDef | undefined> = new Array<TagDef | undefined>(MEMO).fill(undefined);
+  private readonly tagOf = (i: number): TagDef | undefined => this.tag(i);
   // Cursors: the offset found (text.length when none).
   private tick = NONE;
   private ticks3 = NONE;
@@ -254,7 +263,7 @@ class TagScanner {
           this.fence = opening;
         } else if (isBlankAt(text, lineStart, lineEnd)) {
           this.flush();
-        } else if (isTagLine(text, lineStart, lineEnd)) {
+        } else if (isTagLine(text, lineStart, lineEnd, this.tagOf)) {
           this.flush();
           this.scanTags(lineStart, lineEnd);
         } else {
@@ -276,10 +285,20 @@ class TagScanner {
     return this.aheadAt;
   }
 
+  /** The tag at offset `i` (a `<`), or undefined: read once, then from the memo while it holds it. */
+  private tag(i: number): TagDef | undefined {
+    const slot = i & (MEMO - 1);
+    if (this.memoAt[slot] === i) return this.memoTag[slot];
+    const tag = tagAt(this.text, i);
+    this.memoAt[slot] = i;
+    this.memoTag[slot] = tag;
+    return tag;
+  }
+
   /** The offset of the first tag at or after `from` (text.length when none). */
   private nextTag(from: number): number {
     const text = this.text;
-    for (let i = text.indexOf("<", from); i !== -1; i = text.indexOf("<", i + 1)) if (tagAt(text, i) !== undefined) return i;
+    for (let i = text.indexOf("<", from); i !== -1; i = text.indexOf("<", i + 1)) if (this.tag(i) !== undefined) return i;
     return this.end;
   }
 
@@ -289,7 +308,7 @@ class TagScanner {
       const text = this.text;
       let i = text.indexOf("<", position);
       // Where it opens its line, first: most tags in such a paragraph do not, and that test is cheaper.
-      while (i !== -1 && !(opensLine(text, i) && tagAt(text, i) !== undefined)) i = text.indexOf("<", i + 1);
+      while (i !== -1 && !(opensLine(text, i) && this.tag(i) !== undefined)) i = text.indexOf("<", i + 1);
       this.lineTagAt = i === -1 ? this.end : i;
     }
     return this.lineTagAt;
@@ -348,7 +367,7 @@ class TagScanner {
     const text = this.text;
     let i = this.behindLt < from ? this.ltFrom(from) : this.behindLt;
     while (i < to) {
-      const tag = tagAt(text, i);
+      const tag = this.tag(i);
       if (tag === undefined) {
         i = this.ltFrom(i + 1);
         continue;
