@@ -93,20 +93,11 @@ const SPACE = 32;
 const TAB = 9;
 const CR = 13;
 
-/** True when the line [start, end) is one outcome tag and nothing else but whitespace (`tagAt` reads the tag at an offset). */
-function isTagLine(text: string, start: number, end: number, tagAt: (i: number) => TagDef | undefined): boolean {
-  let from = start;
-  while (from < end && (text.charCodeAt(from) === SPACE || text.charCodeAt(from) === TAB)) from += 1;
-  if (text.charCodeAt(from) !== LT) return false;
-  let to = end;
-  for (let c = text.charCodeAt(to - 1); to > from && (c === SPACE || c === TAB || c === CR); c = text.charCodeAt(to - 1)) to -= 1;
-  const tag = tagAt(from);
-  return tag !== undefined && tag.text.length === to - from;
-}
-
 type TagDef = (typeof TAGS)[number];
 /** Slots of the scanner's memo of tags read (a power of two). */
 const MEMO = 64;
+/** The run arrays of a scanner that has read no backtick run yet (never written: the first run grows them). */
+const NO_RUNS = new Int32Array(0);
 
 const SLASH = 47;
 const P = 112;
@@ -190,9 +181,9 @@ class TagScanner {
   private behindLt = NONE;
   // The last tags read, by offset (direct-mapped on its low bits): the cursors ask about the same
   // `<` within a few lines of one another, and a full match costs more than the rest of a line.
-  private readonly memoAt = new Int32Array(MEMO).fill(NONE);
-  private readonly memoTag: Array<TagDef | undefined> = new Array<TagDef | undefined>(MEMO).fill(undefined);
-  private readonly tagOf = (i: number): TagDef | undefined => this.tag(i);
+  // Made on the first `<`: most replies have none, and a scanner is made for every reply.
+  private memoAt: number[] | null = null;
+  private memoTag: Array<TagDef | undefined> = [];
   // Cursors: the offset found (text.length when none).
   private tick = NONE;
   private ticks3 = NONE;
@@ -205,11 +196,12 @@ class TagScanner {
   private paragraphHasTag = false;
   // Backtick runs of the paragraph being scanned, reused from one paragraph to the next.
   // Typed arrays, grown by doubling: a reply with a code span on every line has a run every few characters.
-  private runStart = new Int32Array(64);
-  private runLength = new Int32Array(64);
-  private nextSame = new Int32Array(64);
+  // Empty until a paragraph has runs: a scanner is made for every reply, and a typed array's allocation is not free.
+  private runStart = NO_RUNS;
+  private runLength = NO_RUNS;
+  private nextSame = NO_RUNS;
   // The last run seen of each short length, for pairing a paragraph with many runs (see scanParagraph).
-  private readonly lastOfLength = new Int32Array(SHORT_RUN + 1);
+  private lastOfLength: Int32Array<ArrayBuffer> | null = null;
   // Set once `decides` said the tags found so far decide the outcome: every loop stops.
   private stopped = false;
 
@@ -263,7 +255,7 @@ class TagScanner {
           this.fence = opening;
         } else if (isBlankAt(text, lineStart, lineEnd)) {
           this.flush();
-        } else if (isTagLine(text, lineStart, lineEnd, this.tagOf)) {
+        } else if (this.isTagLine(lineStart, lineEnd)) {
           this.flush();
           this.scanTags(lineStart, lineEnd);
         } else {
@@ -285,10 +277,25 @@ class TagScanner {
     return this.aheadAt;
   }
 
+  /** True when the line [start, end) is one outcome tag and nothing else but whitespace. */
+  private isTagLine(start: number, end: number): boolean {
+    const text = this.text;
+    let from = start;
+    while (from < end && (text.charCodeAt(from) === SPACE || text.charCodeAt(from) === TAB)) from += 1;
+    if (text.charCodeAt(from) !== LT) return false;
+    let to = end;
+    for (let c = text.charCodeAt(to - 1); to > from && (c === SPACE || c === TAB || c === CR); c = text.charCodeAt(to - 1)) to -= 1;
+    const tag = this.tag(from);
+    return tag !== undefined && tag.text.length === to - from;
+  }
+
   /** The tag at offset `i` (a `<`), or undefined: read once, then from the memo while it holds it. */
   private tag(i: number): TagDef | undefined {
     const slot = i & (MEMO - 1);
-    if (this.memoAt[slot] === i) return this.memoTag[slot];
+    if (this.memoAt === null) {
+      this.memoAt = new Array<number>(MEMO).fill(NONE);
+      this.memoTag = new Array<TagDef | undefined>(MEMO).fill(undefined);
+    } else if (this.memoAt[slot] === i) return this.memoTag[slot];
     const tag = tagAt(this.text, i);
     this.memoAt[slot] = i;
     this.memoTag[slot] = tag;
@@ -418,7 +425,7 @@ class TagScanner {
       }
     } else {
       // Short runs (nearly all) through a typed array indexed by length, longer ones through a map.
-      const lastOfLength = this.lastOfLength.fill(-1);
+      const lastOfLength = (this.lastOfLength ??= new Int32Array(SHORT_RUN + 1)).fill(-1);
       const lastSeen = new Map<number, number>();
       for (let k = runs - 1; k >= 0; k -= 1) {
         const length = runLength[k] as number;
@@ -448,7 +455,7 @@ class TagScanner {
 
   private growRuns(): void {
     const grown = (from: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
-      const to = new Int32Array(from.length * 2);
+      const to = new Int32Array(Math.max(16, from.length * 2));
       to.set(from);
       return to;
     };
@@ -522,7 +529,8 @@ const invalid = (reason: PlanInvalidReason): PlanResult => ({ outcome: "invalid"
  * then read the tags up to that one and return what they would have returned for all of them.
  */
 function decidesEarly(text: string): Decides | undefined {
-  if (text.includes("plan_clarification")) return undefined;
+  // A short reply is read whole in no time; the three searches below would cost more than they save.
+  if (text.length < EARLY_FROM || text.includes("plan_clarification")) return undefined;
   const oneName = !(text.includes("proposed_plan>") && text.includes("plan_blocked>"));
   let first: OutcomeTagName | null = null;
   let open = false;
@@ -535,6 +543,9 @@ function decidesEarly(text: string): Decides | undefined {
     return breaks;
   };
 }
+
+/** Replies shorter than this are read whole (see decidesEarly). */
+const EARLY_FROM = 4096;
 
 /** Classifies a plan run's reply per ADR-0077. Pure, total and linear in the length of `text`. */
 export function classifyPlanReply(text: string): PlanResult {

@@ -71,6 +71,10 @@ describe("the classifier after its speed-up", () => {
     const dense = fc.constantFrom("<proposed_plan>", "</proposed_plan>", "<plan_blocked>", "</plan_blocked>", "<plan_clarification>", "`", "``", "`<proposed_plan>`", "```", "~~~", "\n", "\n\n", " x ", "plan_clarification", "proposed_plan>");
     fc.assert(fc.property(fc.array(dense, { maxLength: 80 }), (parts) => same(parts.join(""))), { numRuns: 4000 });
     fc.assert(fc.property(fc.array(dense, { maxLength: 80 }), (parts) => same(parts.join("\n"))), { numRuns: 2000 });
+    // Past 4 KiB the scan may stop early (shorter replies are read whole): the same tags after a long first paragraph.
+    const padding = `${"words of a long first paragraph ".repeat(140)}\n\n`;
+    expect(padding.length).toBeGreaterThan(4096);
+    fc.assert(fc.property(fc.array(dense, { maxLength: 80 }), fc.boolean(), (parts, lines) => same(padding + parts.join(lines ? "\n" : ""))), { numRuns: 4000 });
   });
 
   it("classifies many-run paragraphs as before: runs of every length up to past the typed array's", () => {
