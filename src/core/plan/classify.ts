@@ -527,20 +527,22 @@ const invalid = (reason: PlanInvalidReason): PlanResult => ({ outcome: "invalid"
  * and when only one name's tags occur in the text at all, the first opening tag while a block is
  * open, or closing tag while none is, decides `nested_block` or `unopened_close`. The rules below
  * then read the tags up to that one and return what they would have returned for all of them.
+ * The whole-text searches run only when a tag would decide, so a well-formed plan pays none.
  */
 function decidesEarly(text: string): Decides | undefined {
-  // A short reply is read whole in no time; the three searches below would cost more than they save.
-  if (text.length < EARLY_FROM || text.includes("plan_clarification")) return undefined;
-  const oneName = !(text.includes("proposed_plan>") && text.includes("plan_blocked>"));
+  // A short reply is read whole in no time.
+  if (text.length < EARLY_FROM) return undefined;
+  let clarification: boolean | undefined;
+  let oneName: boolean | undefined;
+  const noClarification = (): boolean => !(clarification ??= text.includes("plan_clarification"));
   let first: OutcomeTagName | null = null;
   let open = false;
   return (tag) => {
     if (first === null) first = tag.name;
-    else if (tag.name !== first) return true;
-    if (!oneName) return false;
+    else if (tag.name !== first) return noClarification();
     const breaks = tag.closing ? !open : open;
     open = !tag.closing;
-    return breaks;
+    return breaks && noClarification() && (oneName ??= !(text.includes("proposed_plan>") && text.includes("plan_blocked>")));
   };
 }
 
