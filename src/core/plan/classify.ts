@@ -25,7 +25,8 @@
  * holds a tag, or a run of three backticks or tildes) to the next with native searches, and reads
  * the lines between only to find the paragraph that runs into the next one. Each paragraph's
  * backtick runs are paired through a precomputed "next run of the same length" table, so no
- * character is scanned more than a fixed number of times, whatever the input.
+ * character is scanned more than a fixed number of times, whatever the input. A long reply whose
+ * tags already decide the outcome (two names, or a nested tag) is read no further (ADR 0136).
  */
 import { type Fence, closesFenceAt, fenceOpeningAt, isBlankAt } from "./fence.ts";
 
@@ -163,10 +164,12 @@ const SMALL_RUNS = 8;
 const SHORT_RUN = 64;
 
 /**
- * One pass over a reply. Forward-only cursors find the next tag (one for the line pass looking
- * ahead, one for scanning paragraphs behind it), the next backtick, and the next three-backtick
- * and three-tilde runs; each is asked about increasing positions only, so each native search reads
- * every character once. A class rather than closures: its state lives in fields V8 can keep fast.
+ * One pass over a reply. Forward-only cursors find the next tag (for the line pass looking ahead),
+ * the next tag that opens a line (for the line pass inside a paragraph that holds a tag), the next
+ * `<` (for scanning paragraphs behind it), the next backtick, and the next three-backtick and
+ * three-tilde runs; each is asked about increasing positions only, so each native search reads
+ * every character a bounded number of times. A class rather than closures: its state lives in
+ * fields V8 can keep fast. docs/decisions/0136.
  */
 class TagScanner {
   private readonly found: OutcomeTag[] = [];
