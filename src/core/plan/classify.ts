@@ -545,7 +545,8 @@ function decidesEarly(text: string): Decides | undefined {
     else if (tag.name !== first) return noClarification();
     const breaks = tag.closing ? !open : open;
     open = !tag.closing;
-    return breaks && noClarification() && (oneName ??= !(text.includes("proposed_plan>") && text.includes("plan_blocked>")));
+    // Both names present is the quicker search to settle (each is found near the first tags), so it goes first.
+    return breaks && (oneName ??= !(text.includes("proposed_plan>") && text.includes("plan_blocked>"))) && noClarification();
   };
 }
 
