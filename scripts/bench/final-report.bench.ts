@@ -16,10 +16,10 @@
  * `npm run bench -- final-report`
  */
 import { readFileSync, readdirSync } from "node:fs";
-import { loadavg } from "node:os";
 import { join } from "node:path";
 import { type AnalyzeOptions, WINDOW_HEAD, WINDOW_TAIL, analyzeFinalReport } from "../../src/core/report/analyze.ts";
 import { TokenCounter } from "../../src/core/tokens.ts";
+import { machineLine } from "./lib/report.ts";
 
 const MiB = 1024 * 1024;
 const GOAL = 5;
@@ -100,7 +100,8 @@ const warm = new TokenCounter();
 warm.count(realistic);
 const [lookupMs] = interleaved([() => warm.count(realistic)]) as [number];
 
-console.log(`Windows: the first ${WINDOW_HEAD / 1024} KiB and the last ${WINDOW_TAIL / 1024} KiB of a longer reply (ADR 0135). CPU ms per MiB, median of ${ROUNDS} interleaved rounds; load average ${loadavg().map((n) => n.toFixed(2)).join(", ")}.\n`);
+console.log(`${machineLine()}\n`);
+console.log(`Windows: the first ${WINDOW_HEAD / 1024} KiB and the last ${WINDOW_TAIL / 1024} KiB of a longer reply (ADR 0135). CPU ms per MiB, median of ${ROUNDS} interleaved rounds.\n`);
 console.log("| input | analyzeFinalReport ms per MiB | goal | peer: read whole, ms per MiB | whole ÷ ours |");
 console.log("|---|---:|---|---:|---:|");
 for (const row of rows) console.log(row);
