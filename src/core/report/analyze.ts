@@ -30,7 +30,7 @@ import { clausesOf, isDoneLabel, isListItem, isNarrationOrQuestion, sentencesOf,
 import { contentStatements } from "./content.ts";
 import { REPORT_PATTERNS, type PatternGroup, type PatternScope, type ReportPattern } from "./patterns.ts";
 import { plainLine, type Prose, readProse } from "./read.ts";
-import { replyWindow } from "./window.ts";
+import { FENCE_RUNS_READ, replyWindow } from "./window.ts";
 
 export { REPORT_PATTERNS, type PatternGroup, type PatternScope, type ReportPattern } from "./patterns.ts";
 export { plainLine } from "./read.ts";
@@ -271,7 +271,8 @@ export function explainFinalReport(text: string, options: AnalyzeOptions = {}): 
   const window = replyWindow(text, options.window?.head, options.window?.tail);
   const all = explainProse(readProse(window.text), options);
   if (window.unreadChars === 0) return all;
-  const clause = `read the first ${window.headChars} and the last ${window.tailChars} characters; ${window.unreadChars} characters in the middle were not read`;
+  const fences = window.tailFenceKnown ? "" : `; the middle has more than ${FENCE_RUNS_READ} runs of three backticks or tildes, so the tail was read as if it began outside code`;
+  const clause = `read the first ${window.headChars} and the last ${window.tailChars} characters; ${window.unreadChars} characters in the middle were not read${fences}`;
   return [...all, { id: "window.unread", group: "window", clause }];
 }
 

@@ -27,6 +27,11 @@ export interface ReplyWindow {
   /** Characters read from the start and the end of the reply (the whole reply's length, and 0, when read whole). */
   headChars: number;
   tailChars: number;
+  /**
+   * False when the middle held more than FENCE_RUNS_READ runs of three backticks or tildes, so whether the tail starts
+   * inside fenced code was not worked out: the tail is then read as if it started outside code.
+   */
+  tailFenceKnown: boolean;
 }
 
 const SPACE = 32;
@@ -79,27 +84,28 @@ function onlySpaces(text: string, from: number, to: number): boolean {
   return true;
 }
 
+/** Runs of three backticks or tildes the scan of a reply's middle reads at most (~0.3 ms); a realistic 1 MiB reply has ~900. */
+export const FENCE_RUNS_READ = 8192;
+
 /**
- * The open fence (as the reader, read.ts, would have it) after the lines of `text` that start
- * before `a`, and before `b` (a ≤ b). Only lines holding "```" or "~~~" can open or close a fence,
- * so only those are read: found with indexOf, the scan costs little more than a memory search.
+ * The open fence (as the reader, read.ts, would have it) after the lines of `text` that start in
+ * [from, to), a line that runs past `to` read as if the text ended there; `known` is false when
+ * more than `budget` runs would have to be read. Only lines holding "```" or "~~~" can open
+ * or close a fence, so only those are read, found with indexOf.
  */
-function fencesAt(text: string, a: number, b: number): [Fence | null, Fence | null] {
+function fenceAfter(text: string, from: number, to: number, budget: number): { fence: Fence | null; known: boolean } {
   let fence: Fence | null = null;
-  let atA: Fence | null = null;
-  let passedA = false;
-  let ticks = text.indexOf("```");
-  let tildes = text.indexOf("~~~");
+  let read = 0;
+  let ticks = text.indexOf("```", from);
+  let tildes = text.indexOf("~~~", from);
   for (;;) {
     const i = ticks === -1 ? tildes : tildes === -1 ? ticks : Math.min(ticks, tildes);
-    if (i === -1 || i >= b) break;
-    const start = text.lastIndexOf("\n", i - 1) + 1;
-    if (!passedA && start >= a) {
-      atA = fence;
-      passedA = true;
-    }
+    if (i === -1 || i >= to) break;
+    read += 1;
+    if (read > budget) return { fence: null, known: false };
+    const start = lineStartOf(text, i, from);
     const newline = text.indexOf("\n", i);
-    const end = newline === -1 ? text.length : newline;
+    const end = newline === -1 || newline > to ? to : newline;
     if (i - start <= 3 && onlySpaces(text, start, i)) {
       // The reader drops one trailing CR before it tests a line; fenceOpeningAt and closesFenceAt read a CR the same way.
       if (fence === null) fence = fenceOpeningAt(text, start, end);
@@ -109,23 +115,39 @@ function fencesAt(text: string, a: number, b: number): [Fence | null, Fence | nu
     if (ticks !== -1 && ticks < next) ticks = text.indexOf("```", next);
     if (tildes !== -1 && tildes < next) tildes = text.indexOf("~~~", next);
   }
-  return [passedA ? atA : fence, fence];
+  return { fence, known: true };
 }
 
-const fenceLine = (fence: Fence): string => fence.char.repeat(fence.length);
+/** The start of the line holding `at`, reading back at most to `floor` (a line start); a fence line's run follows at most three spaces. */
+function lineStartOf(text: string, at: number, floor: number): number {
+  let i = at;
+  while (i > floor && i > at - 4 && text.charCodeAt(i - 1) !== LF) i -= 1;
+  // More than three characters before the run on its line: not a fence line, whatever the line's start.
+  return i > floor && text.charCodeAt(i - 1) !== LF ? at - 4 : i;
+}
+
+/** A line of the fence's character, as long as the fence's run but never longer than `most`. */
+const fenceLine = (fence: Fence, most: number): string => fence.char.repeat(Math.min(fence.length, most));
 
 /** The part of `text` the analyzer reads: the whole when it fits the windows, else head and tail. */
 export function replyWindow(text: string, head = WINDOW_HEAD, tail = WINDOW_TAIL): ReplyWindow {
   if (!(head >= 0 && tail >= 0)) throw new RangeError(`a reply's window is a number of characters ≥ 0 at each end; got head ${head}, tail ${tail}`);
-  if (text.length <= head + tail) return { text, unreadChars: 0, headChars: text.length, tailChars: 0 };
+  if (text.length <= head + tail) return { text, unreadChars: 0, headChars: text.length, tailChars: 0, tailFenceKnown: true };
   const start = firstTextLine(text);
   if (text.length - start <= head + tail) {
     // Blank lines before the first text are no part of what the reader returns.
-    return { text: text.slice(start), unreadChars: 0, headChars: text.length - start, tailChars: 0 };
+    return { text: text.slice(start), unreadChars: 0, headChars: text.length - start, tailChars: 0, tailFenceKnown: true };
   }
   const end = headEnd(text, start, head);
   const from = tailStart(text, tail);
-  const [headFence, tailFence] = fencesAt(text, end, from);
-  const joined = `${text.slice(start, end)}${headFence === null ? "" : `\n${fenceLine(headFence)}`}\n\n${tailFence === null ? "" : `${fenceLine(tailFence)}\n`}${text.slice(from)}`;
-  return { text: joined, unreadChars: from - end, headChars: end - start, tailChars: text.length - from };
+  // The head as its own text reads it (its last line may be cut); the tail as the whole reply leaves it.
+  const headFence = fenceAfter(text, start, end, Number.POSITIVE_INFINITY).fence;
+  const tailFence = fenceAfter(text, 0, from, FENCE_RUNS_READ);
+  const tailChars = text.length - from;
+  // A tail that starts inside a fence is reopened, with a run no longer than the tail plus one: no
+  // closer inside the tail is longer than the tail, so a longer run is closed by none either.
+  const closer = headFence === null ? "" : `\n${fenceLine(headFence, end - start)}`;
+  const opener = tailFence.fence === null ? "" : `${fenceLine(tailFence.fence, tailChars + 1)}\n`;
+  const joined = `${text.slice(start, end)}${closer}\n\n${opener}${text.slice(from)}`;
+  return { text: joined, unreadChars: from - end, headChars: end - start, tailChars, tailFenceKnown: tailFence.known };
 }

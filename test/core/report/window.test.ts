@@ -6,6 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { WINDOW_HEAD, WINDOW_TAIL, analyzeFinalReport, explainFinalReport, replyWindow } from "../../../src/core/report/analyze.ts";
+import { FENCE_RUNS_READ } from "../../../src/core/report/window.ts";
 import { readProse } from "../../../src/core/report/read.ts";
 import { TokenCounter, countTokens } from "../../../src/core/tokens.ts";
 import { loadLabelledReplies } from "./labelled.ts";
@@ -44,13 +45,13 @@ describe("every labelled reply is read whole", () => {
 
 describe("replyWindow", () => {
   it("returns a reply that fits as it is", () => {
-    expect(replyWindow("Done.\n\nNothing needed next.", 10, 20)).toEqual({ text: "Done.\n\nNothing needed next.", unreadChars: 0, headChars: 27, tailChars: 0 });
+    expect(replyWindow("Done.\n\nNothing needed next.", 10, 20)).toEqual({ text: "Done.\n\nNothing needed next.", unreadChars: 0, headChars: 27, tailChars: 0, tailFenceKnown: true });
   });
 
   it("cuts at paragraph breaks in the outer half of each window", () => {
     const text = ["aaaa", "bbbb", "cccc", "dddd", "eeee", "ffff", "gggg"].join("\n\n");
     // head 12: the last paragraph break at or before offset 10 is at 10 (after "bbbb"); tail 12 starts after "eeee".
-    expect(replyWindow(text, 12, 12)).toEqual({ text: "aaaa\n\nbbbb\n\nffff\n\ngggg", unreadChars: 20, headChars: 10, tailChars: 10 });
+    expect(replyWindow(text, 12, 12)).toEqual({ text: "aaaa\n\nbbbb\n\nffff\n\ngggg", unreadChars: 20, headChars: 10, tailChars: 10, tailFenceKnown: true });
   });
 
   it("falls back to a line break, then to a raw cut that never splits a surrogate pair", () => {
@@ -58,7 +59,7 @@ describe("replyWindow", () => {
     const emoji = "🚀".repeat(40);
     const window = replyWindow(emoji, 11, 11);
     expect(LONE_SURROGATE.test(window.text)).toBe(false);
-    expect(window).toEqual({ text: `${"🚀".repeat(5)}\n\n${"🚀".repeat(5)}`, unreadChars: 60, headChars: 10, tailChars: 10 });
+    expect(window).toEqual({ text: `${"🚀".repeat(5)}\n\n${"🚀".repeat(5)}`, unreadChars: 60, headChars: 10, tailChars: 10, tailFenceKnown: true });
   });
 
   it("skips blank lines before the first text, so the first line is read", () => {
@@ -79,6 +80,29 @@ describe("replyWindow", () => {
     const whole = analyzeFinalReport(text, counter, { window: WHOLE });
     expect(bounded).toEqual({ ...whole, unreadChars: window.unreadChars });
     expect([bounded.claimsComplete, bounded.asksPermission, readProse(window.text).lines]).toEqual([true, true, ["Done.", "Should I open the PR?"]]);
+  });
+
+  it("stays the windows' size when a fence run is longer than either window", () => {
+    // One line of backticks opens a fence as long as the reply: the head's closer and the tail's opener are capped.
+    const ticks = "`".repeat(200_000);
+    const window = replyWindow(ticks, 1000, 1000);
+    expect(window.text.length).toBeLessThanOrEqual(4 * 1000 + 8);
+    const [read, whole] = [readProse(window.text), readProse(ticks)];
+    expect([read.lines, read.statements, read.headings]).toEqual([whole.lines, whole.statements, whole.headings]);
+    // A fence opened in the middle by a run longer than the tail: the tail is all code, as read whole.
+    const text = `Done.\n\n${filler(3000)}${"~".repeat(5000)}\n${filler(3000)}~~~~\n\nShould I go on?`;
+    const part = readProse(replyWindow(text, 1000, 1000).text).lines;
+    expect([part[0], part.includes("Should I go on?"), readProse(text).lines.includes("Should I go on?")]).toEqual(["Done.", false, false]);
+  });
+
+  it("reads no more than FENCE_RUNS_READ fence runs of the middle, and says when the tail's fence state was not worked out", () => {
+    const fences = "```\n".repeat(FENCE_RUNS_READ + 2);
+    const text = `Done.\n\n${filler(2000)}${fences}${filler(2000)}Nothing needed next.`;
+    const window = replyWindow(text, 1000, 1000);
+    expect(window.tailFenceKnown).toBe(false);
+    expect(replyWindow(`Done.\n\n${filler(2000)}${"```\n".repeat(FENCE_RUNS_READ - 2)}${filler(2000)}Nothing needed next.`, 1000, 1000).tailFenceKnown).toBe(true);
+    expect(explainFinalReport(text, { window: { head: 1000, tail: 1000 } }).at(-1)?.clause).toMatch(new RegExp(`characters in the middle were not read; the middle has more than ${FENCE_RUNS_READ} runs of three backticks or tildes, so the tail was read as if it began outside code$`));
+    expect(analyzeFinalReport(text, counter, { window: { head: 1000, tail: 1000 } }).fillerEnding).toBe(true);
   });
 
   it("refuses a negative or missing size", () => {
