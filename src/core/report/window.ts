@@ -41,14 +41,11 @@ const LF = 10;
 
 /** Offset of the first line that is not blank (only spaces, tabs, CR); the text's length when all are. */
 function firstTextLine(text: string): number {
-  let lineStart = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text.charCodeAt(i);
-    if (c === LF) lineStart = i + 1;
-    else if (c !== SPACE && c !== TAB && c !== CR) return lineStart;
-  }
-  return text.length;
+  // A regular expression finds the first other character faster than a loop over 1 MiB of blank lines.
+  const first = text.search(NOT_BLANK);
+  return first === -1 ? text.length : text.lastIndexOf("\n", first) + 1;
 }
+const NOT_BLANK = /[^ \t\r\n]/;
 
 /** A cut at `at` moved off the low half of a surrogate pair: back for the head's end (`step` -1), on for the tail's start (+1). */
 function safeCut(text: string, at: number, step: -1 | 1): number {
