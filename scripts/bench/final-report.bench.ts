@@ -4,7 +4,8 @@
  *
  * - realistic: every labelled final reply of fixtures/final-replies, concatenated and repeated;
  * - short lines: 1 MiB of three- to eight-character lines ("Done.", "- ok", "B3 next");
- * - adversarial: long lines made of the rows' own prefixes ("still not | ❌ 1 of 2 if fails B1-B3 `x").
+ * - adversarial: long lines made of the rows' own prefixes ("still not | ❌ 1 of 2 if fails B1-B3 `x");
+ *   and two aimed at the window (ADR 0135): a fence run on every line, one line of backticks.
  *
  * Each is measured as the analyzer reads it (a long reply on its head and tail windows, ADR 0135)
  * and, as its peer in the same run, read whole (`window: Infinity`, the analyzer before ADR 0135),
@@ -40,6 +41,9 @@ const inputs: Array<[string, string]> = [
   ["realistic (the labelled replies, repeated)", repeatTo(replies.join("\n\n"), MiB)],
   ["short lines", repeatTo("Done.\n- ok\nB3 next\n", MiB)],
   ["adversarial (row prefixes, long lines)", repeatTo(`${"still not | ❌ 1 of 2 if fails B1-B3 `x ".repeat(40)}\n`, MiB)],
+  // The window's own reading: a fence run on every line (the middle's fence state), and one line of backticks (a fence as long as the reply).
+  ["adversarial: a fence run on every line", repeatTo("```\nx```\n", MiB)],
+  ["adversarial: one line of backticks", repeatTo("`", MiB)],
 ];
 
 /** A counter that knows the bench inputs' counts already (found by identity), so token counting stays out of the figure. */
