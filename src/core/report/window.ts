@@ -35,8 +35,6 @@ export interface ReplyWindow {
 }
 
 const SPACE = 32;
-const TAB = 9;
-const CR = 13;
 const LF = 10;
 
 /** Offset of the first line that is not blank (only spaces, tabs, CR); the text's length when all are. */
