@@ -139,6 +139,12 @@ function lineStartOf(text: string, at: number, floor: number): number {
 }
 const LF = 10;
 
+/** True when the `<` at `i` is followed by `p` or `/p`: the first letters of every outcome tag. */
+function mayBeTag(text: string, i: number): boolean {
+  const c = text.charCodeAt(i + 1);
+  return c === P || (c === SLASH && text.charCodeAt(i + 2) === P);
+}
+
 /** True when only spaces and tabs stand between offset `at` and the start of its line. */
 function opensLine(text: string, at: number): boolean {
   for (let i = at - 1; i >= 0; i -= 1) {
@@ -305,20 +311,25 @@ class TagScanner {
     return tag;
   }
 
-  /** The offset of the first tag at or after `from` (text.length when none). */
+  /**
+   * The offset of the first `<` at or after `from` that may open a tag (text.length when none). The
+   * line pass only needs to stop at every line that holds a tag: stopping at one more line is
+   * harmless (the line is read as any other, and the paragraph scan matches tags in full), and
+   * matching each `<` in full here was a third of a reply with a tag on every line.
+   */
   private nextTag(from: number): number {
     const text = this.text;
-    for (let i = text.indexOf("<", from); i !== -1; i = text.indexOf("<", i + 1)) if (this.tag(i) !== undefined) return i;
+    for (let i = text.indexOf("<", from); i !== -1; i = text.indexOf("<", i + 1)) if (mayBeTag(text, i)) return i;
     return this.end;
   }
 
-  /** The first tag at or after `position` with nothing but spaces and tabs before it on its line (text.length when none). */
+  /** The first `<` that may open a tag at or after `position`, with nothing but spaces and tabs before it on its line (text.length when none). */
   private lineTagFrom(position: number): number {
     if (this.lineTagAt < position) {
       const text = this.text;
       let i = text.indexOf("<", position);
       // Where it opens its line, first: most tags in such a paragraph do not, and that test is cheaper.
-      while (i !== -1 && !(opensLine(text, i) && this.tag(i) !== undefined)) i = text.indexOf("<", i + 1);
+      while (i !== -1 && !(opensLine(text, i) && mayBeTag(text, i))) i = text.indexOf("<", i + 1);
       this.lineTagAt = i === -1 ? this.end : i;
     }
     return this.lineTagAt;
