@@ -170,9 +170,9 @@ const SMALL_RUNS = 8;
 const SHORT_RUN = 64;
 
 /**
- * One pass over a reply. Forward-only cursors find the next tag (for the line pass looking ahead),
- * the next tag that opens a line (for the line pass inside a paragraph that holds a tag), the next
- * `<` (for scanning paragraphs behind it), the next backtick, and the next three-backtick and
+ * One pass over a reply. Forward-only cursors find the next `<` that may open a tag (for the line
+ * pass looking ahead), the next such `<` that opens a line (for the line pass inside a paragraph
+ * that holds a tag), the next `<` (for scanning paragraphs behind it), the next backtick, and the next three-backtick and
  * three-tilde runs; each is asked about increasing positions only, so each native search reads
  * every character a bounded number of times. A class rather than closures: its state lives in
  * fields V8 can keep fast. docs/decisions/0136.
@@ -182,14 +182,14 @@ class TagScanner {
   private readonly end: number;
   // Forward-only cursors over the tags, each holding what it found at or after the position it was
   // last asked about (text.length when none), so each `<` is read a bounded number of times and
-  // nothing is stored per tag: the next tag, for the line pass looking ahead; the next tag that
-  // opens a line, for the line pass inside a paragraph that holds a tag; and the next `<`, not yet
-  // read, for the scan of paragraphs behind the line pass.
+  // nothing is stored per tag: the next `<` that may open a tag, for the line pass looking ahead;
+  // the next such `<` that opens a line, for the line pass inside a paragraph that holds a tag; and
+  // the next `<`, not yet read, for the scan of paragraphs behind the line pass.
   private aheadAt = NONE;
   private lineTagAt = NONE;
   private behindLt = NONE;
-  // The last tags read, by offset (direct-mapped on its low bits): the cursors ask about the same
-  // `<` within a few lines of one another, and a full match costs more than the rest of a line.
+  // The last tags read, by offset (direct-mapped on its low bits): the tag-line test and the
+  // paragraph scan ask about the same `<`, and a full match costs more than the rest of a line.
   // Made on the first `<`: most replies have none, and a scanner is made for every reply.
   private memoAt: number[] | null = null;
   private memoTag: Array<TagDef | undefined> = [];
@@ -203,9 +203,9 @@ class TagScanner {
   private paragraphEnd = NONE;
   // A paragraph with no line holding a tag yields nothing, so only these are scanned.
   private paragraphHasTag = false;
-  // Backtick runs of the paragraph being scanned, reused from one paragraph to the next.
-  // Typed arrays, grown by doubling: a reply with a code span on every line has a run every few characters.
-  // Empty until a paragraph has runs: a scanner is made for every reply, and a typed array's allocation is not free.
+  // Backtick runs of the paragraph being scanned, reused from one paragraph to the next: typed
+  // arrays grown by doubling (a reply with a code span on every line has a run every few
+  // characters), empty until a paragraph has runs (a scanner is made for every reply).
   private runStart = NO_RUNS;
   private runLength = NO_RUNS;
   private nextSame = NO_RUNS;
@@ -280,7 +280,7 @@ class TagScanner {
     return this.found;
   }
 
-  /** The next tag at or after `position` for the line pass (text.length when none). */
+  /** The next `<` that may open a tag at or after `position`, for the line pass (text.length when none). */
   private aheadFrom(position: number): number {
     if (this.aheadAt < position) this.aheadAt = this.nextTag(position);
     return this.aheadAt;
