@@ -206,6 +206,7 @@ describe("analyzeFinalReport fields", () => {
       headings: ["Not finished: the e2e suite is blocked", "Evidence"],
       chars: text.length,
       tokens: countTokens(text),
+      unreadChars: 0,
     });
   });
 
@@ -221,6 +222,7 @@ describe("analyzeFinalReport fields", () => {
       headings: [],
       chars: 0,
       tokens: 0,
+      unreadChars: 0,
     });
   });
 
