@@ -1,7 +1,7 @@
 /**
  * The plan classifier per MiB on three inputs (goal ≤ 5 ms each): a realistic plan reply, 1 MiB of
  * short lines, and adversarial text (unmatched backtick runs, fences opened and left open, tag
- * fragments and a tag on every line). Peers in the same run: a regex tag scan (fast, and wrong
+ * fragments, a tag on every line, a tag in code on every line). Peers in the same run: a regex tag scan (fast, and wrong
  * about tags in code) and the classifier as it was at the round's baseline commit, read from git.
  * `npm run bench -- classifier`
  */
@@ -39,6 +39,8 @@ const inputs: Record<string, string> = {
   "short lines": fill(["ok", "- a", "", "x", "b c", "`", "1.", "  "].join("\n") + "\n"),
   "adversarial: backtick runs, open fences, tag noise": `${adversarialRuns}\n\n${fill("```\n<proposed_plan>\n~~~\n</plan_blocked>\n    ```\n``x`` <plan_blocked <<<<\n` `` <proposed_plan> ` </proposed_plan> ``\n").slice(0, MiB / 2)}`,
   "adversarial: a tag on every line": fill("`<proposed_plan>`\n<plan_blocked>\n"),
+  // One paragraph with a tag in code on every line: no tag outside code, so no early decision (ADR 0136), and every line is read.
+  "adversarial: a tag in code on every line": fill("`<proposed_plan>`\n"),
 };
 
 function regexTagScan(text: string): number {

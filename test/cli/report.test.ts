@@ -51,6 +51,7 @@ describe("armstudy report analyze", () => {
         headings: [],
         chars: 27,
         tokens: 6,
+        unreadChars: 0,
       },
       err: "",
     });
@@ -75,6 +76,16 @@ describe("armstudy report analyze", () => {
     expect([all.claimsComplete, all.statesUnfinished]).toEqual([true, false]);
     const explained = await run(["report", "analyze", "--explain"], "Thanks!");
     expect(explained.out.split("\n").at(-2)).toBe("rows:               (none fired)");
+  });
+
+  it("a reply longer than the analyzer's windows says how much of its middle was not read (docs/decisions/0135)", async () => {
+    const long = `Done: the exporter is in.\n\n${"The loader reads the table once per process.\n\n".repeat(3000)}Nothing needed next.`;
+    const text = await run(["report", "analyze", "--explain"], long);
+    const json = JSON.parse((await run(["report", "analyze", "--json"], long)).out);
+    const unread = text.out.split("\n").find((line) => line.startsWith("unreadChars:"));
+    expect([json.chars, json.claimsComplete, json.fillerEnding, unread]).toEqual([long.length, true, true, `unreadChars:        ${json.unreadChars} (the middle of a long reply, not read)`]);
+    expect(json.unreadChars).toBeGreaterThan(long.length - 64 * 1024);
+    expect(text.out).toContain(`window.unread: "read the first `);
   });
 
   it("refuses a malformed --steps, naming the bad id", async () => {

@@ -56,6 +56,8 @@ function renderAnalysis(analysis: FinalReportAnalysis): string {
     ["headings", analysis.headings.length === 0 ? "(none)" : analysis.headings.map((heading) => JSON.stringify(heading)).join(", ")],
     ["chars", String(analysis.chars)],
     ["tokens", String(analysis.tokens)],
+    // Only a reply longer than the analyzer's windows has an unread middle (docs/decisions/0135).
+    ...(analysis.unreadChars > 0 ? [["unreadChars", `${analysis.unreadChars} (the middle of a long reply, not read)`] as [string, string]] : []),
   ];
   return rows.map(([name, value]) => `${`${name}:`.padEnd(20)}${value}\n`).join("");
 }

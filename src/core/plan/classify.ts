@@ -25,7 +25,8 @@
  * holds a tag, or a run of three backticks or tildes) to the next with native searches, and reads
  * the lines between only to find the paragraph that runs into the next one. Each paragraph's
  * backtick runs are paired through a precomputed "next run of the same length" table, so no
- * character is scanned more than a fixed number of times, whatever the input.
+ * character is scanned more than a fixed number of times, whatever the input. A long reply whose
+ * tags already decide the outcome (two names, or a nested tag) is read no further (ADR 0136).
  */
 import { type Fence, closesFenceAt, fenceOpeningAt, isBlankAt } from "./fence.ts";
 
@@ -93,16 +94,11 @@ const SPACE = 32;
 const TAB = 9;
 const CR = 13;
 
-/** True when the line [start, end) is one outcome tag and nothing else but whitespace. */
-function isTagLine(text: string, start: number, end: number): boolean {
-  let from = start;
-  while (from < end && (text.charCodeAt(from) === SPACE || text.charCodeAt(from) === TAB)) from += 1;
-  if (text.charCodeAt(from) !== LT) return false;
-  let to = end;
-  for (let c = text.charCodeAt(to - 1); to > from && (c === SPACE || c === TAB || c === CR); c = text.charCodeAt(to - 1)) to -= 1;
-  const tag = tagAt(text, from);
-  return tag !== undefined && tag.text.length === to - from;
-}
+type TagDef = (typeof TAGS)[number];
+/** Slots of the scanner's memo of tags read (a power of two). */
+const MEMO = 64;
+/** The run arrays of a scanner that has read no backtick run yet (never written: the first run grows them). */
+const NO_RUNS = new Int32Array(0);
 
 const SLASH = 47;
 const P = 112;
@@ -118,35 +114,85 @@ function tagAt(text: string, i: number): (typeof TAGS)[number] | undefined {
   // proposed_plan, plan_blocked, plan_clarification: the second letter, then the sixth.
   const index = text.charCodeAt(at + 1) === R ? 0 : text.charCodeAt(at + 5) === B ? 2 : 4;
   const tag = TAGS[index + (closing ? 1 : 0)] as (typeof TAGS)[number];
-  return text.startsWith(tag.text, i) ? tag : undefined;
+  return matchesAt(text, i, tag.text) ? tag : undefined;
+}
+
+/**
+ * True when `text` holds `word` at `i`. A loop over character codes: on a reply with a tag on
+ * every line, `startsWith` with a position cost more than the rest of the line's work.
+ */
+function matchesAt(text: string, i: number, word: string): boolean {
+  if (i + word.length > text.length) return false;
+  for (let k = 0; k < word.length; k += 1) if (text.charCodeAt(i + k) !== word.charCodeAt(k)) return false;
+  return true;
+}
+
+/**
+ * The start of the line holding offset `at`, found by reading back from it to `floor` (a line
+ * start at or before it). Not `lastIndexOf`: a call into the runtime each time, which on a reply
+ * with something to read on every line was a third of the pass.
+ */
+function lineStartOf(text: string, at: number, floor: number): number {
+  let i = at;
+  while (i > floor && text.charCodeAt(i - 1) !== LF) i -= 1;
+  return i;
+}
+const LF = 10;
+
+/** True when the `<` at `i` is followed by `p` or `/p`: the first letters of every outcome tag. */
+function mayBeTag(text: string, i: number): boolean {
+  const c = text.charCodeAt(i + 1);
+  return c === P || (c === SLASH && text.charCodeAt(i + 2) === P);
+}
+
+/** True when only spaces and tabs stand between offset `at` and the start of its line. */
+function opensLine(text: string, at: number): boolean {
+  for (let i = at - 1; i >= 0; i -= 1) {
+    const c = text.charCodeAt(i);
+    if (c === LF) return true;
+    if (c !== SPACE && c !== TAB) return false;
+  }
+  return true;
 }
 
 /** Every outcome tag outside fenced code and inline code spans, in order. */
 export function findOutcomeTags(text: string): OutcomeTag[] {
-  return new TagScanner(text).scan();
+  return new TagScanner(text, undefined).scan();
 }
 
-type Tag = (typeof TAGS)[number];
+/** Told each tag as it is found; true once the tags so far decide the outcome, and the scan may stop. */
+type Decides = (tag: OutcomeTag) => boolean;
+
 const NONE = -1;
 /** Up to this many backtick runs in a paragraph are paired by a scan (at most 28 compares). */
 const SMALL_RUNS = 8;
+/** Backtick runs up to this long are paired through a typed array; longer ones through a map. */
+const SHORT_RUN = 64;
 
 /**
- * One pass over a reply. Forward-only cursors find the next tag (one for the line pass looking
- * ahead, one for scanning paragraphs behind it), the next backtick, and the next three-backtick
- * and three-tilde runs; each is asked about increasing positions only, so each native search reads
- * every character once. A class rather than closures: its state lives in fields V8 can keep fast.
+ * One pass over a reply. Forward-only cursors find the next `<` that may open a tag (for the line
+ * pass looking ahead), the next such `<` that opens a line (for the line pass inside a paragraph
+ * that holds a tag), the next `<` (for scanning paragraphs behind it), the next backtick, and the next three-backtick and
+ * three-tilde runs; each is asked about increasing positions only, so each native search reads
+ * every character a bounded number of times. A class rather than closures: its state lives in
+ * fields V8 can keep fast. docs/decisions/0136.
  */
 class TagScanner {
   private readonly found: OutcomeTag[] = [];
   private readonly end: number;
-  // Every tag in the text, found lazily in order (each `<` is read once); two indexes into it:
-  // the line pass looking ahead, and the scan of paragraphs behind it.
-  private readonly tagStart: number[] = [];
-  private readonly tagIs: Tag[] = [];
-  private searchedTo = 0;
-  private ahead = 0;
-  private behind = 0;
+  // Forward-only cursors over the tags, each holding what it found at or after the position it was
+  // last asked about (text.length when none), so each `<` is read a bounded number of times and
+  // nothing is stored per tag: the next `<` that may open a tag, for the line pass looking ahead;
+  // the next such `<` that opens a line, for the line pass inside a paragraph that holds a tag; and
+  // the next `<`, not yet read, for the scan of paragraphs behind the line pass.
+  private aheadAt = NONE;
+  private lineTagAt = NONE;
+  private behindLt = NONE;
+  // The last tags read, by offset (direct-mapped on its low bits): the tag-line test and the
+  // paragraph scan ask about the same `<`, and a full match costs more than the rest of a line.
+  // Made on the first `<`: most replies have none, and a scanner is made for every reply.
+  private memoAt: number[] | null = null;
+  private memoTag: Array<TagDef | undefined> = [];
   // Cursors: the offset found (text.length when none).
   private tick = NONE;
   private ticks3 = NONE;
@@ -157,12 +203,21 @@ class TagScanner {
   private paragraphEnd = NONE;
   // A paragraph with no line holding a tag yields nothing, so only these are scanned.
   private paragraphHasTag = false;
-  // Backtick runs of the paragraph being scanned, reused from one paragraph to the next.
-  private runStart: number[] = [];
-  private runLength: number[] = [];
-  private nextSame: number[] = [];
+  // Backtick runs of the paragraph being scanned, reused from one paragraph to the next: typed
+  // arrays grown by doubling (a reply with a code span on every line has a run every few
+  // characters), empty until a paragraph has runs (a scanner is made for every reply).
+  private runStart = NO_RUNS;
+  private runLength = NO_RUNS;
+  private nextSame = NO_RUNS;
+  // The last run seen of each short length, for pairing a paragraph with many runs (see scanParagraph).
+  private lastOfLength: Int32Array<ArrayBuffer> | null = null;
+  // Set once `decides` said the tags found so far decide the outcome: every loop stops.
+  private stopped = false;
 
-  constructor(private readonly text: string) {
+  constructor(
+    private readonly text: string,
+    private readonly decides: Decides | undefined,
+  ) {
     this.end = text.length;
   }
 
@@ -173,22 +228,30 @@ class TagScanner {
     // is at or after lineStart, since every cursor it came from is forward-only.
     let next = NONE;
     let nextFor: Fence | null | undefined;
+    let nextLineTagsOnly = false;
     for (;;) {
-      // Jump to the line holding the next thing that can matter.
+      // Jump to the line holding the next thing that can matter. In a paragraph already known to
+      // hold a tag, a tag inside a line changes nothing (the paragraph is scanned when it ends):
+      // only a tag that opens a line can (a tag line ends the paragraph), and a blank line.
       const fence = this.fence;
-      if (next < lineStart || nextFor !== fence) {
+      const lineTagsOnly = fence === null && this.paragraphHasTag;
+      if (next < lineStart || nextFor !== fence || nextLineTagsOnly !== lineTagsOnly) {
         next =
           fence === null
-            ? Math.min(this.aheadFrom(lineStart), this.ticks3From(lineStart), this.tildes3From(lineStart))
+            ? Math.min(lineTagsOnly ? this.lineTagFrom(lineStart) : this.aheadFrom(lineStart), this.ticks3From(lineStart), this.tildes3From(lineStart))
             : fence.char === "`"
               ? this.ticks3From(lineStart)
               : this.tildes3From(lineStart);
         nextFor = fence;
+        nextLineTagsOnly = lineTagsOnly;
       }
-      const target = next >= end ? end : text.lastIndexOf("\n", next - 1) + 1;
+      const target = next >= end ? end : lineStartOf(text, next, lineStart);
       if (target > lineStart) {
-        if (fence === null) this.skipProse(lineStart, target);
-        lineStart = target;
+        if (lineTagsOnly) lineStart = this.followParagraph(lineStart, target);
+        else {
+          if (fence === null) this.skipProse(lineStart, target);
+          lineStart = target;
+        }
       }
       const newline = text.indexOf("\n", lineStart);
       const lineEnd = newline === -1 ? end : newline;
@@ -201,7 +264,7 @@ class TagScanner {
           this.fence = opening;
         } else if (isBlankAt(text, lineStart, lineEnd)) {
           this.flush();
-        } else if (isTagLine(text, lineStart, lineEnd)) {
+        } else if (this.isTagLine(lineStart, lineEnd)) {
           this.flush();
           this.scanTags(lineStart, lineEnd);
         } else {
@@ -210,38 +273,89 @@ class TagScanner {
           if (this.aheadFrom(lineStart) < lineEnd) this.paragraphHasTag = true;
         }
       }
-      if (newline === -1) break;
+      if (newline === -1 || this.stopped) break;
       lineStart = newline + 1;
     }
     this.flush();
     return this.found;
   }
 
-  /** The next tag at or after `position` for the line pass (text.length when none). */
+  /** The next `<` that may open a tag at or after `position`, for the line pass (text.length when none). */
   private aheadFrom(position: number): number {
-    this.ahead = this.tagIndexFrom(position, this.ahead);
-    return this.ahead < this.tagStart.length ? (this.tagStart[this.ahead] as number) : this.end;
+    if (this.aheadAt < position) this.aheadAt = this.nextTag(position);
+    return this.aheadAt;
   }
 
-  /** The first tag index from `k` on whose tag starts at or after `position`, finding more as needed. */
-  private tagIndexFrom(position: number, k: number): number {
-    const { text, tagStart } = this;
-    for (;;) {
-      while (k < tagStart.length && (tagStart[k] as number) < position) k += 1;
-      if (k < tagStart.length || this.searchedTo >= this.end) return k;
-      // Find the next tag after everything found so far.
-      let i = text.indexOf("<", this.searchedTo);
-      for (; i !== -1; i = text.indexOf("<", i + 1)) {
-        const tag = tagAt(text, i);
-        if (tag !== undefined) {
-          tagStart.push(i);
-          this.tagIs.push(tag);
-          this.searchedTo = i + tag.text.length;
-          break;
-        }
-      }
-      if (i === -1) this.searchedTo = this.end;
+  /** True when the line [start, end) is one outcome tag and nothing else but whitespace. */
+  private isTagLine(start: number, end: number): boolean {
+    const text = this.text;
+    let from = start;
+    while (from < end && (text.charCodeAt(from) === SPACE || text.charCodeAt(from) === TAB)) from += 1;
+    if (text.charCodeAt(from) !== LT) return false;
+    let to = end;
+    for (let c = text.charCodeAt(to - 1); to > from && (c === SPACE || c === TAB || c === CR); c = text.charCodeAt(to - 1)) to -= 1;
+    const tag = this.tag(from);
+    return tag !== undefined && tag.text.length === to - from;
+  }
+
+  /** The tag at offset `i` (a `<`), or undefined: read once, then from the memo while it holds it. */
+  private tag(i: number): TagDef | undefined {
+    const slot = i & (MEMO - 1);
+    if (this.memoAt === null) {
+      this.memoAt = new Array<number>(MEMO).fill(NONE);
+      this.memoTag = new Array<TagDef | undefined>(MEMO).fill(undefined);
+    } else if (this.memoAt[slot] === i) return this.memoTag[slot];
+    const tag = tagAt(this.text, i);
+    this.memoAt[slot] = i;
+    this.memoTag[slot] = tag;
+    return tag;
+  }
+
+  /**
+   * The offset of the first `<` at or after `from` that may open a tag (text.length when none). The
+   * line pass only needs to stop at every line that holds a tag: stopping at one more line is
+   * harmless (the line is read as any other, and the paragraph scan matches tags in full), and
+   * matching each `<` in full here was a third of a reply with a tag on every line.
+   */
+  private nextTag(from: number): number {
+    const text = this.text;
+    for (let i = text.indexOf("<", from); i !== -1; i = text.indexOf("<", i + 1)) if (mayBeTag(text, i)) return i;
+    return this.end;
+  }
+
+  /** The first `<` that may open a tag at or after `position`, with nothing but spaces and tabs before it on its line (text.length when none). */
+  private lineTagFrom(position: number): number {
+    if (this.lineTagAt < position) {
+      const text = this.text;
+      let i = text.indexOf("<", position);
+      // Where it opens its line, first: most tags in such a paragraph do not, and that test is cheaper.
+      while (i !== -1 && !(opensLine(text, i) && mayBeTag(text, i))) i = text.indexOf("<", i + 1);
+      this.lineTagAt = i === -1 ? this.end : i;
     }
+    return this.lineTagAt;
+  }
+
+  /**
+   * Lines [from, to) of an open paragraph that holds a tag, none of them a fence line or a tag
+   * line: followed to the first blank line (returned, to be read as any line) or to `to`.
+   */
+  private followParagraph(from: number, to: number): number {
+    const text = this.text;
+    let at = from;
+    while (at < to) {
+      const end = this.lineEndOf(at);
+      if (isBlankAt(text, at, end)) return at;
+      this.paragraphEnd = end;
+      at = end + 1;
+    }
+    return to;
+  }
+
+  /** The behind cursor moved to the first `<` at or after `from`. */
+  private ltFrom(from: number): number {
+    const at = this.text.indexOf("<", from);
+    this.behindLt = at === -1 ? this.end : at;
+    return this.behindLt;
   }
 
   private ticks3From(position: number): number {
@@ -270,30 +384,41 @@ class TagScanner {
 
   /** Tags in [from, to), which holds no code. */
   private scanTags(from: number, to: number): void {
-    let k = this.tagIndexFrom(from, this.behind);
-    while (k < this.tagStart.length && (this.tagStart[k] as number) < to) {
-      const i = this.tagStart[k] as number;
-      const tag = this.tagIs[k] as Tag;
+    if (this.stopped) return;
+    const text = this.text;
+    let i = this.behindLt < from ? this.ltFrom(from) : this.behindLt;
+    while (i < to) {
+      const tag = this.tag(i);
+      if (tag === undefined) {
+        i = this.ltFrom(i + 1);
+        continue;
+      }
       const end = i + tag.text.length;
       if (end > to) break; // runs into code: no tag starts inside it, the next region moves past it
-      this.found.push({ name: tag.name, closing: tag.closing, start: i, end });
-      k = this.tagIndexFrom(end, k + 1);
+      const found: OutcomeTag = { name: tag.name, closing: tag.closing, start: i, end };
+      this.found.push(found);
+      if (this.decides !== undefined && this.decides(found)) {
+        this.stopped = true;
+        break;
+      }
+      i = this.ltFrom(end);
     }
-    this.behind = k;
   }
 
   /** A paragraph [from, to): pair its backtick runs into code spans, scan the text between them. */
   private scanParagraph(from: number, to: number): void {
-    const { text, runStart, runLength, nextSame } = this;
+    const text = this.text;
     let runs = 0;
     for (let i = this.tickFrom(from); i < to; i = this.tickFrom(i)) {
       let j = i + 1;
       while (j < to && text.charCodeAt(j) === BACKTICK) j += 1;
-      runStart[runs] = i;
-      runLength[runs] = j - i;
+      if (runs === this.runStart.length) this.growRuns();
+      (this.runStart as Int32Array)[runs] = i;
+      (this.runLength as Int32Array)[runs] = j - i;
       runs += 1;
       i = j;
     }
+    const { runStart, runLength, nextSame } = this;
     if (runs < 2) {
       this.scanTags(from, to);
       return;
@@ -313,11 +438,18 @@ class TagScanner {
         nextSame[k] = next;
       }
     } else {
+      // Short runs (nearly all) through a typed array indexed by length, longer ones through a map.
+      const lastOfLength = (this.lastOfLength ??= new Int32Array(SHORT_RUN + 1)).fill(-1);
       const lastSeen = new Map<number, number>();
       for (let k = runs - 1; k >= 0; k -= 1) {
         const length = runLength[k] as number;
-        nextSame[k] = lastSeen.get(length) ?? -1;
-        lastSeen.set(length, k);
+        if (length <= SHORT_RUN) {
+          nextSame[k] = lastOfLength[length] as number;
+          lastOfLength[length] = k;
+        } else {
+          nextSame[k] = lastSeen.get(length) ?? -1;
+          lastSeen.set(length, k);
+        }
       }
     }
     let cursor = from;
@@ -333,6 +465,17 @@ class TagScanner {
       k = closer + 1;
     }
     this.scanTags(cursor, to);
+  }
+
+  private growRuns(): void {
+    const grown = (from: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
+      const to = new Int32Array(Math.max(16, from.length * 2));
+      to.set(from);
+      return to;
+    };
+    this.runStart = grown(this.runStart);
+    this.runLength = grown(this.runLength);
+    this.nextSame = grown(this.nextSame);
   }
 
   private flush(): void {
@@ -391,10 +534,40 @@ class TagScanner {
 
 const invalid = (reason: PlanInvalidReason): PlanResult => ({ outcome: "invalid", reason });
 
+/**
+ * When the tags found so far decide the outcome whatever follows, so the scan can stop there
+ * (docs/decisions/0136): with no `plan_clarification` anywhere in the text (that rule outranks
+ * every other, so its absence must be certain), a second tag name decides `conflicting_blocks`;
+ * and when only one name's tags occur in the text at all, the first opening tag while a block is
+ * open, or closing tag while none is, decides `nested_block` or `unopened_close`. The rules below
+ * then read the tags up to that one and return what they would have returned for all of them.
+ * The whole-text searches run only when a tag would decide, so a well-formed plan pays none.
+ */
+function decidesEarly(text: string): Decides | undefined {
+  // A short reply is read whole in no time.
+  if (text.length < EARLY_FROM) return undefined;
+  let clarification: boolean | undefined;
+  let oneName: boolean | undefined;
+  const noClarification = (): boolean => !(clarification ??= text.includes("plan_clarification"));
+  let first: OutcomeTagName | null = null;
+  let open = false;
+  return (tag) => {
+    if (first === null) first = tag.name;
+    else if (tag.name !== first) return noClarification();
+    const breaks = tag.closing ? !open : open;
+    open = !tag.closing;
+    // Both names present is the quicker search to settle (each is found near the first tags), so it goes first.
+    return breaks && (oneName ??= !(text.includes("proposed_plan>") && text.includes("plan_blocked>"))) && noClarification();
+  };
+}
+
+/** Replies shorter than this are read whole (see decidesEarly). */
+const EARLY_FROM = 4096;
+
 /** Classifies a plan run's reply per ADR-0077. Pure, total and linear in the length of `text`. */
 export function classifyPlanReply(text: string): PlanResult {
   if (text.trim() === "") return invalid("empty_reply");
-  const tags = findOutcomeTags(text);
+  const tags = new TagScanner(text, decidesEarly(text)).scan();
   if (tags.length === 0) return { outcome: "no_plan" };
   if (tags.some((tag) => tag.name === "plan_clarification")) return invalid("legacy_clarification");
   const first = tags[0] as OutcomeTag;

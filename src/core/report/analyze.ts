@@ -17,6 +17,9 @@
  * | `asksPermission`     | the ending asks the person whether (or how) to go on, soft asks included  |
  * | `fillerEnding`       | the last sentence of the last prose line carries no information           |
  * | `firstLine`, `firstLineRaw`, `headings`, `chars`, `tokens` | as before (read.ts, src/core/tokens.ts) |
+ * | `unreadChars`        | characters in the middle of a reply longer than the head and tail windows |
+ * |                      | that were not read (window.ts, docs/decisions/0135); `chars` and `tokens` |
+ * |                      | are the whole reply's                                                      |
  *
  * A completion word never outweighs a clause that says otherwise: "S1 and S2 are done; S3 and S4
  * remain" is unfinished. Whether the unfinished state is on the first line is
@@ -27,9 +30,11 @@ import { clausesOf, isDoneLabel, isListItem, isNarrationOrQuestion, sentencesOf,
 import { ASK_LEAD_IN, contentStatements } from "./content.ts";
 import { REPORT_PATTERNS, type PatternGroup, type PatternScope, type ReportPattern } from "./patterns.ts";
 import { plainLine, type Prose, readProse } from "./read.ts";
+import { FENCE_RUNS_READ, replyWindow } from "./window.ts";
 
 export { REPORT_PATTERNS, type PatternGroup, type PatternScope, type ReportPattern } from "./patterns.ts";
 export { plainLine } from "./read.ts";
+export { WINDOW_HEAD, WINDOW_TAIL, replyWindow } from "./window.ts";
 
 export interface FinalReportAnalysis {
   firstLine: string;
@@ -42,17 +47,21 @@ export interface FinalReportAnalysis {
   headings: string[];
   chars: number;
   tokens: number;
+  /** Characters in the middle of a long reply that were not read (window.ts, docs/decisions/0135); 0 when read whole. */
+  unreadChars: number;
 }
 
 export interface AnalyzeOptions {
   /** The handoff's step ids (always known in a study run): naming a strict subset as done is partial. */
   steps?: readonly string[];
+  /** Characters read from the start and the end of a long reply (default WINDOW_HEAD, WINDOW_TAIL; Infinity reads it whole). */
+  window?: { head: number; tail: number };
 }
 
 /** One row that fired, and the clause (trimmed to 200 characters) it fired on. */
 export interface PatternHit {
   id: string;
-  group: PatternGroup | "steps" | "content";
+  group: PatternGroup | "steps" | "content" | "window";
   clause: string;
 }
 
@@ -273,7 +282,16 @@ function midTaskStateOnly(prose: Prose, all: readonly PatternHit[]): boolean {
 
 /** The rows that fired on `text`, in table order, each with the clause it fired on: why a field came out as it did. */
 export function explainFinalReport(text: string, options: AnalyzeOptions = {}): PatternHit[] {
-  const prose = readProse(text);
+  const window = replyWindow(text, options.window?.head, options.window?.tail);
+  const all = explainProse(readProse(window.text), options);
+  if (window.unreadChars === 0) return all;
+  const fences = window.tailFenceKnown ? "" : `; the middle has more than ${FENCE_RUNS_READ} runs of three backticks or tildes, so the tail was read as if it began outside code`;
+  const clause = `read the first ${window.headChars} and the last ${window.tailChars} characters; ${window.unreadChars} characters in the middle were not read${fences}`;
+  return [...all, { id: "window.unread", group: "window", clause }];
+}
+
+/** The rows that fired on a reply already read, with the notes on findings and mid-task endings. */
+function explainProse(prose: Prose, options: AnalyzeOptions): PatternHit[] {
   const all = hits(prose, options);
   // Say when the unfinished rows were read as findings or as a step under way (see analyzeFinalReport).
   if (findsOnly(all)) return [...all, { id: "findings.no-claim", group: "content", clause: "no completion clause and the ending asks: the unfinished rows describe the code, not the work" }];
@@ -291,7 +309,9 @@ export function reportPatternHits(text: string, options: AnalyzeOptions = {}): s
  * across many replies (an importer reading a long session, a study over many runs).
  */
 export function analyzeFinalReport(text: string, counter?: TokenCounter, options: AnalyzeOptions = {}): FinalReportAnalysis {
-  const prose = readProse(text);
+  // A long reply is read on its head and tail (window.ts); chars and tokens stay the whole reply's.
+  const window = replyWindow(text, options.window?.head, options.window?.tail);
+  const prose = readProse(window.text);
   const found = hits(prose, options, true);
   const fired = new Set(found.map((hit) => hit.group));
   // A reply that reports no work and asks whether to do it is a diagnosis or a proposal: a row that
@@ -315,5 +335,6 @@ export function analyzeFinalReport(text: string, counter?: TokenCounter, options
     headings: prose.headings,
     chars: text.length,
     tokens: counter ? counter.count(text) : countTokens(text),
+    unreadChars: window.unreadChars,
   };
 }

@@ -34,37 +34,54 @@ function straighten(text: string): string {
 
 /** Splits a line into code spans and text, CommonMark style within the line. */
 function splitCode(line: string): Array<{ code: boolean; text: string }> {
-  if (!line.includes("`")) return [{ code: false, text: line }];
-  const runs: Array<{ at: number; length: number }> = [];
-  for (let i = 0; i < line.length; i += 1) {
-    if (line.charCodeAt(i) !== 96) continue;
-    let j = i;
+  let i = line.indexOf("`");
+  if (i === -1) return [{ code: false, text: line }];
+  // The backtick runs, as offsets and lengths, found from one backtick to the next.
+  const at: number[] = [];
+  const length: number[] = [];
+  while (i !== -1) {
+    let j = i + 1;
     while (j < line.length && line.charCodeAt(j) === 96) j += 1;
-    runs.push({ at: i, length: j - i });
-    i = j - 1;
+    at.push(i);
+    length.push(j - i);
+    i = line.indexOf("`", j);
   }
-  const nextSame = new Array<number>(runs.length).fill(-1);
-  const lastSeen = new Map<number, number>();
-  for (let k = runs.length - 1; k >= 0; k -= 1) {
-    const run = runs[k] as { at: number; length: number };
-    nextSame[k] = lastSeen.get(run.length) ?? -1;
-    lastSeen.set(run.length, k);
+  // A single run has nothing to close it: the line is text (most lines with a backtick have two or four).
+  if (at.length < 2) return [{ code: false, text: line }];
+  const nextSame = new Array<number>(at.length).fill(-1);
+  if (at.length <= FEW_RUNS) {
+    for (let k = 0; k < at.length; k += 1) {
+      for (let m = k + 1; m < at.length; m += 1) {
+        if (length[m] === length[k]) {
+          nextSame[k] = m;
+          break;
+        }
+      }
+    }
+  } else {
+    const lastSeen = new Map<number, number>();
+    for (let k = at.length - 1; k >= 0; k -= 1) {
+      nextSame[k] = lastSeen.get(length[k] as number) ?? -1;
+      lastSeen.set(length[k] as number, k);
+    }
   }
   const parts: Array<{ code: boolean; text: string }> = [];
   let cursor = 0;
-  for (let k = 0; k < runs.length; k += 1) {
+  for (let k = 0; k < at.length; k += 1) {
     const closer = nextSame[k] as number;
     if (closer === -1) continue;
-    const open = runs[k] as { at: number; length: number };
-    const close = runs[closer] as { at: number; length: number };
-    if (open.at > cursor) parts.push({ code: false, text: line.slice(cursor, open.at) });
-    parts.push({ code: true, text: line.slice(open.at, close.at + close.length) });
-    cursor = close.at + close.length;
+    const open = at[k] as number;
+    const close = (at[closer] as number) + (length[closer] as number);
+    if (open > cursor) parts.push({ code: false, text: line.slice(cursor, open) });
+    parts.push({ code: true, text: line.slice(open, close) });
+    cursor = close;
     k = closer;
   }
   if (cursor < line.length) parts.push({ code: false, text: line.slice(cursor) });
   return parts;
 }
+/** Up to this many backtick runs in a line are paired by a scan rather than through a map. */
+const FEW_RUNS = 8;
 
 const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c);
 

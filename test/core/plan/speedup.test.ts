@@ -65,10 +65,28 @@ describe("the classifier after its speed-up", () => {
     }
   });
 
+  // Round 4 (docs/decisions/0136): the scan stops once the tags found decide the outcome, tags are
+  // found by two cursors instead of a list, and many-run paragraphs pair short runs through a typed array.
+  it("classifies tag-dense replies as before: every tag kind, in and out of code, with and without clarification", () => {
+    const dense = fc.constantFrom("<proposed_plan>", "</proposed_plan>", "<plan_blocked>", "</plan_blocked>", "<plan_clarification>", "`", "``", "`<proposed_plan>`", "```", "~~~", "\n", "\n\n", " x ", "plan_clarification", "proposed_plan>");
+    fc.assert(fc.property(fc.array(dense, { maxLength: 80 }), (parts) => same(parts.join(""))), { numRuns: 4000 });
+    fc.assert(fc.property(fc.array(dense, { maxLength: 80 }), (parts) => same(parts.join("\n"))), { numRuns: 2000 });
+    // Past 4 KiB the scan may stop early (shorter replies are read whole): the same tags after a long first paragraph.
+    const padding = `${"words of a long first paragraph ".repeat(140)}\n\n`;
+    expect(padding.length).toBeGreaterThan(4096);
+    fc.assert(fc.property(fc.array(dense, { maxLength: 80 }), fc.boolean(), (parts, lines) => same(padding + parts.join(lines ? "\n" : ""))), { numRuns: 4000 });
+  });
+
+  it("classifies many-run paragraphs as before: runs of every length up to past the typed array's", () => {
+    const run = fc.integer({ min: 1, max: 70 }).map((n) => "`".repeat(n));
+    const part = fc.oneof(run, fc.constantFrom("<proposed_plan>", "</proposed_plan>", " a ", "\n"));
+    fc.assert(fc.property(fc.array(part, { minLength: 9, maxLength: 60 }), (parts) => same(parts.join(""))), { numRuns: 2000 });
+  });
+
   it("classifies the benchmark's adversarial inputs as before", () => {
     const fill = (unit: string) => unit.repeat(Math.ceil(65_536 / unit.length)).slice(0, 65_536);
     let runs = "";
     for (let n = 1; runs.length < 32_768; n += 1) runs += `${"`".repeat((n % 40) + 1)} <proposed_plan `;
-    for (const text of [fill("`<proposed_plan>`\n<plan_blocked>\n"), runs, fill("```\n<proposed_plan>\n~~~\n</plan_blocked>\n    ```\n``x`` <plan_blocked <<<<\n` `` <proposed_plan> ` </proposed_plan> ``\n")]) same(text);
+    for (const text of [fill("`<proposed_plan>`\n<plan_blocked>\n"), fill("`<proposed_plan>`\n"), fill("<proposed_plan>\n"), fill("x <proposed_plan> y\n"), fill("`<proposed_plan>`\n\n"), fill("<proposed_plan>\n</proposed_plan>\n"), runs, fill("```\n<proposed_plan>\n~~~\n</plan_blocked>\n    ```\n``x`` <plan_blocked <<<<\n` `` <proposed_plan> ` </proposed_plan> ``\n")]) same(text);
   });
 });

@@ -225,6 +225,7 @@ describe("analyzeFinalReport fields", () => {
       headings: ["Not finished: the e2e suite is blocked", "Evidence"],
       chars: text.length,
       tokens: countTokens(text),
+      unreadChars: 0,
     });
   });
 
@@ -240,6 +241,7 @@ describe("analyzeFinalReport fields", () => {
       headings: [],
       chars: 0,
       tokens: 0,
+      unreadChars: 0,
     });
   });
 

@@ -1,0 +1,211 @@
+/**
+ * FROZEN COPY of src/core/report/read.ts before its round-4 speed-up (docs/decisions/0137), kept only
+ * as the reference that test/core/report/read-speedup.test.ts holds the reader to. Do not edit.
+ *
+ * Reading a final reply once: fenced code skipped, headings found (ATX and setext), prose lines
+ * cleaned (curly quotes straightened, inline code replaced by the word `CODE`, emphasis removed),
+ * paragraphs marked. The analyzer (analyze.ts) only ever sees what this returns.
+ */
+import { type Fence, closesFence, fenceOpening, isBlankLine } from "../../../../src/core/plan/fence.ts";
+
+/** The parts of a reply the table reads. */
+export interface Prose {
+  firstLineRaw: string;
+  headings: string[];
+  /** Prose lines outside fenced code, inline code replaced, quotes straightened; headings excluded. */
+  lines: string[];
+  /** Indices into `lines` where a paragraph starts. */
+  paragraphStarts: number[];
+  /** Prose lines and heading texts in document order: a heading such as "Not finished" is a statement. */
+  statements: string[];
+}
+
+const ATX = /^ {0,3}(#{1,6})(?:[ \t]+|$)/;
+const SETEXT = /^ {0,3}(?:=+|-+)[ \t\r]*$/;
+// A line that opens with none of the characters a fence, heading, setext underline, list item, quote
+// or table starts with, and holds no code, emphasis or quote mark: it is prose as written.
+const PLAIN = /^[^\s`~#>|=\-*+_\d\u2018\u2019\u02BC\u201C\u201D"][^`*_~\r\u2018\u2019\u02BC\u201C\u201D"]*$/;
+const NOT_SETEXT_TEXT = /^ {0,3}(?:[-*+>|]|\d{1,9}[.)])(?:\s|$)/;
+
+/** Straightens curly quotes so patterns need only one apostrophe. */
+const CURLY = /[\u2018\u2019\u02BC\u201C\u201D]/;
+
+function straighten(text: string): string {
+  if (!CURLY.test(text)) return text;
+  return text.replace(/[\u2018\u2019\u02BC]/g, "'").replace(/[\u201C\u201D]/g, '"');
+}
+
+/** Splits a line into code spans and text, CommonMark style within the line. */
+function splitCode(line: string): Array<{ code: boolean; text: string }> {
+  if (!line.includes("`")) return [{ code: false, text: line }];
+  const runs: Array<{ at: number; length: number }> = [];
+  for (let i = 0; i < line.length; i += 1) {
+    if (line.charCodeAt(i) !== 96) continue;
+    let j = i;
+    while (j < line.length && line.charCodeAt(j) === 96) j += 1;
+    runs.push({ at: i, length: j - i });
+    i = j - 1;
+  }
+  const nextSame = new Array<number>(runs.length).fill(-1);
+  const lastSeen = new Map<number, number>();
+  for (let k = runs.length - 1; k >= 0; k -= 1) {
+    const run = runs[k] as { at: number; length: number };
+    nextSame[k] = lastSeen.get(run.length) ?? -1;
+    lastSeen.set(run.length, k);
+  }
+  const parts: Array<{ code: boolean; text: string }> = [];
+  let cursor = 0;
+  for (let k = 0; k < runs.length; k += 1) {
+    const closer = nextSame[k] as number;
+    if (closer === -1) continue;
+    const open = runs[k] as { at: number; length: number };
+    const close = runs[closer] as { at: number; length: number };
+    if (open.at > cursor) parts.push({ code: false, text: line.slice(cursor, open.at) });
+    parts.push({ code: true, text: line.slice(open.at, close.at + close.length) });
+    cursor = close.at + close.length;
+    k = closer;
+  }
+  if (cursor < line.length) parts.push({ code: false, text: line.slice(cursor) });
+  return parts;
+}
+
+const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+
+/** Removes emphasis delimiters (`*`, `_`, `~~` at word edges) from text that holds no code. */
+function stripEmphasisText(text: string): string {
+  if (!/[*_~]/.test(text)) return text;
+  const delimiter = /\*+|_+|~~+/g;
+  let out = "";
+  let cursor = 0;
+  for (let match = delimiter.exec(text); match !== null; match = delimiter.exec(text)) {
+    const before = text[match.index - 1];
+    const after = text[match.index + match[0].length];
+    const opens = after !== undefined && !/\s/.test(after);
+    const closes = before !== undefined && !/\s/.test(before);
+    // `_` inside a word (snake_case) is a letter, not emphasis; a lone `*` between spaces is text.
+    const intraword = match[0][0] === "_" && isWordChar(before) && isWordChar(after);
+    if ((opens || closes) && !intraword) {
+      out += text.slice(cursor, match.index);
+      cursor = match.index + match[0].length;
+    }
+  }
+  return out + text.slice(cursor);
+}
+
+/** An ATX heading's optional closing sequence: `## Title ##` → `Title` (`C#` stays). */
+function stripClosingHashes(text: string): string {
+  let end = text.trimEnd().length;
+  let hashes = end;
+  while (hashes > 0 && text[hashes - 1] === "#") hashes -= 1;
+  if (hashes === end) return text;
+  if (hashes === 0) return "";
+  if (text[hashes - 1] !== " " && text[hashes - 1] !== "\t") return text;
+  end = hashes;
+  return text.slice(0, end).trimEnd();
+}
+
+/** Heading markers and emphasis removed; code spans kept as written. */
+export function plainLine(line: string): string {
+  let text = line.trim();
+  const atx = ATX.exec(text);
+  if (atx) {
+    text = stripClosingHashes(text.slice(atx[0].length));
+  }
+  return splitCode(text)
+    .map((part) => (part.code ? part.text : stripEmphasisText(part.text)))
+    .join("")
+    .trim();
+}
+
+/**
+ * A quotation of three words or more ("the remaining tests still fail on Windows") is someone's
+ * words, not a statement about the work (ADR 0089, as for inline code): it reads as `QUOTE`.
+ * Shorter quoted bits ("not found", "off") stay, since they are usually names.
+ */
+const QUOTATION = /"[^"\n]{0,400}?"/g;
+
+function maskQuotations(text: string): string {
+  if (!text.includes('"')) return text;
+  return text.replace(QUOTATION, (quoted) => (/\S\s+\S+\s+\S/.test(quoted) ? "QUOTE" : quoted));
+}
+
+/** A prose line as the patterns read it: quotes straightened, code spans as `CODE`, quotations as `QUOTE`, emphasis gone. */
+function clean(line: string): string {
+  return splitCode(straighten(line))
+    .map((part) => (part.code ? "CODE" : maskQuotations(stripEmphasisText(part.text))))
+    .join("")
+    .trim();
+}
+
+/** Reads the reply once: fences, headings, prose lines and paragraphs. */
+export function readProse(text: string): Prose {
+  const prose: Prose = { firstLineRaw: "", headings: [], lines: [], paragraphStarts: [], statements: [] };
+  let fence: Fence | null = null;
+  let paragraph: string[] = [];
+  let paragraphOpen = false;
+  const endParagraph = (): void => {
+    paragraph = [];
+    paragraphOpen = false;
+  };
+  for (const rawLine of text.split("\n")) {
+    const line = rawLine.endsWith("\r") ? rawLine.slice(0, -1) : rawLine;
+    if (prose.firstLineRaw === "" && !isBlankLine(line)) prose.firstLineRaw = line.trim();
+    if (fence !== null) {
+      if (closesFence(line, fence)) fence = null;
+      continue;
+    }
+    if (PLAIN.test(line)) {
+      // Most lines: no marker at the start and nothing to clean, so none of the checks below apply.
+      if (!paragraphOpen) {
+        prose.paragraphStarts.push(prose.lines.length);
+        paragraphOpen = true;
+      }
+      paragraph.push(line);
+      const cleaned = line.trim();
+      prose.lines.push(cleaned);
+      prose.statements.push(cleaned);
+      continue;
+    }
+    const opening = fenceOpening(line);
+    if (opening !== null) {
+      fence = opening;
+      endParagraph();
+      continue;
+    }
+    if (isBlankLine(line)) {
+      endParagraph();
+      continue;
+    }
+    if (ATX.test(line)) {
+      const heading = plainLine(line);
+      if (heading !== "") prose.headings.push(heading);
+      if (heading !== "") {
+        prose.statements.push(clean(heading));
+      }
+      endParagraph();
+      continue;
+    }
+    if (paragraphOpen && paragraph.length > 0 && SETEXT.test(line)) {
+      // The paragraph above was a setext heading: move it from prose to headings.
+      const heading = paragraph.map(plainLine).join(" ");
+      prose.lines.splice(prose.lines.length - paragraph.length, paragraph.length);
+      while (prose.paragraphStarts.length > 0 && (prose.paragraphStarts.at(-1) as number) >= prose.lines.length) prose.paragraphStarts.pop();
+      if (heading !== "") prose.headings.push(heading);
+      // The heading's text is already among the statements, as the paragraph lines it came from.
+      endParagraph();
+      continue;
+    }
+    if (!paragraphOpen) {
+      prose.paragraphStarts.push(prose.lines.length);
+      paragraphOpen = true;
+    }
+    // A list item or quote line cannot be a setext heading's text; mark it so.
+    if (NOT_SETEXT_TEXT.test(line)) paragraph = [];
+    else paragraph.push(line);
+    const cleaned = clean(line);
+    prose.lines.push(cleaned);
+    prose.statements.push(cleaned);
+  }
+  return prose;
+}
+

@@ -1,0 +1,43 @@
+/**
+ * The reader's round-4 speed-up (docs/decisions/0137: a line's backtick runs found by indexOf, a
+ * line with one run left as text, a few runs paired without a map) changes nothing it returns: the
+ * whole Prose equals that of the frozen copy taken before it, on fuzzed markdown, backtick-heavy
+ * lines, every labelled reply and the benchmark inputs.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { plainLine, readProse } from "../../../src/core/report/read.ts";
+import { plainLine as plainBefore, readProse as readBefore } from "./before/read-before.ts";
+import { loadLabelledReplies } from "./labelled.ts";
+
+const same = (text: string): void => {
+  expect(readProse(text)).toEqual(readBefore(text));
+};
+
+describe("the reader after its speed-up", () => {
+  const piece = fc.constantFrom("`", "``", "```", "````", "~~~", "**", "_", "~~", '"', "“", "’", "# ", "## x ##", "===", "---", "- ", "> ", "| a |", "1. ", "\n", "\n\n", "\r\n", "   ", "done", "a b c", "🚀");
+  const markdown = fc.array(fc.oneof({ weight: 5, arbitrary: piece }, { weight: 1, arbitrary: fc.string({ maxLength: 6 }) }), { maxLength: 80 }).map((parts) => parts.join(""));
+  const ticks = fc.array(fc.oneof(fc.integer({ min: 1, max: 12 }).map((n) => "`".repeat(n)), fc.constantFrom(" a ", "x", " ", "**b**", '"q r s"')), { maxLength: 40 }).map((parts) => parts.join(""));
+
+  it("reads fuzzed markdown as before", () => {
+    fc.assert(fc.property(fc.oneof(markdown, fc.string(), fc.string({ unit: "binary" })), (text) => same(text)), { numRuns: 4000 });
+  });
+
+  it("reads lines of many backtick runs as before, and plainLine keeps their code as before", () => {
+    fc.assert(
+      fc.property(fc.array(ticks, { maxLength: 4 }), (lines) => {
+        same(lines.join("\n"));
+        for (const line of lines) expect(plainLine(line)).toBe(plainBefore(line));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("reads every labelled reply, and the benchmark's inputs, as before", () => {
+    const replies = loadLabelledReplies();
+    expect(replies.length).toBeGreaterThanOrEqual(848);
+    for (const reply of replies) same(reply.text);
+    const fill = (unit: string): string => unit.repeat(Math.ceil(32_768 / unit.length)).slice(0, 32_768);
+    for (const unit of ["x```\n", "`", "Done.\n- ok\nB3 next\n", `${"still not | ❌ 1 of 2 if fails B1-B3 `x ".repeat(40)}\n`, "```\ncode\n```\ntext\n", "a `b` c ``d`` e `f\n"]) same(fill(unit));
+  });
+});
