@@ -89,16 +89,15 @@ const TAGS: ReadonlyArray<{ text: string; name: OutcomeTagName; closing: boolean
   { text: "</plan_clarification>", name: "plan_clarification", closing: true },
 ];
 const LT = 60;
+const NONE = -1;
 const BACKTICK = 96;
 const SPACE = 32;
 const TAB = 9;
 const CR = 13;
 
-type TagDef = (typeof TAGS)[number];
-/** Slots of the scanner's memo of tags read (a power of two). */
-const MEMO = 64;
-/** The run arrays of a scanner that has read no backtick run yet (never written: the first run grows them). */
+/** The arrays of a scanner that has read no backtick run or tag yet (never written: the first one grows them). */
 const NO_RUNS = new Int32Array(0);
+const NO_KINDS = new Uint8Array(0);
 
 const SLASH = 47;
 const P = 112;
@@ -106,16 +105,26 @@ const P = 112;
 const R = 114;
 const B = 98;
 
-/** The outcome tag that starts at `i` (a `<`), or undefined: two characters pick the candidate. */
-function tagAt(text: string, i: number): (typeof TAGS)[number] | undefined {
+/**
+ * The index in TAGS of the only outcome tag that can start at `i` (a `<`), or NONE: two
+ * characters pick the candidate; the caller matches it in full (see tagAt).
+ */
+function candidateAt(text: string, i: number): number {
   const closing = text.charCodeAt(i + 1) === SLASH;
   const at = closing ? i + 2 : i + 1;
-  if (text.charCodeAt(at) !== P) return undefined;
+  if (text.charCodeAt(at) !== P) return NONE;
   // proposed_plan, plan_blocked, plan_clarification: the second letter, then the sixth.
-  const index = text.charCodeAt(at + 1) === R ? 0 : text.charCodeAt(at + 5) === B ? 2 : 4;
-  const tag = TAGS[index + (closing ? 1 : 0)] as (typeof TAGS)[number];
-  return matchesAt(text, i, tag.text) ? tag : undefined;
+  return (text.charCodeAt(at + 1) === R ? 0 : text.charCodeAt(at + 5) === B ? 2 : 4) + (closing ? 1 : 0);
 }
+
+/** The index in TAGS of the outcome tag that starts at `i` (a `<`), or NONE. */
+function tagAt(text: string, i: number): number {
+  const kind = candidateAt(text, i);
+  return kind !== NONE && matchesAt(text, i, TAG_TEXT[kind] as string) ? kind : NONE;
+}
+const TAG_TEXT = TAGS.map((tag) => tag.text);
+/** A tag's name as a number (its index in TAGS, halved): 0 proposed_plan, 1 plan_blocked, 2 plan_clarification. */
+const CLARIFICATION = 2;
 
 /**
  * True when `text` holds `word` at `i`. A loop over character codes: on a reply with a tag on
@@ -157,13 +166,17 @@ function opensLine(text: string, at: number): boolean {
 
 /** Every outcome tag outside fenced code and inline code spans, in order. */
 export function findOutcomeTags(text: string): OutcomeTag[] {
-  return new TagScanner(text, undefined).scan();
+  const scanner = new TagScanner(text, false);
+  scanner.scan();
+  const tags: OutcomeTag[] = [];
+  for (let k = 0; k < scanner.count; k += 1) {
+    const start = scanner.tagStart[k] as number;
+    const tag = TAGS[scanner.tagKind[k] as number] as (typeof TAGS)[number];
+    tags.push({ name: tag.name, closing: tag.closing, start, end: start + tag.text.length });
+  }
+  return tags;
 }
 
-/** Told each tag as it is found; true once the tags so far decide the outcome, and the scan may stop. */
-type Decides = (tag: OutcomeTag) => boolean;
-
-const NONE = -1;
 /** Up to this many backtick runs in a paragraph are paired by a scan (at most 28 compares). */
 const SMALL_RUNS = 8;
 /** Backtick runs up to this long are paired through a typed array; longer ones through a map. */
@@ -178,7 +191,11 @@ const SHORT_RUN = 64;
  * fields V8 can keep fast. docs/decisions/0136.
  */
 class TagScanner {
-  private readonly found: OutcomeTag[] = [];
+  // The tags found, in order, as numbers: where each starts and its index in TAGS (no object per
+  // tag: a reply with a tag on every line has tens of thousands). Made on the first tag.
+  tagStart = NO_RUNS;
+  tagKind: Uint8Array<ArrayBuffer> = NO_KINDS;
+  count = 0;
   private readonly end: number;
   // Forward-only cursors over the tags, each holding what it found at or after the position it was
   // last asked about (text.length when none), so each `<` is read a bounded number of times and
@@ -188,11 +205,8 @@ class TagScanner {
   private aheadAt = NONE;
   private lineTagAt = NONE;
   private behindLt = NONE;
-  // The last tags read, by offset (direct-mapped on its low bits): the tag-line test and the
-  // paragraph scan ask about the same `<`, and a full match costs more than the rest of a line.
-  // Made on the first `<`: most replies have none, and a scanner is made for every reply.
-  private memoAt: number[] | null = null;
-  private memoTag: Array<TagDef | undefined> = [];
+  // Where the tag of the line last found to be a tag line starts (see tagLineKind).
+  private tagLineStart = NONE;
   // Cursors: the offset found (text.length when none).
   private tick = NONE;
   private ticks3 = NONE;
@@ -211,17 +225,24 @@ class TagScanner {
   private nextSame = NO_RUNS;
   // The last run seen of each short length, for pairing a paragraph with many runs (see scanParagraph).
   private lastOfLength: Int32Array<ArrayBuffer> | null = null;
-  // Set once `decides` said the tags found so far decide the outcome: every loop stops.
+  // The early decision (see decided): the first tag's name, whether a block is open, and the
+  // whole-text searches, each run once when first needed (undefined before).
+  private firstName = NONE;
+  private blockOpen = false;
+  private clarification: boolean | undefined;
+  private oneName: boolean | undefined;
+  // Set once the tags found so far decide the outcome (see decided): every loop stops.
   private stopped = false;
 
   constructor(
     private readonly text: string,
-    private readonly decides: Decides | undefined,
+    /** True when the scan may stop once its tags decide the outcome (see decided). */
+    private readonly early: boolean,
   ) {
     this.end = text.length;
   }
 
-  scan(): OutcomeTag[] {
+  scan(): void {
     const { text, end } = this;
     let lineStart = 0;
     // The next offset that can matter, for the fence state it was found in; still right while it
@@ -264,20 +285,22 @@ class TagScanner {
           this.fence = opening;
         } else if (isBlankAt(text, lineStart, lineEnd)) {
           this.flush();
-        } else if (this.isTagLine(lineStart, lineEnd)) {
-          this.flush();
-          this.scanTags(lineStart, lineEnd);
         } else {
-          if (this.paragraphStart < 0) this.paragraphStart = lineStart;
-          this.paragraphEnd = lineEnd;
-          if (this.aheadFrom(lineStart) < lineEnd) this.paragraphHasTag = true;
+          const kind = this.tagLineKind(lineStart, lineEnd);
+          if (kind !== NONE) {
+            this.flush();
+            if (!this.stopped) this.record(this.tagLineStart, kind);
+          } else {
+            if (this.paragraphStart < 0) this.paragraphStart = lineStart;
+            this.paragraphEnd = lineEnd;
+            if (this.aheadFrom(lineStart) < lineEnd) this.paragraphHasTag = true;
+          }
         }
       }
       if (newline === -1 || this.stopped) break;
       lineStart = newline + 1;
     }
     this.flush();
-    return this.found;
   }
 
   /** The next `<` that may open a tag at or after `position`, for the line pass (text.length when none). */
@@ -286,29 +309,64 @@ class TagScanner {
     return this.aheadAt;
   }
 
-  /** True when the line [start, end) is one outcome tag and nothing else but whitespace. */
-  private isTagLine(start: number, end: number): boolean {
+  /**
+   * When the line [start, end) is one outcome tag and nothing else but whitespace, the tag's index
+   * in TAGS (and tagLineStart where it starts); else NONE. The length is compared before the
+   * characters: a paragraph line that starts with a tag is then mostly not matched here at all.
+   */
+  private tagLineKind(start: number, end: number): number {
     const text = this.text;
     let from = start;
     while (from < end && (text.charCodeAt(from) === SPACE || text.charCodeAt(from) === TAB)) from += 1;
-    if (text.charCodeAt(from) !== LT) return false;
+    if (text.charCodeAt(from) !== LT) return NONE;
     let to = end;
     for (let c = text.charCodeAt(to - 1); to > from && (c === SPACE || c === TAB || c === CR); c = text.charCodeAt(to - 1)) to -= 1;
-    const tag = this.tag(from);
-    return tag !== undefined && tag.text.length === to - from;
+    const kind = candidateAt(text, from);
+    if (kind === NONE || (TAG_TEXT[kind] as string).length !== to - from || !matchesAt(text, from, TAG_TEXT[kind] as string)) return NONE;
+    this.tagLineStart = from;
+    return kind;
   }
 
-  /** The tag at offset `i` (a `<`), or undefined: read once, then from the memo while it holds it. */
-  private tag(i: number): TagDef | undefined {
-    const slot = i & (MEMO - 1);
-    if (this.memoAt === null) {
-      this.memoAt = new Array<number>(MEMO).fill(NONE);
-      this.memoTag = new Array<TagDef | undefined>(MEMO).fill(undefined);
-    } else if (this.memoAt[slot] === i) return this.memoTag[slot];
-    const tag = tagAt(this.text, i);
-    this.memoAt[slot] = i;
-    this.memoTag[slot] = tag;
-    return tag;
+  /** Adds the tag at `start` (its index in TAGS `kind`) to those found, and stops the scan if that decides the outcome. */
+  private record(start: number, kind: number): void {
+    if (this.count === this.tagStart.length) {
+      const size = Math.max(16, this.count * 2);
+      const starts = new Int32Array(size);
+      starts.set(this.tagStart);
+      const kinds = new Uint8Array(size);
+      kinds.set(this.tagKind);
+      this.tagStart = starts;
+      this.tagKind = kinds;
+    }
+    this.tagStart[this.count] = start;
+    this.tagKind[this.count] = kind;
+    this.count += 1;
+    if (this.early && this.decided(kind)) this.stopped = true;
+  }
+
+  /**
+   * True when the tags found so far, the last of index `kind` in TAGS, decide the outcome whatever
+   * follows (docs/decisions/0136): with no `plan_clarification` anywhere in the text (that rule
+   * outranks every other, so its absence must be certain), a second tag name decides
+   * `conflicting_blocks`; and when only one name's tags occur in the text at all, the first opening
+   * tag while a block is open, or closing tag while none is, decides `nested_block` or
+   * `unopened_close`. classifyPlanReply then reads the tags up to that one and returns what it
+   * would have returned for all of them. The whole-text searches run only when a tag would decide,
+   * so a well-formed plan pays none.
+   */
+  private decided(kind: number): boolean {
+    const name = kind >> 1;
+    const closing = (kind & 1) === 1;
+    if (this.firstName === NONE) this.firstName = name;
+    else if (name !== this.firstName) return this.noClarification();
+    const breaks = closing ? !this.blockOpen : this.blockOpen;
+    this.blockOpen = !closing;
+    // Both names present is the quicker search to settle (each is found near the first tags), so it goes first.
+    return breaks && (this.oneName ??= !(this.text.includes("proposed_plan>") && this.text.includes("plan_blocked>"))) && this.noClarification();
+  }
+
+  private noClarification(): boolean {
+    return !(this.clarification ??= this.text.includes("plan_clarification"));
   }
 
   /**
@@ -384,23 +442,20 @@ class TagScanner {
 
   /** Tags in [from, to), which holds no code. */
   private scanTags(from: number, to: number): void {
-    if (this.stopped) return;
+    // An empty gap (a code span that starts or ends its paragraph) is common on tag-dense lines.
+    if (this.stopped || from >= to) return;
     const text = this.text;
     let i = this.behindLt < from ? this.ltFrom(from) : this.behindLt;
     while (i < to) {
-      const tag = this.tag(i);
-      if (tag === undefined) {
+      const kind = tagAt(text, i);
+      if (kind === NONE) {
         i = this.ltFrom(i + 1);
         continue;
       }
-      const end = i + tag.text.length;
+      const end = i + (TAG_TEXT[kind] as string).length;
       if (end > to) break; // runs into code: no tag starts inside it, the next region moves past it
-      const found: OutcomeTag = { name: tag.name, closing: tag.closing, start: i, end };
-      this.found.push(found);
-      if (this.decides !== undefined && this.decides(found)) {
-        this.stopped = true;
-        break;
-      }
+      this.record(i, kind);
+      if (this.stopped) break;
       i = this.ltFrom(end);
     }
   }
@@ -534,60 +589,44 @@ class TagScanner {
 
 const invalid = (reason: PlanInvalidReason): PlanResult => ({ outcome: "invalid", reason });
 
-/**
- * When the tags found so far decide the outcome whatever follows, so the scan can stop there
- * (docs/decisions/0136): with no `plan_clarification` anywhere in the text (that rule outranks
- * every other, so its absence must be certain), a second tag name decides `conflicting_blocks`;
- * and when only one name's tags occur in the text at all, the first opening tag while a block is
- * open, or closing tag while none is, decides `nested_block` or `unopened_close`. The rules below
- * then read the tags up to that one and return what they would have returned for all of them.
- * The whole-text searches run only when a tag would decide, so a well-formed plan pays none.
- */
-function decidesEarly(text: string): Decides | undefined {
-  // A short reply is read whole in no time.
-  if (text.length < EARLY_FROM) return undefined;
-  let clarification: boolean | undefined;
-  let oneName: boolean | undefined;
-  const noClarification = (): boolean => !(clarification ??= text.includes("plan_clarification"));
-  let first: OutcomeTagName | null = null;
-  let open = false;
-  return (tag) => {
-    if (first === null) first = tag.name;
-    else if (tag.name !== first) return noClarification();
-    const breaks = tag.closing ? !open : open;
-    open = !tag.closing;
-    // Both names present is the quicker search to settle (each is found near the first tags), so it goes first.
-    return breaks && (oneName ??= !(text.includes("proposed_plan>") && text.includes("plan_blocked>"))) && noClarification();
-  };
-}
-
-/** Replies shorter than this are read whole (see decidesEarly). */
+/** Replies shorter than this are read whole, with no early decision (see TagScanner.decided): that is quick. */
 const EARLY_FROM = 4096;
 
 /** Classifies a plan run's reply per ADR-0077. Pure, total and linear in the length of `text`. */
 export function classifyPlanReply(text: string): PlanResult {
   if (text.trim() === "") return invalid("empty_reply");
-  const tags = new TagScanner(text, decidesEarly(text)).scan();
-  if (tags.length === 0) return { outcome: "no_plan" };
-  if (tags.some((tag) => tag.name === "plan_clarification")) return invalid("legacy_clarification");
-  const first = tags[0] as OutcomeTag;
-  if (tags.some((tag) => tag.name !== first.name)) return invalid("conflicting_blocks");
+  const scanner = new TagScanner(text, text.length >= EARLY_FROM);
+  scanner.scan();
+  const { count, tagStart, tagKind } = scanner;
+  if (count === 0) return { outcome: "no_plan" };
+  // The rules in ADR-0077's order, over the tags as numbers (see TagScanner): a name is kind >> 1.
+  for (let k = 0; k < count; k += 1) if ((tagKind[k] as number) >> 1 === CLARIFICATION) return invalid("legacy_clarification");
+  const firstName = (tagKind[0] as number) >> 1;
+  for (let k = 1; k < count; k += 1) if ((tagKind[k] as number) >> 1 !== firstName) return invalid("conflicting_blocks");
 
-  const bodies: string[] = [];
-  let open: OutcomeTag | null = null;
-  for (const tag of tags) {
-    if (!tag.closing) {
-      if (open !== null) return invalid("nested_block");
-      open = tag;
+  let bodies = 0;
+  let bodyStart = NONE;
+  let bodyEnd = NONE;
+  let openEnd = NONE; // where the open block's opening tag ends, NONE when no block is open
+  for (let k = 0; k < count; k += 1) {
+    const kind = tagKind[k] as number;
+    const start = tagStart[k] as number;
+    if ((kind & 1) === 0) {
+      if (openEnd !== NONE) return invalid("nested_block");
+      openEnd = start + (TAG_TEXT[kind] as string).length;
     } else {
-      if (open === null) return invalid("unopened_close");
-      bodies.push(text.slice(open.end, tag.start));
-      open = null;
+      if (openEnd === NONE) return invalid("unopened_close");
+      if (bodies === 0) {
+        bodyStart = openEnd;
+        bodyEnd = start;
+      }
+      bodies += 1;
+      openEnd = NONE;
     }
   }
-  if (open !== null) return invalid("unclosed_block");
-  if (bodies.length > 1) return invalid("duplicate_block");
-  const body = (bodies[0] as string).trim();
+  if (openEnd !== NONE) return invalid("unclosed_block");
+  if (bodies > 1) return invalid("duplicate_block");
+  const body = text.slice(bodyStart, bodyEnd).trim();
   if (body === "") return invalid("empty_block");
-  return first.name === "proposed_plan" ? { outcome: "plan_ready", plan: body } : { outcome: "blocked", blocked: body };
+  return firstName === 0 ? { outcome: "plan_ready", plan: body } : { outcome: "blocked", blocked: body };
 }
