@@ -107,7 +107,7 @@ const B = 98;
 
 /**
  * The index in TAGS of the only outcome tag that can start at `i` (a `<`), or NONE: two
- * characters pick the candidate; the caller matches it in full (see tagAt).
+ * characters pick the candidate; a TagMatcher matches it in full.
  */
 function candidateAt(text: string, i: number): number {
   const closing = text.charCodeAt(i + 1) === SLASH;
@@ -117,23 +117,36 @@ function candidateAt(text: string, i: number): number {
   return (text.charCodeAt(at + 1) === R ? 0 : text.charCodeAt(at + 5) === B ? 2 : 4) + (closing ? 1 : 0);
 }
 
-/** The index in TAGS of the outcome tag that starts at `i` (a `<`), or NONE. */
-function tagAt(text: string, i: number): number {
-  const kind = candidateAt(text, i);
-  return kind !== NONE && matchesAt(text, i, TAG_TEXT[kind] as string) ? kind : NONE;
-}
 const TAG_TEXT = TAGS.map((tag) => tag.text);
 /** A tag's name as a number (its index in TAGS, halved): 0 proposed_plan, 1 plan_blocked, 2 plan_clarification. */
 const CLARIFICATION = 2;
 
 /**
- * True when `text` holds `word` at `i`. A loop over character codes: on a reply with a tag on
- * every line, `startsWith` with a position cost more than the rest of the line's work.
+ * Which outcome tag starts at a `<`, asked about increasing offsets only: per tag text, the next
+ * place it occurs at or after the last offset asked about, found by a native search. On a reply
+ * with a tag on every line, comparing a tag's characters in JS (or `startsWith`) cost twice a
+ * search that finds it where it starts, and as each search starts past the last one's result,
+ * each tag text reads the text at most once (docs/decisions/0138).
  */
-function matchesAt(text: string, i: number, word: string): boolean {
-  if (i + word.length > text.length) return false;
-  for (let k = 0; k < word.length; k += 1) if (text.charCodeAt(i + k) !== word.charCodeAt(k)) return false;
-  return true;
+class TagMatcher {
+  // Per index in TAGS: where its text next occurs at or after the last offset asked (text.length
+  // when nowhere); NONE before the first search.
+  private readonly next = new Int32Array(TAGS.length).fill(NONE);
+
+  constructor(private readonly text: string) {}
+
+  /** The index in TAGS of the tag that starts at `i` (a `<`, at or after the last `i` asked about), or NONE. */
+  at(i: number): number {
+    const kind = candidateAt(this.text, i);
+    if (kind === NONE) return NONE;
+    let next = this.next[kind] as number;
+    if (next < i) {
+      next = this.text.indexOf(TAG_TEXT[kind] as string, i);
+      if (next === -1) next = this.text.length;
+      this.next[kind] = next;
+    }
+    return next === i ? kind : NONE;
+  }
 }
 
 /**
@@ -207,6 +220,10 @@ class TagScanner {
   private behindLt = NONE;
   // Where the tag of the line last found to be a tag line starts (see tagLineKind).
   private tagLineStart = NONE;
+  // Tags matched in full, one matcher for the line pass and one for the paragraph scan behind it
+  // (each is asked about increasing offsets); made on the first candidate.
+  private lineTags: TagMatcher | null = null;
+  private gapTags: TagMatcher | null = null;
   // Cursors: the offset found (text.length when none).
   private tick = NONE;
   private ticks3 = NONE;
@@ -322,7 +339,7 @@ class TagScanner {
     let to = end;
     for (let c = text.charCodeAt(to - 1); to > from && (c === SPACE || c === TAB || c === CR); c = text.charCodeAt(to - 1)) to -= 1;
     const kind = candidateAt(text, from);
-    if (kind === NONE || (TAG_TEXT[kind] as string).length !== to - from || !matchesAt(text, from, TAG_TEXT[kind] as string)) return NONE;
+    if (kind === NONE || (TAG_TEXT[kind] as string).length !== to - from || (this.lineTags ??= new TagMatcher(text)).at(from) !== kind) return NONE;
     this.tagLineStart = from;
     return kind;
   }
@@ -447,7 +464,7 @@ class TagScanner {
     const text = this.text;
     let i = this.behindLt < from ? this.ltFrom(from) : this.behindLt;
     while (i < to) {
-      const kind = tagAt(text, i);
+      const kind = (this.gapTags ??= new TagMatcher(text)).at(i);
       if (kind === NONE) {
         i = this.ltFrom(i + 1);
         continue;
