@@ -94,6 +94,7 @@ const BACKTICK = 96;
 const SPACE = 32;
 const TAB = 9;
 const CR = 13;
+const TILDE = 126;
 
 /** The arrays of a scanner that has read no backtick run or tag yet (never written: the first one grows them). */
 const NO_RUNS = new Int32Array(0);
@@ -296,14 +297,18 @@ class TagScanner {
       if (this.fence !== null) {
         if (closesFenceAt(text, lineStart, lineEnd, this.fence)) this.fence = null;
       } else {
-        const opening = fenceOpeningAt(text, lineStart, lineEnd);
+        // The first character after spaces and tabs says which kind of line this can be.
+        let first = lineStart;
+        while (first < lineEnd && (text.charCodeAt(first) === SPACE || text.charCodeAt(first) === TAB)) first += 1;
+        const c = first < lineEnd ? text.charCodeAt(first) : LF;
+        const opening = c === BACKTICK || c === TILDE ? fenceOpeningAt(text, lineStart, lineEnd) : null;
         if (opening !== null) {
           this.flush();
           this.fence = opening;
-        } else if (isBlankAt(text, lineStart, lineEnd)) {
+        } else if (c === LF || (c === CR && isBlankAt(text, first, lineEnd))) {
           this.flush();
         } else {
-          const kind = this.tagLineKind(lineStart, lineEnd);
+          const kind = c === LT ? this.tagLineKind(first, lineEnd) : NONE;
           if (kind !== NONE) {
             this.flush();
             if (!this.stopped) this.record(this.tagLineStart, kind);
@@ -327,15 +332,13 @@ class TagScanner {
   }
 
   /**
-   * When the line [start, end) is one outcome tag and nothing else but whitespace, the tag's index
+   * When the line ending at `end`, whose first character after spaces and tabs is the `<` at `from`,
+   * is one outcome tag and nothing else but whitespace, the tag's index
    * in TAGS (and tagLineStart where it starts); else NONE. The length is compared before the
    * characters: a paragraph line that starts with a tag is then mostly not matched here at all.
    */
-  private tagLineKind(start: number, end: number): number {
+  private tagLineKind(from: number, end: number): number {
     const text = this.text;
-    let from = start;
-    while (from < end && (text.charCodeAt(from) === SPACE || text.charCodeAt(from) === TAB)) from += 1;
-    if (text.charCodeAt(from) !== LT) return NONE;
     let to = end;
     for (let c = text.charCodeAt(to - 1); to > from && (c === SPACE || c === TAB || c === CR); c = text.charCodeAt(to - 1)) to -= 1;
     const kind = candidateAt(text, from);
