@@ -90,6 +90,8 @@ const TAGS: ReadonlyArray<{ text: string; name: OutcomeTagName; closing: boolean
 ];
 const LT = 60;
 const NONE = -1;
+/** A line end not searched for yet (indexOf gives -1 for none). */
+const UNSEARCHED = -2;
 const BACKTICK = 96;
 const SPACE = 32;
 const TAB = 9;
@@ -274,13 +276,16 @@ class TagScanner {
       // only a tag that opens a line can (a tag line ends the paragraph), and a blank line.
       const fence = this.fence;
       const lineTagsOnly = fence === null && this.paragraphHasTag;
+      let newline = UNSEARCHED;
       if (next < lineStart || nextFor !== fence || nextLineTagsOnly !== lineTagsOnly) {
-        next =
-          fence === null
-            ? Math.min(lineTagsOnly ? this.lineTagFrom(lineStart) : this.aheadFrom(lineStart), this.ticks3From(lineStart), this.tildes3From(lineStart))
-            : fence.char === "`"
-              ? this.ticks3From(lineStart)
-              : this.tildes3From(lineStart);
+        if (fence === null) {
+          const tag = lineTagsOnly ? this.lineTagFrom(lineStart) : this.aheadFrom(lineStart);
+          // When a fence cursor would have to search: not if the tag is on this line (not the
+          // last), which is read whatever follows (on a reply with a tag on every line, and no
+          // fence, each search would read the whole text for nothing).
+          if (this.ticks3 < lineStart || this.tildes3 < lineStart) newline = text.indexOf("\n", lineStart);
+          next = newline >= 0 && tag < newline ? tag : Math.min(tag, this.ticks3From(lineStart), this.tildes3From(lineStart));
+        } else next = fence.char === "`" ? this.ticks3From(lineStart) : this.tildes3From(lineStart);
         nextFor = fence;
         nextLineTagsOnly = lineTagsOnly;
       }
@@ -291,8 +296,9 @@ class TagScanner {
           if (fence === null) this.skipProse(lineStart, target);
           lineStart = target;
         }
+        newline = UNSEARCHED;
       }
-      const newline = text.indexOf("\n", lineStart);
+      if (newline === UNSEARCHED) newline = text.indexOf("\n", lineStart);
       const lineEnd = newline === -1 ? end : newline;
       if (this.fence !== null) {
         if (closesFenceAt(text, lineStart, lineEnd, this.fence)) this.fence = null;
