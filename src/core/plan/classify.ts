@@ -212,6 +212,8 @@ class TagScanner {
   tagStart = NO_RUNS;
   tagKind: Uint8Array<ArrayBuffer> = NO_KINDS;
   count = 0;
+  /** The names found, one bit each (1 << name). */
+  names = 0;
   private readonly end: number;
   // Forward-only cursors over the tags, each holding what it found at or after the position it was
   // last asked about (text.length when none), so each `<` is read a bounded number of times and
@@ -367,6 +369,7 @@ class TagScanner {
     this.tagStart[this.count] = start;
     this.tagKind[this.count] = kind;
     this.count += 1;
+    this.names |= 1 << (kind >> 1);
     if (this.early && this.decided(kind)) this.stopped = true;
   }
 
@@ -626,9 +629,9 @@ export function classifyPlanReply(text: string): PlanResult {
   const { count, tagStart, tagKind } = scanner;
   if (count === 0) return { outcome: "no_plan" };
   // The rules in ADR-0077's order, over the tags as numbers (see TagScanner): a name is kind >> 1.
-  for (let k = 0; k < count; k += 1) if ((tagKind[k] as number) >> 1 === CLARIFICATION) return invalid("legacy_clarification");
+  if ((scanner.names & (1 << CLARIFICATION)) !== 0) return invalid("legacy_clarification");
+  if ((scanner.names & (scanner.names - 1)) !== 0) return invalid("conflicting_blocks"); // more than one bit
   const firstName = (tagKind[0] as number) >> 1;
-  for (let k = 1; k < count; k += 1) if ((tagKind[k] as number) >> 1 !== firstName) return invalid("conflicting_blocks");
 
   let bodies = 0;
   let bodyStart = NONE;
