@@ -170,16 +170,6 @@ function mayBeTag(text: string, i: number): boolean {
   return c === P || (c === SLASH && text.charCodeAt(i + 2) === P);
 }
 
-/** True when only spaces and tabs stand between offset `at` and the start of its line. */
-function opensLine(text: string, at: number): boolean {
-  for (let i = at - 1; i >= 0; i -= 1) {
-    const c = text.charCodeAt(i);
-    if (c === LF) return true;
-    if (c !== SPACE && c !== TAB) return false;
-  }
-  return true;
-}
-
 /** Every outcome tag outside fenced code and inline code spans, in order. */
 export function findOutcomeTags(text: string): OutcomeTag[] {
   const scanner = new TagScanner(text, false);
@@ -199,12 +189,17 @@ const SMALL_RUNS = 8;
 const SHORT_RUN = 64;
 
 /**
- * One pass over a reply. Forward-only cursors find the next `<` that may open a tag (for the line
- * pass looking ahead), the next such `<` that opens a line (for the line pass inside a paragraph
- * that holds a tag), the next `<` (for scanning paragraphs behind it), the next backtick, and the next three-backtick and
- * three-tilde runs; each is asked about increasing positions only, so each native search reads
- * every character a bounded number of times. A class rather than closures: its state lives in
- * fields V8 can keep fast. docs/decisions/0136.
+ * One pass over a reply, line by line, tracking: the open fence, the open paragraph (and whether
+ * a line of it holds a `<` that may open a tag), and the tags found, as numbers. Lines that cannot
+ * matter are jumped over: forward-only cursors find the next `<` that may open a tag and the next
+ * three-backtick and three-tilde runs (searched only when the line being read holds no tag); a
+ * paragraph that holds a tag is followed line by line to the one that may end it; when it ends,
+ * its backtick runs (a cursor for the next backtick) are paired into code spans and the gaps
+ * between them are read for tags (a cursor for the next `<`, a TagMatcher for the full match).
+ * Each cursor is asked about increasing positions only, so each native search reads every
+ * character a bounded number of times, and native searches, not loops over characters, read the
+ * text: on these strings a search costs a few nanoseconds, a character read in JS about two
+ * (docs/decisions/0136, 0138). A class rather than closures: its state lives in fields V8 can keep fast.
  */
 class TagScanner {
   // The tags found, in order, as numbers: where each starts and its index in TAGS (no object per
@@ -216,15 +211,15 @@ class TagScanner {
   names = 0;
   private readonly end: number;
   // Forward-only cursors over the tags, each holding what it found at or after the position it was
-  // last asked about (text.length when none), so each `<` is read a bounded number of times and
-  // nothing is stored per tag: the next `<` that may open a tag, for the line pass looking ahead;
-  // the next such `<` that opens a line, for the line pass inside a paragraph that holds a tag; and
-  // the next `<`, not yet read, for the scan of paragraphs behind the line pass.
+  // last asked about (text.length when none), so each `<` is read a bounded number of times: the
+  // next `<` that may open a tag, for the line pass looking ahead; and the next `<`, not yet read,
+  // for the scan of paragraphs behind the line pass.
   private aheadAt = NONE;
-  private lineTagAt = NONE;
   private behindLt = NONE;
   // Where the tag of the line last found to be a tag line starts (see tagLineKind).
   private tagLineStart = NONE;
+  // The end of the line followParagraph stopped at, as indexOf gave it (UNSEARCHED at the end).
+  private followedNewline = UNSEARCHED;
   // Tags matched in full, one matcher for the line pass and one for the paragraph scan behind it
   // (each is asked about increasing offsets); made on the first candidate.
   private lineTags: TagMatcher | null = null;
@@ -271,34 +266,33 @@ class TagScanner {
     // is at or after lineStart, since every cursor it came from is forward-only.
     let next = NONE;
     let nextFor: Fence | null | undefined;
-    let nextLineTagsOnly = false;
     for (;;) {
-      // Jump to the line holding the next thing that can matter. In a paragraph already known to
-      // hold a tag, a tag inside a line changes nothing (the paragraph is scanned when it ends):
-      // only a tag that opens a line can (a tag line ends the paragraph), and a blank line.
       const fence = this.fence;
-      const lineTagsOnly = fence === null && this.paragraphHasTag;
       let newline = UNSEARCHED;
-      if (next < lineStart || nextFor !== fence || nextLineTagsOnly !== lineTagsOnly) {
-        if (fence === null) {
-          const tag = lineTagsOnly ? this.lineTagFrom(lineStart) : this.aheadFrom(lineStart);
-          // When a fence cursor would have to search: not if the tag is on this line (not the
-          // last), which is read whatever follows (on a reply with a tag on every line, and no
-          // fence, each search would read the whole text for nothing).
-          if (this.ticks3 < lineStart || this.tildes3 < lineStart) newline = text.indexOf("\n", lineStart);
-          next = newline >= 0 && tag < newline ? tag : Math.min(tag, this.ticks3From(lineStart), this.tildes3From(lineStart));
-        } else next = fence.char === "`" ? this.ticks3From(lineStart) : this.tildes3From(lineStart);
-        nextFor = fence;
-        nextLineTagsOnly = lineTagsOnly;
-      }
-      const target = next >= end ? end : lineStartOf(text, next, lineStart);
-      if (target > lineStart) {
-        if (lineTagsOnly) lineStart = this.followParagraph(lineStart, target);
-        else {
+      if (fence === null && this.paragraphHasTag) {
+        // In a paragraph already known to hold a tag, a tag inside a line changes nothing (the
+        // paragraph is scanned when it ends): its lines are followed to one that may end it.
+        lineStart = this.followParagraph(lineStart);
+        newline = this.followedNewline;
+      } else {
+        // Jump to the line holding the next thing that can matter.
+        if (next < lineStart || nextFor !== fence) {
+          if (fence === null) {
+            const tag = this.aheadFrom(lineStart);
+            // When a fence cursor would have to search: not if the tag is on this line (not the
+            // last), which is read whatever follows (on a reply with a tag on every line, and no
+            // fence, each search would read the whole text for nothing).
+            if (this.ticks3 < lineStart || this.tildes3 < lineStart) newline = text.indexOf("\n", lineStart);
+            next = newline >= 0 && tag < newline ? tag : Math.min(tag, this.ticks3From(lineStart), this.tildes3From(lineStart));
+          } else next = fence.char === "`" ? this.ticks3From(lineStart) : this.tildes3From(lineStart);
+          nextFor = fence;
+        }
+        const target = next >= end ? end : lineStartOf(text, next, lineStart);
+        if (target > lineStart) {
           if (fence === null) this.skipProse(lineStart, target);
           lineStart = target;
+          newline = UNSEARCHED;
         }
-        newline = UNSEARCHED;
       }
       if (newline === UNSEARCHED) newline = text.indexOf("\n", lineStart);
       const lineEnd = newline === -1 ? end : newline;
@@ -410,32 +404,31 @@ class TagScanner {
     return this.end;
   }
 
-  /** The first `<` that may open a tag at or after `position`, with nothing but spaces and tabs before it on its line (text.length when none). */
-  private lineTagFrom(position: number): number {
-    if (this.lineTagAt < position) {
-      const text = this.text;
-      let i = text.indexOf("<", position);
-      // Where it opens its line, first: most tags in such a paragraph do not, and that test is cheaper.
-      while (i !== -1 && !(opensLine(text, i) && mayBeTag(text, i))) i = text.indexOf("<", i + 1);
-      this.lineTagAt = i === -1 ? this.end : i;
-    }
-    return this.lineTagAt;
-  }
-
   /**
-   * Lines [from, to) of an open paragraph that holds a tag, none of them a fence line or a tag
-   * line: followed to the first blank line (returned, to be read as any line) or to `to`.
+   * The lines from `from` on of an open paragraph that holds a tag, added to it up to the first
+   * that may end it, whose start is returned for the line pass to read: a blank line, a fence
+   * line, or one whose first character after spaces and tabs is `<` (a tag line ends a
+   * paragraph); text.length at the end. Each line is read here, where its first character
+   * decides, so no cursor searches ahead for tags that open a line or for fences.
    */
-  private followParagraph(from: number, to: number): number {
+  private followParagraph(from: number): number {
     const text = this.text;
     let at = from;
-    while (at < to) {
-      const end = this.lineEndOf(at);
-      if (isBlankAt(text, at, end)) return at;
+    while (at < this.end) {
+      const newline = text.indexOf("\n", at);
+      const end = newline === -1 ? this.end : newline;
+      let first = at;
+      while (first < end && (text.charCodeAt(first) === SPACE || text.charCodeAt(first) === TAB)) first += 1;
+      const c = first < end ? text.charCodeAt(first) : LF;
+      if (c === LF || c === LT || (c === CR && isBlankAt(text, first, end)) || ((c === BACKTICK || c === TILDE) && fenceOpeningAt(text, at, end) !== null)) {
+        this.followedNewline = newline;
+        return at;
+      }
       this.paragraphEnd = end;
       at = end + 1;
     }
-    return to;
+    this.followedNewline = UNSEARCHED;
+    return this.end;
   }
 
   /** The behind cursor moved to the first `<` at or after `from`. */
@@ -568,31 +561,14 @@ class TagScanner {
     this.paragraphHasTag = false;
   }
 
-  private lineEndOf(start: number): number {
-    const newline = this.text.indexOf("\n", start);
-    return newline === -1 ? this.end : newline;
-  }
-
   /**
    * Lines [from, to) hold no tag and no run of three backticks or tildes, so each is blank or
-   * prose: only paragraph boundaries can change. An open paragraph that holds a tag is followed
-   * to its end; after that only the paragraph running into `to` matters, found backwards.
+   * prose, and the open paragraph (if any) holds no tag (else followParagraph reads it): only
+   * the paragraph running into `to` matters, found backwards.
    */
   private skipProse(from: number, to: number): void {
     const text = this.text;
-    let at = from;
-    if (this.paragraphHasTag) {
-      while (at < to) {
-        const end = this.lineEndOf(at);
-        if (isBlankAt(text, at, end)) {
-          this.flush();
-          break;
-        }
-        this.paragraphEnd = end;
-        at = end + 1;
-      }
-      if (at >= to) return;
-    }
+    const at = from;
     if (to >= this.end) return; // nothing after this can hold a tag
     // to - 1 is the newline that ends the last skipped line.
     let lineStart = text.lastIndexOf("\n", to - 2) + 1;
