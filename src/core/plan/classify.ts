@@ -121,6 +121,7 @@ function candidateAt(text: string, i: number): number {
 }
 
 const TAG_TEXT = TAGS.map((tag) => tag.text);
+const SHORTEST_TAG = Math.min(...TAG_TEXT.map((tag) => tag.length));
 /** A tag's name as a number (its index in TAGS, halved): 0 proposed_plan, 1 plan_blocked, 2 plan_clarification. */
 const CLARIFICATION = 2;
 
@@ -464,8 +465,8 @@ class TagScanner {
 
   /** Tags in [from, to), which holds no code. */
   private scanTags(from: number, to: number): void {
-    // An empty gap (a code span that starts or ends its paragraph) is common on tag-dense lines.
-    if (this.stopped || from >= to) return;
+    // A gap too short for a tag (the newline between two code spans, say) is common on tag-dense lines.
+    if (this.stopped || to - from < SHORTEST_TAG) return;
     const text = this.text;
     let i = this.behindLt < from ? this.ltFrom(from) : this.behindLt;
     while (i < to) {
