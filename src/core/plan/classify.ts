@@ -171,6 +171,11 @@ function mayBeTag(text: string, i: number): boolean {
   return c === P || (c === SLASH && text.charCodeAt(i + 2) === P);
 }
 
+/** True when the line's first character after spaces and tabs, `c` at `first`, starts a run of three backticks or tildes: only then can the line open a fence. */
+function mayOpenFence(text: string, first: number, c: number): boolean {
+  return (c === BACKTICK || c === TILDE) && text.charCodeAt(first + 1) === c && text.charCodeAt(first + 2) === c;
+}
+
 /** Every outcome tag outside fenced code and inline code spans, in order. */
 export function findOutcomeTags(text: string): OutcomeTag[] {
   const scanner = new TagScanner(text, false);
@@ -304,7 +309,7 @@ class TagScanner {
         let first = lineStart;
         while (first < lineEnd && (text.charCodeAt(first) === SPACE || text.charCodeAt(first) === TAB)) first += 1;
         const c = first < lineEnd ? text.charCodeAt(first) : LF;
-        const opening = c === BACKTICK || c === TILDE ? fenceOpeningAt(text, lineStart, lineEnd) : null;
+        const opening = mayOpenFence(text, first, c) ? fenceOpeningAt(text, lineStart, lineEnd) : null;
         if (opening !== null) {
           this.flush();
           this.fence = opening;
@@ -421,7 +426,7 @@ class TagScanner {
       let first = at;
       while (first < end && (text.charCodeAt(first) === SPACE || text.charCodeAt(first) === TAB)) first += 1;
       const c = first < end ? text.charCodeAt(first) : LF;
-      if (c === LF || c === LT || (c === CR && isBlankAt(text, first, end)) || ((c === BACKTICK || c === TILDE) && fenceOpeningAt(text, at, end) !== null)) {
+      if (c === LF || c === LT || (c === CR && isBlankAt(text, first, end)) || (mayOpenFence(text, first, c) && fenceOpeningAt(text, at, end) !== null)) {
         this.followedNewline = newline;
         return at;
       }
