@@ -222,8 +222,9 @@ class TagScanner {
   // for the scan of paragraphs behind the line pass.
   private aheadAt = NONE;
   private behindLt = NONE;
-  // Where the tag of the line last found to be a tag line starts (see tagLineKind).
-  private tagLineStart = NONE;
+  // The line last tested for being a tag line, by the offset of its `<`, and the answer (see tagLineKind).
+  private testedLineAt = NONE;
+  private testedLineKind = NONE;
   // The end of the line followParagraph stopped at, as indexOf gave it (UNSEARCHED at the end).
   private followedNewline = UNSEARCHED;
   // Tags matched in full, one matcher for the line pass and one for the paragraph scan behind it
@@ -319,7 +320,7 @@ class TagScanner {
           const kind = c === LT ? this.tagLineKind(first, lineEnd) : NONE;
           if (kind !== NONE) {
             this.flush();
-            if (!this.stopped) this.record(this.tagLineStart, kind);
+            if (!this.stopped) this.record(first, kind);
           } else {
             if (this.paragraphStart < 0) this.paragraphStart = lineStart;
             this.paragraphEnd = lineEnd;
@@ -340,18 +341,21 @@ class TagScanner {
   }
 
   /**
-   * When the line ending at `end`, whose first character after spaces and tabs is the `<` at `from`,
-   * is one outcome tag and nothing else but whitespace, the tag's index
-   * in TAGS (and tagLineStart where it starts); else NONE. The length is compared before the
-   * characters: a paragraph line that starts with a tag is then mostly not matched here at all.
+   * When the line ending at `end`, whose first character after spaces and tabs is the `<` at
+   * `from`, is one outcome tag and nothing else but whitespace, the tag's index in TAGS; else
+   * NONE. The length is compared before the characters: a paragraph line that starts with a tag
+   * is then mostly not matched at all. The last answer is kept: followParagraph asks about the
+   * line it stops at, and the line pass then asks again.
    */
   private tagLineKind(from: number, end: number): number {
+    if (from === this.testedLineAt) return this.testedLineKind;
     const text = this.text;
     let to = end;
     for (let c = text.charCodeAt(to - 1); to > from && (c === SPACE || c === TAB || c === CR); c = text.charCodeAt(to - 1)) to -= 1;
-    const kind = candidateAt(text, from);
-    if (kind === NONE || (TAG_TEXT[kind] as string).length !== to - from || (this.lineTags ??= new TagMatcher(text)).at(from) !== kind) return NONE;
-    this.tagLineStart = from;
+    let kind = candidateAt(text, from);
+    if (kind !== NONE && ((TAG_TEXT[kind] as string).length !== to - from || (this.lineTags ??= new TagMatcher(text)).at(from) !== kind)) kind = NONE;
+    this.testedLineAt = from;
+    this.testedLineKind = kind;
     return kind;
   }
 
@@ -412,9 +416,8 @@ class TagScanner {
 
   /**
    * The lines from `from` on of an open paragraph that holds a tag, added to it up to the first
-   * that may end it, whose start is returned for the line pass to read: a blank line, a fence
-   * line, or one whose first character after spaces and tabs is `<` (a tag line ends a
-   * paragraph); text.length at the end. Each line is read here, where its first character
+   * that ends it, whose start is returned for the line pass to read: a blank line, a fence line
+   * or a tag line; text.length at the end. Each line is read here, where its first character
    * decides, so no cursor searches ahead for tags that open a line or for fences.
    */
   private followParagraph(from: number): number {
@@ -426,7 +429,7 @@ class TagScanner {
       let first = at;
       while (first < end && (text.charCodeAt(first) === SPACE || text.charCodeAt(first) === TAB)) first += 1;
       const c = first < end ? text.charCodeAt(first) : LF;
-      if (c === LF || c === LT || (c === CR && isBlankAt(text, first, end)) || (mayOpenFence(text, first, c) && fenceOpeningAt(text, at, end) !== null)) {
+      if (c === LF || (c === LT && this.tagLineKind(first, end) !== NONE) || (c === CR && isBlankAt(text, first, end)) || (mayOpenFence(text, first, c) && fenceOpeningAt(text, at, end) !== null)) {
         this.followedNewline = newline;
         return at;
       }
