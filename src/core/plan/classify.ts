@@ -154,15 +154,20 @@ class TagMatcher {
 }
 
 /**
- * The start of the line holding offset `at`, found by reading back from it to `floor` (a line
- * start at or before it). Not `lastIndexOf`: a call into the runtime each time, which on a reply
- * with something to read on every line was a third of the pass.
+ * The start of the line holding offset `at`, not before `floor` (a line start at or before it):
+ * read back in JS over the last SHORT_LINE characters, then by `lastIndexOf`. That is a call into
+ * the runtime, which costs about as much as reading 15 characters in JS: on a reply with
+ * something to read on every short line it was a fifth to a third of the pass; on a long line
+ * the loop would cost more.
  */
 function lineStartOf(text: string, at: number, floor: number): number {
+  const stop = Math.max(floor, at - SHORT_LINE);
   let i = at;
-  while (i > floor && text.charCodeAt(i - 1) !== LF) i -= 1;
+  while (i > stop && text.charCodeAt(i - 1) !== LF) i -= 1;
+  if (i === stop && i > floor && text.charCodeAt(i - 1) !== LF) i = Math.max(floor, text.lastIndexOf("\n", i - 1) + 1);
   return i;
 }
+const SHORT_LINE = 16;
 const LF = 10;
 
 /** True when the `<` at `i` is followed by `p` or `/p`: the first letters of every outcome tag. */
@@ -579,8 +584,8 @@ class TagScanner {
     const text = this.text;
     const at = from;
     if (to >= this.end) return; // nothing after this can hold a tag
-    // to - 1 is the newline that ends the last skipped line.
-    let lineStart = text.lastIndexOf("\n", to - 2) + 1;
+    // to - 1 is the newline that ends the last skipped line, often a blank line before a tag.
+    let lineStart = lineStartOf(text, to - 1, at);
     if (isBlankAt(text, lineStart, to - 1)) {
       this.paragraphStart = NONE;
       this.paragraphHasTag = false;
@@ -588,6 +593,7 @@ class TagScanner {
     }
     this.paragraphEnd = to - 1;
     while (lineStart > at) {
+      // By lastIndexOf alone: reading back a line of prose in JS costs more than the call.
       const previous = text.lastIndexOf("\n", lineStart - 2) + 1;
       if (isBlankAt(text, previous, lineStart - 1)) {
         this.paragraphStart = lineStart;
