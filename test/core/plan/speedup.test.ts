@@ -128,4 +128,22 @@ describe("the classifier after its speed-up", () => {
     });
     fc.assert(fc.property(repeated, (text) => same(text)), { numRuns: 1500 });
   });
+
+  it("classifies long tag-dense replies as before: tag lines, `<p` lines, fence-like lines and blank lines in a paragraph that holds a tag", () => {
+    const fill = (unit: string) => unit.repeat(Math.ceil(65_536 / unit.length)).slice(0, 65_536);
+    const texts = [
+      fill("`<proposed_plan>`\r\n<plan_blocked>\r\n"),
+      fill("`<plan_blocked>`\n<proposed_plan>\n"),
+      fill("<p\n"),
+      `x <proposed_plan>\n${fill("<pz\n")}`,
+      `x <proposed_plan>\n${fill("```x```\n")}`,
+      `x <proposed_plan>\n${fill("~~x\n")}`,
+      fill("<plan_blocked>\n\n</plan_blocked>\n\n"),
+      fill("<proposed_planX\n"),
+      fill("`<proposed_plan>` "),
+      `${fill("word word word\n")}\n<proposed_plan>\nx\n</proposed_plan>\n`,
+      `x \`<proposed_plan>\n${fill("a `b` <plan_blocked> c\n")}`,
+    ];
+    for (const text of texts) same(text);
+  });
 });
