@@ -89,16 +89,18 @@ const TAGS: ReadonlyArray<{ text: string; name: OutcomeTagName; closing: boolean
   { text: "</plan_clarification>", name: "plan_clarification", closing: true },
 ];
 const LT = 60;
+const NONE = -1;
+/** A line end not searched for yet (indexOf gives -1 for none). */
+const UNSEARCHED = -2;
 const BACKTICK = 96;
 const SPACE = 32;
 const TAB = 9;
 const CR = 13;
+const TILDE = 126;
 
-type TagDef = (typeof TAGS)[number];
-/** Slots of the scanner's memo of tags read (a power of two). */
-const MEMO = 64;
-/** The run arrays of a scanner that has read no backtick run yet (never written: the first run grows them). */
+/** The arrays of a scanner that has read no backtick run or tag yet (never written: the first one grows them). */
 const NO_RUNS = new Int32Array(0);
+const NO_KINDS = new Uint8Array(0);
 
 const SLASH = 47;
 const P = 112;
@@ -106,37 +108,66 @@ const P = 112;
 const R = 114;
 const B = 98;
 
-/** The outcome tag that starts at `i` (a `<`), or undefined: two characters pick the candidate. */
-function tagAt(text: string, i: number): (typeof TAGS)[number] | undefined {
+/**
+ * The index in TAGS of the only outcome tag that can start at `i` (a `<`), or NONE: two
+ * characters pick the candidate; a TagMatcher matches it in full.
+ */
+function candidateAt(text: string, i: number): number {
   const closing = text.charCodeAt(i + 1) === SLASH;
   const at = closing ? i + 2 : i + 1;
-  if (text.charCodeAt(at) !== P) return undefined;
+  if (text.charCodeAt(at) !== P) return NONE;
   // proposed_plan, plan_blocked, plan_clarification: the second letter, then the sixth.
-  const index = text.charCodeAt(at + 1) === R ? 0 : text.charCodeAt(at + 5) === B ? 2 : 4;
-  const tag = TAGS[index + (closing ? 1 : 0)] as (typeof TAGS)[number];
-  return matchesAt(text, i, tag.text) ? tag : undefined;
+  return (text.charCodeAt(at + 1) === R ? 0 : text.charCodeAt(at + 5) === B ? 2 : 4) + (closing ? 1 : 0);
 }
 
+const TAG_TEXT = TAGS.map((tag) => tag.text);
+const SHORTEST_TAG = Math.min(...TAG_TEXT.map((tag) => tag.length));
+/** A tag's name as a number (its index in TAGS, halved): 0 proposed_plan, 1 plan_blocked, 2 plan_clarification. */
+const CLARIFICATION = 2;
+
 /**
- * True when `text` holds `word` at `i`. A loop over character codes: on a reply with a tag on
- * every line, `startsWith` with a position cost more than the rest of the line's work.
+ * Which outcome tag starts at a `<`, asked about increasing offsets only: per tag text, the next
+ * place it occurs at or after the last offset asked about, found by a native search. On a reply
+ * with a tag on every line, comparing a tag's characters in JS (or `startsWith`) cost twice a
+ * search that finds it where it starts, and as each search starts past the last one's result,
+ * each tag text reads the text at most once (docs/decisions/0138).
  */
-function matchesAt(text: string, i: number, word: string): boolean {
-  if (i + word.length > text.length) return false;
-  for (let k = 0; k < word.length; k += 1) if (text.charCodeAt(i + k) !== word.charCodeAt(k)) return false;
-  return true;
+class TagMatcher {
+  // Per index in TAGS: where its text next occurs at or after the last offset asked (text.length
+  // when nowhere); NONE before the first search.
+  private readonly next = new Int32Array(TAGS.length).fill(NONE);
+
+  constructor(private readonly text: string) {}
+
+  /** The index in TAGS of the tag that starts at `i` (a `<`, at or after the last `i` asked about), or NONE. */
+  at(i: number): number {
+    const kind = candidateAt(this.text, i);
+    if (kind === NONE) return NONE;
+    let next = this.next[kind] as number;
+    if (next < i) {
+      next = this.text.indexOf(TAG_TEXT[kind] as string, i);
+      if (next === -1) next = this.text.length;
+      this.next[kind] = next;
+    }
+    return next === i ? kind : NONE;
+  }
 }
 
 /**
- * The start of the line holding offset `at`, found by reading back from it to `floor` (a line
- * start at or before it). Not `lastIndexOf`: a call into the runtime each time, which on a reply
- * with something to read on every line was a third of the pass.
+ * The start of the line holding offset `at`, not before `floor` (a line start at or before it):
+ * read back in JS over the last SHORT_LINE characters, then by `lastIndexOf`. That is a call into
+ * the runtime, which costs about as much as reading 15 characters in JS: on a reply with
+ * something to read on every short line it was a fifth to a third of the pass; on a long line
+ * the loop would cost more.
  */
 function lineStartOf(text: string, at: number, floor: number): number {
+  const stop = Math.max(floor, at - SHORT_LINE);
   let i = at;
-  while (i > floor && text.charCodeAt(i - 1) !== LF) i -= 1;
+  while (i > stop && text.charCodeAt(i - 1) !== LF) i -= 1;
+  if (i === stop && i > floor && text.charCodeAt(i - 1) !== LF) i = Math.max(floor, text.lastIndexOf("\n", i - 1) + 1);
   return i;
 }
+const SHORT_LINE = 16;
 const LF = 10;
 
 /** True when the `<` at `i` is followed by `p` or `/p`: the first letters of every outcome tag. */
@@ -145,54 +176,66 @@ function mayBeTag(text: string, i: number): boolean {
   return c === P || (c === SLASH && text.charCodeAt(i + 2) === P);
 }
 
-/** True when only spaces and tabs stand between offset `at` and the start of its line. */
-function opensLine(text: string, at: number): boolean {
-  for (let i = at - 1; i >= 0; i -= 1) {
-    const c = text.charCodeAt(i);
-    if (c === LF) return true;
-    if (c !== SPACE && c !== TAB) return false;
-  }
-  return true;
+/** True when the line's first character after spaces and tabs, `c` at `first`, starts a run of three backticks or tildes: only then can the line open a fence. */
+function mayOpenFence(text: string, first: number, c: number): boolean {
+  return (c === BACKTICK || c === TILDE) && text.charCodeAt(first + 1) === c && text.charCodeAt(first + 2) === c;
 }
 
 /** Every outcome tag outside fenced code and inline code spans, in order. */
 export function findOutcomeTags(text: string): OutcomeTag[] {
-  return new TagScanner(text, undefined).scan();
+  const scanner = new TagScanner(text, false);
+  scanner.scan();
+  const tags: OutcomeTag[] = [];
+  for (let k = 0; k < scanner.count; k += 1) {
+    const start = scanner.tagStart[k] as number;
+    const tag = TAGS[scanner.tagKind[k] as number] as (typeof TAGS)[number];
+    tags.push({ name: tag.name, closing: tag.closing, start, end: start + tag.text.length });
+  }
+  return tags;
 }
 
-/** Told each tag as it is found; true once the tags so far decide the outcome, and the scan may stop. */
-type Decides = (tag: OutcomeTag) => boolean;
-
-const NONE = -1;
 /** Up to this many backtick runs in a paragraph are paired by a scan (at most 28 compares). */
 const SMALL_RUNS = 8;
 /** Backtick runs up to this long are paired through a typed array; longer ones through a map. */
 const SHORT_RUN = 64;
 
 /**
- * One pass over a reply. Forward-only cursors find the next `<` that may open a tag (for the line
- * pass looking ahead), the next such `<` that opens a line (for the line pass inside a paragraph
- * that holds a tag), the next `<` (for scanning paragraphs behind it), the next backtick, and the next three-backtick and
- * three-tilde runs; each is asked about increasing positions only, so each native search reads
- * every character a bounded number of times. A class rather than closures: its state lives in
- * fields V8 can keep fast. docs/decisions/0136.
+ * One pass over a reply, line by line, tracking: the open fence, the open paragraph (and whether
+ * a line of it holds a `<` that may open a tag), and the tags found, as numbers. Lines that cannot
+ * matter are jumped over: forward-only cursors find the next `<` that may open a tag and the next
+ * three-backtick and three-tilde runs (searched only when the line being read holds no tag); a
+ * paragraph that holds a tag is followed line by line to the one that may end it; when it ends,
+ * its backtick runs (a cursor for the next backtick) are paired into code spans and the gaps
+ * between them are read for tags (a cursor for the next `<`, a TagMatcher for the full match).
+ * Each cursor is asked about increasing positions only, so each native search reads every
+ * character a bounded number of times, and native searches, not loops over characters, read the
+ * text: on these strings a search costs a few nanoseconds, a character read in JS about two
+ * (docs/decisions/0136, 0138). A class rather than closures: its state lives in fields V8 can keep fast.
  */
 class TagScanner {
-  private readonly found: OutcomeTag[] = [];
+  // The tags found, in order, as numbers: where each starts and its index in TAGS (no object per
+  // tag: a reply with a tag on every line has tens of thousands). Made on the first tag.
+  tagStart = NO_RUNS;
+  tagKind: Uint8Array<ArrayBuffer> = NO_KINDS;
+  count = 0;
+  /** The names found, one bit each (1 << name). */
+  names = 0;
   private readonly end: number;
   // Forward-only cursors over the tags, each holding what it found at or after the position it was
-  // last asked about (text.length when none), so each `<` is read a bounded number of times and
-  // nothing is stored per tag: the next `<` that may open a tag, for the line pass looking ahead;
-  // the next such `<` that opens a line, for the line pass inside a paragraph that holds a tag; and
-  // the next `<`, not yet read, for the scan of paragraphs behind the line pass.
+  // last asked about (text.length when none), so each `<` is read a bounded number of times: the
+  // next `<` that may open a tag, for the line pass looking ahead; and the next `<`, not yet read,
+  // for the scan of paragraphs behind the line pass.
   private aheadAt = NONE;
-  private lineTagAt = NONE;
   private behindLt = NONE;
-  // The last tags read, by offset (direct-mapped on its low bits): the tag-line test and the
-  // paragraph scan ask about the same `<`, and a full match costs more than the rest of a line.
-  // Made on the first `<`: most replies have none, and a scanner is made for every reply.
-  private memoAt: number[] | null = null;
-  private memoTag: Array<TagDef | undefined> = [];
+  // The line last tested for being a tag line, by the offset of its `<`, and the answer (see tagLineKind).
+  private testedLineAt = NONE;
+  private testedLineKind = NONE;
+  // The end of the line followParagraph stopped at, as indexOf gave it (UNSEARCHED at the end).
+  private followedNewline = UNSEARCHED;
+  // Tags matched in full, one matcher for the line pass and one for the paragraph scan behind it
+  // (each is asked about increasing offsets); made on the first candidate.
+  private lineTags: TagMatcher | null = null;
+  private gapTags: TagMatcher | null = null;
   // Cursors: the offset found (text.length when none).
   private tick = NONE;
   private ticks3 = NONE;
@@ -211,73 +254,89 @@ class TagScanner {
   private nextSame = NO_RUNS;
   // The last run seen of each short length, for pairing a paragraph with many runs (see scanParagraph).
   private lastOfLength: Int32Array<ArrayBuffer> | null = null;
-  // Set once `decides` said the tags found so far decide the outcome: every loop stops.
+  // The early decision (see decided): the first tag's name, whether a block is open, and the
+  // whole-text searches, each run once when first needed (undefined before).
+  private firstName = NONE;
+  private blockOpen = false;
+  private clarification: boolean | undefined;
+  private oneName: boolean | undefined;
+  // Set once the tags found so far decide the outcome (see decided): every loop stops.
   private stopped = false;
 
   constructor(
     private readonly text: string,
-    private readonly decides: Decides | undefined,
+    /** True when the scan may stop once its tags decide the outcome (see decided). */
+    private readonly early: boolean,
   ) {
     this.end = text.length;
   }
 
-  scan(): OutcomeTag[] {
+  scan(): void {
     const { text, end } = this;
     let lineStart = 0;
     // The next offset that can matter, for the fence state it was found in; still right while it
     // is at or after lineStart, since every cursor it came from is forward-only.
     let next = NONE;
     let nextFor: Fence | null | undefined;
-    let nextLineTagsOnly = false;
     for (;;) {
-      // Jump to the line holding the next thing that can matter. In a paragraph already known to
-      // hold a tag, a tag inside a line changes nothing (the paragraph is scanned when it ends):
-      // only a tag that opens a line can (a tag line ends the paragraph), and a blank line.
       const fence = this.fence;
-      const lineTagsOnly = fence === null && this.paragraphHasTag;
-      if (next < lineStart || nextFor !== fence || nextLineTagsOnly !== lineTagsOnly) {
-        next =
-          fence === null
-            ? Math.min(lineTagsOnly ? this.lineTagFrom(lineStart) : this.aheadFrom(lineStart), this.ticks3From(lineStart), this.tildes3From(lineStart))
-            : fence.char === "`"
-              ? this.ticks3From(lineStart)
-              : this.tildes3From(lineStart);
-        nextFor = fence;
-        nextLineTagsOnly = lineTagsOnly;
-      }
-      const target = next >= end ? end : lineStartOf(text, next, lineStart);
-      if (target > lineStart) {
-        if (lineTagsOnly) lineStart = this.followParagraph(lineStart, target);
-        else {
+      let newline = UNSEARCHED;
+      if (fence === null && this.paragraphHasTag) {
+        // In a paragraph already known to hold a tag, a tag inside a line changes nothing (the
+        // paragraph is scanned when it ends): its lines are followed to one that may end it.
+        lineStart = this.followParagraph(lineStart);
+        newline = this.followedNewline;
+      } else {
+        // Jump to the line holding the next thing that can matter.
+        if (next < lineStart || nextFor !== fence) {
+          if (fence === null) {
+            const tag = this.aheadFrom(lineStart);
+            // When a fence cursor would have to search: not if the tag is on this line (not the
+            // last), which is read whatever follows (on a reply with a tag on every line, and no
+            // fence, each search would read the whole text for nothing).
+            if (this.ticks3 < lineStart || this.tildes3 < lineStart) newline = text.indexOf("\n", lineStart);
+            next = newline >= 0 && tag < newline ? tag : Math.min(tag, this.ticks3From(lineStart), this.tildes3From(lineStart));
+          } else next = fence.char === "`" ? this.ticks3From(lineStart) : this.tildes3From(lineStart);
+          nextFor = fence;
+        }
+        const target = next >= end ? end : lineStartOf(text, next, lineStart);
+        if (target > lineStart) {
           if (fence === null) this.skipProse(lineStart, target);
           lineStart = target;
+          newline = UNSEARCHED;
         }
       }
-      const newline = text.indexOf("\n", lineStart);
+      if (newline === UNSEARCHED) newline = text.indexOf("\n", lineStart);
       const lineEnd = newline === -1 ? end : newline;
       if (this.fence !== null) {
         if (closesFenceAt(text, lineStart, lineEnd, this.fence)) this.fence = null;
       } else {
-        const opening = fenceOpeningAt(text, lineStart, lineEnd);
+        // The first character after spaces and tabs says which kind of line this can be.
+        let first = lineStart;
+        while (first < lineEnd && (text.charCodeAt(first) === SPACE || text.charCodeAt(first) === TAB)) first += 1;
+        const c = first < lineEnd ? text.charCodeAt(first) : LF;
+        const opening = mayOpenFence(text, first, c) ? fenceOpeningAt(text, lineStart, lineEnd) : null;
         if (opening !== null) {
           this.flush();
           this.fence = opening;
-        } else if (isBlankAt(text, lineStart, lineEnd)) {
+        } else if (c === LF || (c === CR && isBlankAt(text, first, lineEnd))) {
           this.flush();
-        } else if (this.isTagLine(lineStart, lineEnd)) {
-          this.flush();
-          this.scanTags(lineStart, lineEnd);
         } else {
-          if (this.paragraphStart < 0) this.paragraphStart = lineStart;
-          this.paragraphEnd = lineEnd;
-          if (this.aheadFrom(lineStart) < lineEnd) this.paragraphHasTag = true;
+          const kind = c === LT ? this.tagLineKind(first, lineEnd) : NONE;
+          if (kind !== NONE) {
+            this.flush();
+            if (!this.stopped) this.record(first, kind);
+          } else {
+            if (this.paragraphStart < 0) this.paragraphStart = lineStart;
+            this.paragraphEnd = lineEnd;
+            if (this.aheadFrom(lineStart) < lineEnd) this.paragraphHasTag = true;
+          }
         }
       }
       if (newline === -1 || this.stopped) break;
       lineStart = newline + 1;
     }
     this.flush();
-    return this.found;
   }
 
   /** The next `<` that may open a tag at or after `position`, for the line pass (text.length when none). */
@@ -286,29 +345,66 @@ class TagScanner {
     return this.aheadAt;
   }
 
-  /** True when the line [start, end) is one outcome tag and nothing else but whitespace. */
-  private isTagLine(start: number, end: number): boolean {
+  /**
+   * When the line ending at `end`, whose first character after spaces and tabs is the `<` at
+   * `from`, is one outcome tag and nothing else but whitespace, the tag's index in TAGS; else
+   * NONE. The length is compared before the characters: a paragraph line that starts with a tag
+   * is then mostly not matched at all. The last answer is kept: followParagraph asks about the
+   * line it stops at, and the line pass then asks again.
+   */
+  private tagLineKind(from: number, end: number): number {
+    if (from === this.testedLineAt) return this.testedLineKind;
     const text = this.text;
-    let from = start;
-    while (from < end && (text.charCodeAt(from) === SPACE || text.charCodeAt(from) === TAB)) from += 1;
-    if (text.charCodeAt(from) !== LT) return false;
     let to = end;
     for (let c = text.charCodeAt(to - 1); to > from && (c === SPACE || c === TAB || c === CR); c = text.charCodeAt(to - 1)) to -= 1;
-    const tag = this.tag(from);
-    return tag !== undefined && tag.text.length === to - from;
+    let kind = candidateAt(text, from);
+    if (kind !== NONE && ((TAG_TEXT[kind] as string).length !== to - from || (this.lineTags ??= new TagMatcher(text)).at(from) !== kind)) kind = NONE;
+    this.testedLineAt = from;
+    this.testedLineKind = kind;
+    return kind;
   }
 
-  /** The tag at offset `i` (a `<`), or undefined: read once, then from the memo while it holds it. */
-  private tag(i: number): TagDef | undefined {
-    const slot = i & (MEMO - 1);
-    if (this.memoAt === null) {
-      this.memoAt = new Array<number>(MEMO).fill(NONE);
-      this.memoTag = new Array<TagDef | undefined>(MEMO).fill(undefined);
-    } else if (this.memoAt[slot] === i) return this.memoTag[slot];
-    const tag = tagAt(this.text, i);
-    this.memoAt[slot] = i;
-    this.memoTag[slot] = tag;
-    return tag;
+  /** Adds the tag at `start` (its index in TAGS `kind`) to those found, and stops the scan if that decides the outcome. */
+  private record(start: number, kind: number): void {
+    if (this.count === this.tagStart.length) {
+      const size = Math.max(16, this.count * 2);
+      const starts = new Int32Array(size);
+      starts.set(this.tagStart);
+      const kinds = new Uint8Array(size);
+      kinds.set(this.tagKind);
+      this.tagStart = starts;
+      this.tagKind = kinds;
+    }
+    this.tagStart[this.count] = start;
+    this.tagKind[this.count] = kind;
+    this.count += 1;
+    this.names |= 1 << (kind >> 1);
+    if (this.early && this.decided(kind)) this.stopped = true;
+  }
+
+  /**
+   * True when the tags found so far, the last of index `kind` in TAGS, decide the outcome whatever
+   * follows (docs/decisions/0136): with no `plan_clarification` anywhere in the text (that rule
+   * outranks every other, so its absence must be certain), a second tag name decides
+   * `conflicting_blocks`; and when only one name's tags occur in the text at all, the first opening
+   * tag while a block is open, or closing tag while none is, decides `nested_block` or
+   * `unopened_close`. classifyPlanReply then reads the tags up to that one and returns what it
+   * would have returned for all of them. The whole-text searches run only when a tag would decide,
+   * so a well-formed plan pays none.
+   */
+  private decided(kind: number): boolean {
+    const name = kind >> 1;
+    const closing = (kind & 1) === 1;
+    if (this.firstName === NONE) this.firstName = name;
+    else if (name !== this.firstName) return this.noClarification();
+    const breaks = closing ? !this.blockOpen : this.blockOpen;
+    this.blockOpen = !closing;
+    // Both names present is the quicker search to settle (each is found near the first tags), so it goes first.
+    return breaks && (this.oneName ??= !(this.text.includes("proposed_plan>") && this.text.includes("plan_blocked>"))) && this.noClarification();
+  }
+
+  private noClarification(): boolean {
+    return !(this.clarification ??= this.text.includes("plan_clarification"));
   }
 
   /**
@@ -323,32 +419,30 @@ class TagScanner {
     return this.end;
   }
 
-  /** The first `<` that may open a tag at or after `position`, with nothing but spaces and tabs before it on its line (text.length when none). */
-  private lineTagFrom(position: number): number {
-    if (this.lineTagAt < position) {
-      const text = this.text;
-      let i = text.indexOf("<", position);
-      // Where it opens its line, first: most tags in such a paragraph do not, and that test is cheaper.
-      while (i !== -1 && !(opensLine(text, i) && mayBeTag(text, i))) i = text.indexOf("<", i + 1);
-      this.lineTagAt = i === -1 ? this.end : i;
-    }
-    return this.lineTagAt;
-  }
-
   /**
-   * Lines [from, to) of an open paragraph that holds a tag, none of them a fence line or a tag
-   * line: followed to the first blank line (returned, to be read as any line) or to `to`.
+   * The lines from `from` on of an open paragraph that holds a tag, added to it up to the first
+   * that ends it, whose start is returned for the line pass to read: a blank line, a fence line
+   * or a tag line; text.length at the end. Each line is read here, where its first character
+   * decides, so no cursor searches ahead for tags that open a line or for fences.
    */
-  private followParagraph(from: number, to: number): number {
+  private followParagraph(from: number): number {
     const text = this.text;
     let at = from;
-    while (at < to) {
-      const end = this.lineEndOf(at);
-      if (isBlankAt(text, at, end)) return at;
+    while (at < this.end) {
+      const newline = text.indexOf("\n", at);
+      const end = newline === -1 ? this.end : newline;
+      let first = at;
+      while (first < end && (text.charCodeAt(first) === SPACE || text.charCodeAt(first) === TAB)) first += 1;
+      const c = first < end ? text.charCodeAt(first) : LF;
+      if (c === LF || (c === LT && this.tagLineKind(first, end) !== NONE) || (c === CR && isBlankAt(text, first, end)) || (mayOpenFence(text, first, c) && fenceOpeningAt(text, at, end) !== null)) {
+        this.followedNewline = newline;
+        return at;
+      }
       this.paragraphEnd = end;
       at = end + 1;
     }
-    return to;
+    this.followedNewline = UNSEARCHED;
+    return this.end;
   }
 
   /** The behind cursor moved to the first `<` at or after `from`. */
@@ -384,23 +478,20 @@ class TagScanner {
 
   /** Tags in [from, to), which holds no code. */
   private scanTags(from: number, to: number): void {
-    if (this.stopped) return;
+    // A gap too short for a tag (the newline between two code spans, say) is common on tag-dense lines.
+    if (this.stopped || to - from < SHORTEST_TAG) return;
     const text = this.text;
     let i = this.behindLt < from ? this.ltFrom(from) : this.behindLt;
     while (i < to) {
-      const tag = this.tag(i);
-      if (tag === undefined) {
+      const kind = (this.gapTags ??= new TagMatcher(text)).at(i);
+      if (kind === NONE) {
         i = this.ltFrom(i + 1);
         continue;
       }
-      const end = i + tag.text.length;
+      const end = i + (TAG_TEXT[kind] as string).length;
       if (end > to) break; // runs into code: no tag starts inside it, the next region moves past it
-      const found: OutcomeTag = { name: tag.name, closing: tag.closing, start: i, end };
-      this.found.push(found);
-      if (this.decides !== undefined && this.decides(found)) {
-        this.stopped = true;
-        break;
-      }
+      this.record(i, kind);
+      if (this.stopped) break;
       i = this.ltFrom(end);
     }
   }
@@ -484,34 +575,17 @@ class TagScanner {
     this.paragraphHasTag = false;
   }
 
-  private lineEndOf(start: number): number {
-    const newline = this.text.indexOf("\n", start);
-    return newline === -1 ? this.end : newline;
-  }
-
   /**
    * Lines [from, to) hold no tag and no run of three backticks or tildes, so each is blank or
-   * prose: only paragraph boundaries can change. An open paragraph that holds a tag is followed
-   * to its end; after that only the paragraph running into `to` matters, found backwards.
+   * prose, and the open paragraph (if any) holds no tag (else followParagraph reads it): only
+   * the paragraph running into `to` matters, found backwards.
    */
   private skipProse(from: number, to: number): void {
     const text = this.text;
-    let at = from;
-    if (this.paragraphHasTag) {
-      while (at < to) {
-        const end = this.lineEndOf(at);
-        if (isBlankAt(text, at, end)) {
-          this.flush();
-          break;
-        }
-        this.paragraphEnd = end;
-        at = end + 1;
-      }
-      if (at >= to) return;
-    }
+    const at = from;
     if (to >= this.end) return; // nothing after this can hold a tag
-    // to - 1 is the newline that ends the last skipped line.
-    let lineStart = text.lastIndexOf("\n", to - 2) + 1;
+    // to - 1 is the newline that ends the last skipped line, often a blank line before a tag.
+    let lineStart = lineStartOf(text, to - 1, at);
     if (isBlankAt(text, lineStart, to - 1)) {
       this.paragraphStart = NONE;
       this.paragraphHasTag = false;
@@ -519,6 +593,7 @@ class TagScanner {
     }
     this.paragraphEnd = to - 1;
     while (lineStart > at) {
+      // By lastIndexOf alone: reading back a line of prose in JS costs more than the call.
       const previous = text.lastIndexOf("\n", lineStart - 2) + 1;
       if (isBlankAt(text, previous, lineStart - 1)) {
         this.paragraphStart = lineStart;
@@ -534,60 +609,44 @@ class TagScanner {
 
 const invalid = (reason: PlanInvalidReason): PlanResult => ({ outcome: "invalid", reason });
 
-/**
- * When the tags found so far decide the outcome whatever follows, so the scan can stop there
- * (docs/decisions/0136): with no `plan_clarification` anywhere in the text (that rule outranks
- * every other, so its absence must be certain), a second tag name decides `conflicting_blocks`;
- * and when only one name's tags occur in the text at all, the first opening tag while a block is
- * open, or closing tag while none is, decides `nested_block` or `unopened_close`. The rules below
- * then read the tags up to that one and return what they would have returned for all of them.
- * The whole-text searches run only when a tag would decide, so a well-formed plan pays none.
- */
-function decidesEarly(text: string): Decides | undefined {
-  // A short reply is read whole in no time.
-  if (text.length < EARLY_FROM) return undefined;
-  let clarification: boolean | undefined;
-  let oneName: boolean | undefined;
-  const noClarification = (): boolean => !(clarification ??= text.includes("plan_clarification"));
-  let first: OutcomeTagName | null = null;
-  let open = false;
-  return (tag) => {
-    if (first === null) first = tag.name;
-    else if (tag.name !== first) return noClarification();
-    const breaks = tag.closing ? !open : open;
-    open = !tag.closing;
-    // Both names present is the quicker search to settle (each is found near the first tags), so it goes first.
-    return breaks && (oneName ??= !(text.includes("proposed_plan>") && text.includes("plan_blocked>"))) && noClarification();
-  };
-}
-
-/** Replies shorter than this are read whole (see decidesEarly). */
+/** Replies shorter than this are read whole, with no early decision (see TagScanner.decided): that is quick. */
 const EARLY_FROM = 4096;
 
 /** Classifies a plan run's reply per ADR-0077. Pure, total and linear in the length of `text`. */
 export function classifyPlanReply(text: string): PlanResult {
   if (text.trim() === "") return invalid("empty_reply");
-  const tags = new TagScanner(text, decidesEarly(text)).scan();
-  if (tags.length === 0) return { outcome: "no_plan" };
-  if (tags.some((tag) => tag.name === "plan_clarification")) return invalid("legacy_clarification");
-  const first = tags[0] as OutcomeTag;
-  if (tags.some((tag) => tag.name !== first.name)) return invalid("conflicting_blocks");
+  const scanner = new TagScanner(text, text.length >= EARLY_FROM);
+  scanner.scan();
+  const { count, tagStart, tagKind } = scanner;
+  if (count === 0) return { outcome: "no_plan" };
+  // The rules in ADR-0077's order, over the tags as numbers (see TagScanner): a name is kind >> 1.
+  if ((scanner.names & (1 << CLARIFICATION)) !== 0) return invalid("legacy_clarification");
+  if ((scanner.names & (scanner.names - 1)) !== 0) return invalid("conflicting_blocks"); // more than one bit
+  const firstName = (tagKind[0] as number) >> 1;
 
-  const bodies: string[] = [];
-  let open: OutcomeTag | null = null;
-  for (const tag of tags) {
-    if (!tag.closing) {
-      if (open !== null) return invalid("nested_block");
-      open = tag;
+  let bodies = 0;
+  let bodyStart = NONE;
+  let bodyEnd = NONE;
+  let openEnd = NONE; // where the open block's opening tag ends, NONE when no block is open
+  for (let k = 0; k < count; k += 1) {
+    const kind = tagKind[k] as number;
+    const start = tagStart[k] as number;
+    if ((kind & 1) === 0) {
+      if (openEnd !== NONE) return invalid("nested_block");
+      openEnd = start + (TAG_TEXT[kind] as string).length;
     } else {
-      if (open === null) return invalid("unopened_close");
-      bodies.push(text.slice(open.end, tag.start));
-      open = null;
+      if (openEnd === NONE) return invalid("unopened_close");
+      if (bodies === 0) {
+        bodyStart = openEnd;
+        bodyEnd = start;
+      }
+      bodies += 1;
+      openEnd = NONE;
     }
   }
-  if (open !== null) return invalid("unclosed_block");
-  if (bodies.length > 1) return invalid("duplicate_block");
-  const body = (bodies[0] as string).trim();
+  if (openEnd !== NONE) return invalid("unclosed_block");
+  if (bodies > 1) return invalid("duplicate_block");
+  const body = text.slice(bodyStart, bodyEnd).trim();
   if (body === "") return invalid("empty_block");
-  return first.name === "proposed_plan" ? { outcome: "plan_ready", plan: body } : { outcome: "blocked", blocked: body };
+  return firstName === 0 ? { outcome: "plan_ready", plan: body } : { outcome: "blocked", blocked: body };
 }

@@ -89,4 +89,61 @@ describe("the classifier after its speed-up", () => {
     for (let n = 1; runs.length < 32_768; n += 1) runs += `${"`".repeat((n % 40) + 1)} <proposed_plan `;
     for (const text of [fill("`<proposed_plan>`\n<plan_blocked>\n"), fill("`<proposed_plan>`\n"), fill("<proposed_plan>\n"), fill("x <proposed_plan> y\n"), fill("`<proposed_plan>`\n\n"), fill("<proposed_plan>\n</proposed_plan>\n"), runs, fill("```\n<proposed_plan>\n~~~\n</plan_blocked>\n    ```\n``x`` <plan_blocked <<<<\n` `` <proposed_plan> ` </proposed_plan> ``\n")]) same(text);
   });
+  // Round 4 (docs/decisions/0138): the scanner records tags as numbers, reads a tag line's tag
+  // where the line test found it, and skips empty gaps. Lines dense with tags of both kinds, in
+  // code and out, inside fences opened and closed or left open, with LF or CRLF line ends, short
+  // and past the 4 KiB from which the scan may stop early.
+  it("classifies tag-dense lines as before: both kinds, in code and out, open and closed fences, CRLF", () => {
+    const line = fc.constantFrom(
+      "<proposed_plan>",
+      "</proposed_plan>",
+      "<plan_blocked>",
+      "</plan_blocked>",
+      "  <plan_blocked>\t",
+      "<plan_clarification>",
+      "`<proposed_plan>`",
+      "`<plan_blocked>`",
+      "``</plan_blocked>``",
+      "x <proposed_plan> y",
+      "<proposed_plan> step",
+      "`a` <plan_blocked> `",
+      "<proposed_plan></proposed_plan>",
+      "```",
+      "```ts",
+      "~~~",
+      "    ```",
+      "````",
+      "",
+      "  ",
+      "- step one",
+      "plan_blocked>",
+    );
+    const padding = `${"words of a long first paragraph ".repeat(140)}\n\n`;
+    const reply = fc.tuple(fc.array(line, { maxLength: 120 }), fc.boolean(), fc.boolean()).map(([lines, crlf, padded]) => (padded ? padding : "") + lines.join(crlf ? "\r\n" : "\n"));
+    fc.assert(fc.property(reply, (text) => same(text)), { numRuns: 6000 });
+    // The same lines repeated past 4 KiB: the bench's "a tag on every line" and its relatives.
+    const repeated = fc.tuple(fc.array(line, { minLength: 1, maxLength: 6 }), fc.boolean()).map(([lines, crlf]) => {
+      const unit = lines.join(crlf ? "\r\n" : "\n") + (crlf ? "\r\n" : "\n");
+      return unit.repeat(Math.ceil(6000 / unit.length));
+    });
+    fc.assert(fc.property(repeated, (text) => same(text)), { numRuns: 1500 });
+  });
+
+  it("classifies long tag-dense replies as before: tag lines, `<p` lines, fence-like lines and blank lines in a paragraph that holds a tag", () => {
+    const fill = (unit: string) => unit.repeat(Math.ceil(65_536 / unit.length)).slice(0, 65_536);
+    const texts = [
+      fill("`<proposed_plan>`\r\n<plan_blocked>\r\n"),
+      fill("`<plan_blocked>`\n<proposed_plan>\n"),
+      fill("<p\n"),
+      `x <proposed_plan>\n${fill("<pz\n")}`,
+      `x <proposed_plan>\n${fill("```x```\n")}`,
+      `x <proposed_plan>\n${fill("~~x\n")}`,
+      fill("<plan_blocked>\n\n</plan_blocked>\n\n"),
+      fill("<proposed_planX\n"),
+      fill("`<proposed_plan>` "),
+      `${fill("word word word\n")}\n<proposed_plan>\nx\n</proposed_plan>\n`,
+      `x \`<proposed_plan>\n${fill("a `b` <plan_blocked> c\n")}`,
+    ];
+    for (const text of texts) same(text);
+  });
 });
