@@ -140,7 +140,8 @@ export class RequestTokenCounter {
         old = new Map();
         for (let i = from; i < last.messages.length; i += 1) old.set(last.messages[i] as Message, (before[i + 1] as number) - (before[i] as number));
       }
-      before.length = from + 1;
+      // Setting an array's length is a call into the runtime even when nothing changes.
+      if (before.length !== from + 1) before.length = from + 1;
     }
     let sum = before[from] as number;
     for (let i = from; i < messages.length; i += 1) {
