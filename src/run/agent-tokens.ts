@@ -25,9 +25,7 @@ export function messageText(message: Message): string {
     case "user":
       return message.content;
     case "assistant":
-      return message.toolCalls === undefined || message.toolCalls.length === 0
-        ? message.content
-        : `${message.content}\n${message.toolCalls.map((call) => `${call.name} ${JSON.stringify(call.arguments)}`).join("\n")}`;
+      return assistantText(message.content, message.toolCalls);
     case "tool":
       return message.content;
     default: {
@@ -35,6 +33,14 @@ export function messageText(message: Message): string {
       throw new Error(`unknown message role in ${JSON.stringify(unknown)}`);
     }
   }
+}
+
+/** An assistant message's counted text: its content, then a line per tool call (name, arguments as JSON). */
+function assistantText(content: string, toolCalls: readonly ToolCall[] | undefined): string {
+  if (toolCalls === undefined || toolCalls.length === 0) return content;
+  let text = content;
+  for (const call of toolCalls) text += `\n${call.name} ${JSON.stringify(call.arguments)}`;
+  return text;
 }
 
 /**
@@ -51,9 +57,14 @@ class Recent<K, V> {
     this.values = new Array<V | undefined>(size).fill(undefined);
   }
 
+  /** Newest first: what is looked up is most often what was just set. */
   get(key: K): V | undefined {
     const keys = this.keys;
-    for (let i = 0; i < keys.length; i += 1) if (keys[i] === key) return this.values[i];
+    const size = keys.length;
+    for (let n = 1, i = this.next - 1; n <= size; n += 1, i -= 1) {
+      if (i < 0) i = size - 1;
+      if (keys[i] === key) return this.values[i];
+    }
     return undefined;
   }
 
@@ -149,7 +160,8 @@ export class RequestTokenCounter {
       sum += old?.get(message) ?? this.message(message);
       before.push(sum);
     }
-    this.conversations.set(first, { messages, before });
+    if (last === undefined) this.conversations.set(first, { messages, before });
+    else last.messages = messages;
     return sum;
   }
 
@@ -157,7 +169,7 @@ export class RequestTokenCounter {
     const key = toolCalls === undefined || toolCalls.length === 0 ? content : toolCalls;
     const known = this.recentReplies.get(key);
     if (known !== undefined && known.content === content) return known.tokens;
-    const tokens = key === content ? this.text.count(content) : this.text.count(messageText({ role: "assistant", content, toolCalls: [...(toolCalls as ToolCall[])] }));
+    const tokens = this.text.count(assistantText(content, toolCalls));
     this.recentReplies.set(key, { content, tokens });
     return tokens;
   }

@@ -31,7 +31,7 @@ for (let c = 0; c < 128; c += 1) {
   CLASS[c] = c >= 65 && c <= 90 ? UPPER : c >= 97 && c <= 122 ? LOWER : c >= 48 && c <= 57 ? DIGIT : c === 10 || c === 13 ? BREAK : c === 32 || (c >= 9 && c <= 12) ? SPACE : OTHER;
 }
 
-/** The class at `i`; past the end it reads as OTHER only where the caller checks the end first. */
+/** The class at `i` (< text.length: a read past the end would cost the optimized code its bounds check). */
 function at(text: string, i: number): number {
   const c = text.charCodeAt(i);
   return c < 128 ? (CLASS[c] as number) : NON_ASCII;
@@ -39,9 +39,12 @@ function at(text: string, i: number): number {
 
 /** Where a contraction ('s, 't, 're, 've, 'm, 'll, 'd in either case) that starts at `i` ends, or `i`. */
 function contraction(text: string, i: number): number {
-  if (text.charCodeAt(i) !== 39) return i;
+  const n = text.length;
+  if (i + 1 >= n || text.charCodeAt(i) !== 39) return i;
+  // Lower case by setting bit 5; no code unit beyond ASCII lands on an ASCII letter that way.
   const a = text.charCodeAt(i + 1) | 0x20;
   if (a === 0x73 || a === 0x64 || a === 0x6d || a === 0x74) return i + 2; // s d m t
+  if (i + 2 >= n) return i;
   const b = text.charCodeAt(i + 2) | 0x20;
   if ((a === 0x6c && b === 0x6c) || (a === 0x76 && b === 0x65) || (a === 0x72 && b === 0x65)) return i + 3; // ll ve re
   return i;
@@ -100,7 +103,11 @@ export class PreTokenizer {
       let cls = OTHER;
       while (k < n && (cls = at(text, k)) === OTHER) k += 1;
       if (k < n && cls === NON_ASCII) return -1;
-      for (let code = text.charCodeAt(k); k < n && (code === 10 || code === 13 || code === 47); code = text.charCodeAt(k)) k += 1;
+      while (k < n) {
+        const code = text.charCodeAt(k);
+        if (code !== 10 && code !== 13 && code !== 47) break;
+        k += 1;
+      }
       return k;
     }
     if (j < n && j > i && at(text, j) === NON_ASCII) return -1;
