@@ -167,7 +167,8 @@ export class O200kEncoder {
     const tokens = this.table.rank(this.bytes, 0, length) >= 0 ? 1 : this.merger.count(this.bytes, length);
     if (cacheable) {
       if (this.pieceCounts.size >= PIECE_CACHE_ENTRIES) this.pieceCounts.clear();
-      this.pieceCounts.set(piece, tokens);
+      // Its own copy: a piece sliced from a long text would otherwise keep the whole text alive.
+      this.pieceCounts.set((piece + " ").slice(0, -1), tokens);
     }
     // A huge piece's buffer is not kept for the rest of the process.
     if (this.bytes.length > 1 << 20) this.bytes = new Uint8Array(4096);
