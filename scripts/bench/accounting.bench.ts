@@ -3,23 +3,26 @@
  * sends each read 20 times before it writes (the looper's trait at its maximum), on the stockbook
  * repository with the task's check files at checks/ (as a study gives them, so its check commands
  * run the real checks), until 450 requests were made: each run makes ~140 model requests and its
- * history grows to ~300 messages. Goal: < 2 % of the process's CPU.
+ * history grows to ~300 messages. Goal: < 2 % of the run's CPU.
  *
- * The main figure is CPU, not wall time, so a preempted call or a neighbour's load does not count:
- * every outer call into the request counter is bracketed by process CPU readings (getrusage, in
- * µs), and the cost of a bracket itself is taken out in place (an empty bracket right before each
- * call). Its sum per set is set against that set's CPU less what the readings cost, so load that
- * slows a whole set slows both sides alike. Sets are interleaved in rounds (timed, plain, counting
- * nothing, own counter; in rotating order), and each figure is a median with a distribution-free
- * interval of ≥ 95 % (lib/interval.ts): the goal is "established" only if the interval's upper end
- * is below it. CPU inside the brackets is every thread's, so
- * background threads (a concurrent marker, libuv's pool) make it read high, never low.
- * What the brackets miss is garbage made inside a call and collected outside it: the difference
- * row covers that, the plain sets' CPU minus the sets' that count nothing (a counter that returns
- * 0; the default arm has no token cap or context management, so the runs take the same steps),
- * paired by round; whole sets vary by tens of ms, so its interval is wide.
- * Beside them, the first timed set's calls made again in order on a fresh counter (a floor: caches
- * stay warm with nothing between calls).
+ * Every figure is CPU, never wall time, so a neighbour's load or a preempted call does not count,
+ * and each is a median over sets with a distribution-free interval (lib/interval.ts): "established"
+ * only if the interval's upper end is below the goal. Sets are interleaved in rounds, in rotating
+ * order. The figures:
+ *  - over the runs' whole CPU: this process's, and their sandboxes' processes' (shell commands and
+ *    checks) read from each run's cgroup, which the bench makes as runAgent would so it can read it
+ *    before the run removes it (those processes are killed with it, so they never show as this
+ *    process's children); the accounting is the timed figure below;
+ *  - over this process's CPU alone, by V8 profile samples whose stack is in the accounting's code
+ *    (lib/profile-share.ts: samples follow CPU time; nothing is added to any call);
+ *  - the same, timed: getrusage before and after every outer call into the request counter, less
+ *    an empty bracket read in place, over the set's CPU less what the readings cost: an upper bound
+ *    (the system calls leave the call's caches colder; other threads' CPU counts);
+ *  - the difference against sets with a counter that counts nothing (every count 0; the default
+ *    arm has no token cap or context management, so the runs take the same steps): everything,
+ *    collections included, but whole sets vary by tens of ms, so it gets no verdict;
+ *  - the first timed set's calls made again in order on a fresh counter (a floor: caches stay
+ *    warm with nothing between calls).
  * Peer in the same run: the test double keeping a counter of its own (what it did before ADR 0086).
  * `npm run bench -- accounting`
  */
