@@ -10,6 +10,7 @@
  */
 import type { Message, ModelReply, ModelRequest, ToolCall, ToolSpec } from "../core/model.ts";
 import { processTokenCounter, TokenCounter } from "../core/tokens.ts";
+import { sameJson } from "./same-json.ts";
 
 /**
  * Tokens the chat format adds around each message (role and delimiters). The o200k chat framing
@@ -97,6 +98,10 @@ export class RequestTokenCounter {
   // message are one count, without stringifying the calls three times.
   private readonly recentReplies = new Recent<readonly ToolCall[] | string, { content: string; tokens: number }>(16);
   private readonly recentTools = new Recent<readonly ToolSpec[], number>(8);
+  // The last few replies counted from their text, to find one that repeats in new objects (the
+  // same text and calls, ids aside: ids are not counted) without building its text again.
+  private readonly lastReplies: ({ content: string; toolCalls: readonly ToolCall[] | undefined; tokens: number } | undefined)[] = [undefined, undefined, undefined, undefined];
+  private nextReply = 0;
 
   constructor(readonly text: TokenCounter = new TokenCounter()) {}
 
@@ -169,9 +174,32 @@ export class RequestTokenCounter {
     const key = toolCalls === undefined || toolCalls.length === 0 ? content : toolCalls;
     const known = this.recentReplies.get(key);
     if (known !== undefined && known.content === content) return known.tokens;
-    const tokens = this.text.count(assistantText(content, toolCalls));
+    const repeated = this.repeatedReply(content, toolCalls);
+    const tokens = repeated ?? this.text.count(assistantText(content, toolCalls));
     this.recentReplies.set(key, { content, tokens });
+    if (repeated === undefined) {
+      this.lastReplies[this.nextReply] = { content, toolCalls, tokens };
+      this.nextReply = (this.nextReply + 1) % this.lastReplies.length;
+    }
     return tokens;
+  }
+
+  /** The count of a recent reply with the same text and the same calls' names and arguments. */
+  private repeatedReply(content: string, toolCalls: readonly ToolCall[] | undefined): number | undefined {
+    const calls = toolCalls ?? [];
+    for (const last of this.lastReplies) {
+      if (last === undefined || last.content !== content) continue;
+      const before = last.toolCalls ?? [];
+      if (before.length !== calls.length) continue;
+      let same = true;
+      for (let i = 0; i < calls.length && same; i += 1) {
+        const a = before[i] as ToolCall;
+        const b = calls[i] as ToolCall;
+        same = a.name === b.name && sameJson(a.arguments, b.arguments);
+      }
+      if (same) return last.tokens;
+    }
+    return undefined;
   }
 }
 
