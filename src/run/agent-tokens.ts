@@ -10,6 +10,7 @@
  */
 import type { Message, ModelReply, ModelRequest, ToolCall, ToolSpec } from "../core/model.ts";
 import { processTokenCounter, TokenCounter } from "../core/tokens.ts";
+import { sameJson } from "./same-json.ts";
 
 /**
  * Tokens the chat format adds around each message (role and delimiters). The o200k chat framing
@@ -25,9 +26,7 @@ export function messageText(message: Message): string {
     case "user":
       return message.content;
     case "assistant":
-      return message.toolCalls === undefined || message.toolCalls.length === 0
-        ? message.content
-        : `${message.content}\n${message.toolCalls.map((call) => `${call.name} ${JSON.stringify(call.arguments)}`).join("\n")}`;
+      return assistantText(message.content, message.toolCalls);
     case "tool":
       return message.content;
     default: {
@@ -35,6 +34,14 @@ export function messageText(message: Message): string {
       throw new Error(`unknown message role in ${JSON.stringify(unknown)}`);
     }
   }
+}
+
+/** An assistant message's counted text: its content, then a line per tool call (name, arguments as JSON). */
+function assistantText(content: string, toolCalls: readonly ToolCall[] | undefined): string {
+  if (toolCalls === undefined || toolCalls.length === 0) return content;
+  let text = content;
+  for (const call of toolCalls) text += `\n${call.name} ${JSON.stringify(call.arguments)}`;
+  return text;
 }
 
 /**
@@ -51,9 +58,14 @@ class Recent<K, V> {
     this.values = new Array<V | undefined>(size).fill(undefined);
   }
 
+  /** Newest first: what is looked up is most often what was just set. */
   get(key: K): V | undefined {
     const keys = this.keys;
-    for (let i = 0; i < keys.length; i += 1) if (keys[i] === key) return this.values[i];
+    const size = keys.length;
+    for (let n = 1, i = this.next - 1; n <= size; n += 1, i -= 1) {
+      if (i < 0) i = size - 1;
+      if (keys[i] === key) return this.values[i];
+    }
     return undefined;
   }
 
@@ -86,6 +98,10 @@ export class RequestTokenCounter {
   // message are one count, without stringifying the calls three times.
   private readonly recentReplies = new Recent<readonly ToolCall[] | string, { content: string; tokens: number }>(16);
   private readonly recentTools = new Recent<readonly ToolSpec[], number>(8);
+  // The last few replies counted from their text, to find one that repeats in new objects (the
+  // same text and calls, ids aside: ids are not counted) without building its text again.
+  private readonly lastReplies: ({ content: string; toolCalls: readonly ToolCall[] | undefined; tokens: number } | undefined)[] = [undefined, undefined, undefined, undefined];
+  private nextReply = 0;
 
   constructor(readonly text: TokenCounter = new TokenCounter()) {}
 
@@ -140,7 +156,8 @@ export class RequestTokenCounter {
         old = new Map();
         for (let i = from; i < last.messages.length; i += 1) old.set(last.messages[i] as Message, (before[i + 1] as number) - (before[i] as number));
       }
-      before.length = from + 1;
+      // Setting an array's length is a call into the runtime even when nothing changes.
+      if (before.length !== from + 1) before.length = from + 1;
     }
     let sum = before[from] as number;
     for (let i = from; i < messages.length; i += 1) {
@@ -148,7 +165,8 @@ export class RequestTokenCounter {
       sum += old?.get(message) ?? this.message(message);
       before.push(sum);
     }
-    this.conversations.set(first, { messages, before });
+    if (last === undefined) this.conversations.set(first, { messages, before });
+    else last.messages = messages;
     return sum;
   }
 
@@ -156,9 +174,32 @@ export class RequestTokenCounter {
     const key = toolCalls === undefined || toolCalls.length === 0 ? content : toolCalls;
     const known = this.recentReplies.get(key);
     if (known !== undefined && known.content === content) return known.tokens;
-    const tokens = key === content ? this.text.count(content) : this.text.count(messageText({ role: "assistant", content, toolCalls: [...(toolCalls as ToolCall[])] }));
+    const repeated = this.repeatedReply(content, toolCalls);
+    const tokens = repeated ?? this.text.count(assistantText(content, toolCalls));
     this.recentReplies.set(key, { content, tokens });
+    if (repeated === undefined) {
+      this.lastReplies[this.nextReply] = { content, toolCalls, tokens };
+      this.nextReply = (this.nextReply + 1) % this.lastReplies.length;
+    }
     return tokens;
+  }
+
+  /** The count of a recent reply with the same text and the same calls' names and arguments. */
+  private repeatedReply(content: string, toolCalls: readonly ToolCall[] | undefined): number | undefined {
+    const calls = toolCalls ?? [];
+    for (const last of this.lastReplies) {
+      if (last === undefined || last.content !== content) continue;
+      const before = last.toolCalls ?? [];
+      if (before.length !== calls.length) continue;
+      let same = true;
+      for (let i = 0; i < calls.length && same; i += 1) {
+        const a = before[i] as ToolCall;
+        const b = calls[i] as ToolCall;
+        same = a.name === b.name && sameJson(a.arguments, b.arguments);
+      }
+      if (same) return last.tokens;
+    }
+    return undefined;
   }
 }
 

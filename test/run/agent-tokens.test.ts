@@ -5,6 +5,7 @@
  * scripted test double (real tools on a temp repo), with and without compaction, and with two runs
  * sharing one counter and interleaving their requests.
  */
+import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import path from "node:path";
 import type { ModelClient, ModelReply, ModelRequest } from "../../src/core/model.ts";
@@ -118,5 +119,23 @@ describe("the request counter", () => {
       fromScratch(shorter),
       fromScratch(first),
     ]);
+  });
+
+  it("counts an assistant message as its content and a line per call (name, arguments as JSON), built once, and a repeat of it exactly", () => {
+    const call = fc.record({ id: fc.string(), name: fc.string(), arguments: fc.dictionary(fc.string(), fc.jsonValue()) });
+    fc.assert(
+      fc.property(fc.string(), fc.array(call, { maxLength: 4 }), (content, toolCalls) => {
+        const expected = toolCalls.length === 0 ? content : `${content}\n${toolCalls.map((c) => `${c.name} ${JSON.stringify(c.arguments)}`).join("\n")}`;
+        expect(messageText({ role: "assistant", content, toolCalls })).toBe(expected);
+        const counter = new RequestTokenCounter(new TokenCounter());
+        expect([counter.reply({ text: content, toolCalls }), counter.message({ role: "assistant", content, toolCalls })]).toEqual([countTokens(expected), countTokens(expected) + MESSAGE_FRAMING_TOKENS]);
+        // The same reply again in new objects (found without its text), and with its arguments' keys reversed (a different text).
+        const again = toolCalls.map((c) => ({ ...c, id: `${c.id}-2`, arguments: structuredClone(c.arguments) }));
+        const reversed = toolCalls.map((c) => ({ ...c, arguments: Object.fromEntries(Object.entries(c.arguments).reverse()) }));
+        const text = (calls: typeof toolCalls) => messageText({ role: "assistant", content, toolCalls: calls });
+        expect([counter.reply({ text: content, toolCalls: again }), counter.reply({ text: content, toolCalls: reversed })]).toEqual([countTokens(text(again)), countTokens(text(reversed))]);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

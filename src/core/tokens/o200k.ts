@@ -1,12 +1,12 @@
 /**
  * o200k counting over gpt-tokenizer's own data: its pre-tokenizer regex and its rank list
  * (index = rank). The merge is ours (bpe-merge.ts) so that no pre-token costs the square of its
- * length. The rank list is a 2.4 MB module: it is loaded on the first count, not at import, so a
+ * length, and so is the split of ASCII text (pretokenize.ts, exactly the regex's). The rank list is a 2.4 MB module: it is loaded on the first count, not at import, so a
  * command that never counts never pays for it.
  */
 import { createRequire } from "node:module";
-import { O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
 import { BpeMerger } from "./bpe-merge.ts";
+import { PreTokenizer } from "./pretokenize.ts";
 import { buildRankTable, type RankTable } from "./rank-table.ts";
 
 /** Pieces up to this many UTF-16 units are remembered by text (most repeat: words, indents). */
@@ -42,7 +42,7 @@ export interface TextShape {
 }
 
 export class O200kEncoder {
-  private readonly split = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, O200K_TOKEN_SPLIT_REGEX.flags);
+  private readonly pre = new PreTokenizer();
   private readonly merger: BpeMerger;
   private readonly pieceCounts = new Map<string, number>();
   private readonly encoder = new TextEncoder();
@@ -57,39 +57,41 @@ export class O200kEncoder {
 
   /** The o200k count of `text` as plain text: special-token markers are ordinary characters. */
   count(text: string): { tokens: number; exact: boolean } {
-    const split = this.split;
-    split.lastIndex = 0;
+    const pre = this.pre;
     let tokens = 0;
     let exact = true;
-    for (let match = split.exec(text); match !== null; match = split.exec(text)) {
-      let piece = this.countOrCut(match[0]);
+    for (let from = 0; from < text.length; ) {
+      const end = pre.end(text, from);
+      let piece = this.countOrCut(text.slice(from, end));
       if (piece < 0) {
         exact = false;
         piece = -piece - 1;
       }
       tokens += piece;
+      from = end;
     }
     return { tokens, exact };
   }
 
   /** The count of `text` with its edges (see TextShape). */
   shape(text: string): TextShape {
-    const split = this.split;
-    split.lastIndex = 0;
+    const pre = this.pre;
     const shape: TextShape = { tokens: 0, exact: true, headEnds: [], headTokens: [], tailStart: 0, tailTokens: 0 };
-    for (let match = split.exec(text); match !== null; match = split.exec(text)) {
-      let piece = this.countOrCut(match[0]);
+    for (let from = 0; from < text.length; ) {
+      const end = pre.end(text, from);
+      let piece = this.countOrCut(text.slice(from, end));
       if (piece < 0) {
         shape.exact = false;
         piece = -piece - 1;
       }
       shape.tokens += piece;
       if (shape.headEnds.length < HEAD_PIECES) {
-        shape.headEnds.push(match.index + match[0].length);
+        shape.headEnds.push(end);
         shape.headTokens.push(shape.tokens);
       }
-      shape.tailStart = match.index;
+      shape.tailStart = from;
       shape.tailTokens = piece;
+      from = end;
     }
     return shape;
   }
@@ -108,7 +110,7 @@ export class O200kEncoder {
       offset += length + separator.length;
     }
     const before = (shape: TextShape, boundary: number): number => (boundary === 0 ? 0 : (shape.headTokens[shape.headEnds.indexOf(boundary)] as number));
-    const split = this.split;
+    const pre = this.pre;
     let total = 0;
     let i = 0;
     let boundary = 0; // the split of `joined` is in step with part i's own split at this offset in it
@@ -120,13 +122,12 @@ export class O200kEncoder {
         total += shape.tokens - before(shape, boundary) - shape.tailTokens;
         from = (offsets[i] as number) + shape.tailStart;
       }
-      split.lastIndex = from;
       let j = i + 1;
       for (;;) {
-        const match = split.exec(joined);
-        if (match === null) return total;
-        const end = match.index + match[0].length;
-        const piece = this.countOrCut(match[0]);
+        if (from >= joined.length) return total;
+        const end = pre.end(joined, from);
+        const piece = this.countOrCut(joined.slice(from, end));
+        from = end;
         total += piece < 0 ? -piece - 1 : piece;
         if (end >= joined.length) return total;
         while (j < shapes.length - 1 && end > (offsets[j] as number) + (lengths[j] as number)) j += 1;
@@ -166,7 +167,8 @@ export class O200kEncoder {
     const tokens = this.table.rank(this.bytes, 0, length) >= 0 ? 1 : this.merger.count(this.bytes, length);
     if (cacheable) {
       if (this.pieceCounts.size >= PIECE_CACHE_ENTRIES) this.pieceCounts.clear();
-      this.pieceCounts.set(piece, tokens);
+      // Its own copy: a piece sliced from a long text would otherwise keep the whole text alive.
+      this.pieceCounts.set((piece + " ").slice(0, -1), tokens);
     }
     // A huge piece's buffer is not kept for the rest of the process.
     if (this.bytes.length > 1 << 20) this.bytes = new Uint8Array(4096);

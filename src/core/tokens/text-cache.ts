@@ -1,9 +1,11 @@
 /**
- * Values remembered by text, exactly (ADR 0117). A text is remembered by its sha-256; once it is
- * seen again it is also kept as itself, found by its length and then `===` (a memory compare), so
- * a text that keeps coming back (the same file read again and again, a repeated reply) costs no
- * digest, no native call and no hex key to hash. A text seen once costs one digest, as before.
- * Kept texts are bounded in characters; past the bound the oldest go back to the digest map.
+ * Values remembered by text, exactly (ADRs 0117, 0131). A text up to KEPT_TEXT_CHARS is kept as
+ * itself from its first sighting and found by its sketch (its length and a few of its characters,
+ * an integer) and then `===` (a memory compare): no digest, no native call, no hex key to hash,
+ * for a text seen once or a thousand times. Kept texts are bounded in characters and per sketch;
+ * past a bound the oldest go to a map by sha-256 (the digest is taken then, once), where a later
+ * sighting finds them and keeps them again. Longer texts are only ever found by digest. A sketch
+ * with no text in the digest map is known to miss without a digest.
  */
 import { hash } from "node:crypto";
 
@@ -11,28 +13,34 @@ import { hash } from "node:crypto";
 export const KEPT_TEXT_CHARS = 1 << 16;
 /** Characters of kept texts in all (≤ 8 MB as two-byte strings). */
 export const KEPT_CHARS = 1 << 22;
-/** Kept texts of one length: more go back to the digest map, oldest first. */
-const SAME_LENGTH = 8;
+/** Kept texts of one sketch: more go to the digest map, oldest first. */
+const SAME_SKETCH = 8;
+/** Characters a sketch reads, evenly spaced from the first to the last. */
+const SKETCH_CHARS = 16;
 
 interface Entry<V> {
   value: V;
-  digest: string;
+  /** Its sha-256 once taken (it left the kept set, or is too long to keep). */
+  digest: string | null;
   length: number;
+  sketch: number;
   /** The text itself while kept; null while it is found by digest only. */
   text: string | null;
 }
 
 export class TextCache<V> {
   private readonly byDigest = new Map<string, Entry<V>>();
-  private readonly byLength = new Map<number, Entry<V>[]>();
+  // How many entries of each sketch are in byDigest (keepable lengths only): a sketch not here misses without a digest.
+  private readonly digestSketches = new Map<number, number>();
+  private readonly bySketch = new Map<number, Entry<V>[]>();
   // Insertion order is age: every entry, and the kept ones.
   private readonly entries = new Set<Entry<V>>();
   private readonly kept = new Set<Entry<V>>();
   private keptChars = 0;
-  // The text and digest of the last get() that found nothing: the set() that follows a miss
-  // neither looks again nor digests the text twice.
+  // The text of the last get() that found nothing, and its digest if that get() took one: the
+  // set() that follows a miss neither looks again nor digests the text twice.
   private missText: string | null = null;
-  private missDigest = "";
+  private missDigest: string | null = null;
 
   constructor(
     private readonly maxEntries: number,
@@ -44,17 +52,18 @@ export class TextCache<V> {
   }
 
   get(text: string): V | undefined {
-    const same = text.length <= KEPT_TEXT_CHARS ? this.byLength.get(text.length) : undefined;
-    if (same !== undefined) for (const entry of same) if (entry.text === text) return entry.value;
+    const keepable = this.keepable(text.length);
+    if (keepable) {
+      const key = sketch(text);
+      const same = this.bySketch.get(key);
+      if (same !== undefined) for (const entry of same) if (entry.text === text) return entry.value;
+      if (!this.digestSketches.has(key)) return this.missed(text, null);
+    }
     const key = digest(text);
     const entry = this.byDigest.get(key);
-    if (entry === undefined) {
-      this.missText = text;
-      this.missDigest = key;
-      return undefined;
-    }
+    if (entry === undefined) return this.missed(text, key);
     // Seen again: kept as itself from now on, while it stays among the recent ones.
-    if (text.length <= KEPT_TEXT_CHARS && text.length <= this.maxKeptChars) this.keep(entry, text);
+    if (keepable) this.keep(entry, text);
     return entry.value;
   }
 
@@ -63,27 +72,45 @@ export class TextCache<V> {
       this.update(text, value);
       return;
     }
-    // Missed, by the get() before this call or just now: missDigest is this text's digest.
-    const key = this.missDigest;
+    // Missed, by the get() before this call or just now.
+    const known = this.missDigest;
     this.missText = null;
-    const entry: Entry<V> = { value, digest: key, length: text.length, text: null };
+    this.missDigest = null;
+    const keepable = this.keepable(text.length);
+    const entry: Entry<V> = { value, digest: null, length: text.length, sketch: keepable ? sketch(text) : 0, text: null };
     this.entries.add(entry);
-    this.byDigest.set(key, entry);
+    if (keepable) this.keep(entry, text);
+    else {
+      entry.digest = known ?? digest(text);
+      this.toDigestMap(entry);
+    }
     while (this.entries.size > this.maxEntries) this.forget(this.entries.values().next().value as Entry<V>);
   }
 
   clear(): void {
     this.byDigest.clear();
-    this.byLength.clear();
+    this.digestSketches.clear();
+    this.bySketch.clear();
     this.entries.clear();
     this.kept.clear();
     this.keptChars = 0;
     this.missText = null;
+    this.missDigest = null;
+  }
+
+  private keepable(length: number): boolean {
+    return length <= KEPT_TEXT_CHARS && length <= this.maxKeptChars;
+  }
+
+  private missed(text: string, key: string | null): undefined {
+    this.missText = text;
+    this.missDigest = key;
+    return undefined;
   }
 
   /** The value of a text known to be remembered (just found, so now kept or by digest). */
   private update(text: string, value: V): void {
-    const same = text.length <= KEPT_TEXT_CHARS ? this.byLength.get(text.length) : undefined;
+    const same = this.keepable(text.length) ? this.bySketch.get(sketch(text)) : undefined;
     if (same !== undefined) {
       for (const entry of same) {
         if (entry.text === text) {
@@ -95,41 +122,74 @@ export class TextCache<V> {
     (this.byDigest.get(digest(text)) as Entry<V>).value = value;
   }
 
+  /** Keeps an entry's text as itself (a new entry, or one just found by digest). */
   private keep(entry: Entry<V>, text: string): void {
-    this.byDigest.delete(entry.digest);
-    // A copy: a slice of a huge output would otherwise keep the whole output alive.
-    entry.text = structuredClone(text);
-    const same = this.byLength.get(text.length);
-    if (same === undefined) this.byLength.set(text.length, [entry]);
+    if (entry.digest !== null && this.byDigest.get(entry.digest) === entry) this.fromDigestMap(entry);
+    entry.sketch = sketch(text);
+    // A flat copy of its own: a slice of a huge output would otherwise keep the whole output alive
+    // (slice flattens the concatenation into a new string and points only into that).
+    entry.text = (text + " ").slice(0, -1);
+    const same = this.bySketch.get(entry.sketch);
+    if (same === undefined) this.bySketch.set(entry.sketch, [entry]);
     else {
       same.push(entry);
-      if (same.length > SAME_LENGTH) this.release(same[0] as Entry<V>);
+      if (same.length > SAME_SKETCH) this.release(same[0] as Entry<V>);
     }
     this.kept.add(entry);
     this.keptChars += text.length;
     while (this.keptChars > this.maxKeptChars) this.release(this.kept.values().next().value as Entry<V>);
   }
 
-  /** A kept text goes back to being found by its digest. */
+  /** A kept text goes to the digest map, its digest taken now if it never was. */
   private release(entry: Entry<V>): void {
+    entry.digest ??= digest(entry.text as string);
     this.unkeep(entry);
-    this.byDigest.set(entry.digest, entry);
+    this.toDigestMap(entry);
   }
 
   private unkeep(entry: Entry<V>): void {
-    const same = this.byLength.get(entry.length) as Entry<V>[];
+    const same = this.bySketch.get(entry.sketch) as Entry<V>[];
     same.splice(same.indexOf(entry), 1);
-    if (same.length === 0) this.byLength.delete(entry.length);
+    if (same.length === 0) this.bySketch.delete(entry.sketch);
     this.kept.delete(entry);
     this.keptChars -= entry.length;
     entry.text = null;
   }
 
+  private toDigestMap(entry: Entry<V>): void {
+    this.byDigest.set(entry.digest as string, entry);
+    if (this.keepable(entry.length)) this.digestSketches.set(entry.sketch, (this.digestSketches.get(entry.sketch) ?? 0) + 1);
+  }
+
+  private fromDigestMap(entry: Entry<V>): void {
+    this.byDigest.delete(entry.digest as string);
+    if (this.keepable(entry.length)) {
+      const left = (this.digestSketches.get(entry.sketch) as number) - 1;
+      if (left === 0) this.digestSketches.delete(entry.sketch);
+      else this.digestSketches.set(entry.sketch, left);
+    }
+  }
+
   private forget(entry: Entry<V>): void {
     if (entry.text !== null) this.unkeep(entry);
-    else this.byDigest.delete(entry.digest);
+    else this.fromDigestMap(entry);
     this.entries.delete(entry);
   }
+}
+
+/**
+ * The length and SKETCH_CHARS characters spread over the text, mixed into a small integer: equal
+ * texts have equal sketches; unequal ones usually differ (texts of one length that differ only
+ * between the sampled characters share a bucket, which costs a compare, never a wrong answer).
+ */
+export function sketch(text: string): number {
+  const length = text.length;
+  let h = length;
+  if (length === 0) return h;
+  const step = length <= SKETCH_CHARS ? 1 : (length - 1) / (SKETCH_CHARS - 1);
+  const reads = length <= SKETCH_CHARS ? length : SKETCH_CHARS;
+  for (let i = 0; i < reads; i += 1) h = Math.imul(h ^ text.charCodeAt(Math.floor(i * step)), 0x01000193);
+  return h & 0x3fffffff;
 }
 
 function digest(text: string): string {

@@ -1,11 +1,12 @@
 /**
- * TextCache (ADR 0117): texts remembered by sha-256, and those seen again kept as themselves and
- * found by length and `===`. Whatever mix of texts, lengths and budgets, a lookup answers exactly
- * what was stored for that text, or nothing; never another text's value.
+ * TextCache (ADRs 0117, 0131): texts kept as themselves and found by a sketch (length and a few
+ * characters) and `===`, the oldest past a bound remembered by sha-256. Whatever mix of texts,
+ * lengths, sketches and budgets, a lookup answers exactly what was stored for that text, or
+ * nothing; never another text's value.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { TextCache } from "../../../src/core/tokens/text-cache.ts";
+import { KEPT_TEXT_CHARS, sketch, TextCache } from "../../../src/core/tokens/text-cache.ts";
 
 describe("TextCache", () => {
   it("finds a text stored before, by value, not by object", () => {
@@ -26,13 +27,22 @@ describe("TextCache", () => {
     expect(cache.size).toBe(10);
   });
 
-  it("keeps at most eight texts of one length as themselves; the rest are found by digest", () => {
+  it("keeps at most eight texts of one sketch as themselves; the rest are found by digest", () => {
+    // 100 characters that differ only at index 3, which a sketch does not read: one sketch for all.
+    const text = (i: number) => `abc${String.fromCharCode(65 + i)}${"x".repeat(96)}`;
+    expect(new Set(Array.from({ length: 20 }, (_, i) => sketch(text(i)))).size).toBe(1);
     const cache = new TextCache<number>(100);
-    for (let i = 0; i < 20; i += 1) {
-      cache.set(`line ${String(i).padStart(2, "0")}`, i);
-      cache.get(`line ${String(i).padStart(2, "0")}`);
-    }
-    expect(Array.from({ length: 20 }, (_, i) => cache.get(`line ${String(i).padStart(2, "0")}`))).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    for (let i = 0; i < 20; i += 1) cache.set(text(i), i);
+    expect(Array.from({ length: 20 }, (_, i) => cache.get(text(i)))).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect([cache.get(text(20)), cache.get(`${text(0)}y`), cache.size]).toEqual([undefined, undefined, 20]);
+  });
+
+  it("finds texts longer than it keeps by digest, and a slice's value by its content", () => {
+    const long = "0123456789".repeat(KEPT_TEXT_CHARS / 8);
+    const cache = new TextCache<number>(10);
+    cache.set(long, 1);
+    cache.set(long.slice(5, 205), 2);
+    expect([cache.get(`${long.slice(0, -1)}9`), cache.get(`${long.slice(0, -1)}8`), cache.get(long.slice(15, 215)), cache.get(long.slice(16, 216))]).toEqual([1, undefined, 2, undefined]);
   });
 
   it("forgets the oldest entries past maxEntries, and updates a value in place", () => {
@@ -69,6 +79,36 @@ describe("TextCache", () => {
         },
       ),
       { numRuns: 500 },
+    );
+  });
+
+  it("answers exactly for long texts that share sketches (differences between the sampled characters)", () => {
+    // A 40-character base with a few characters changed: many texts of one length, some of one sketch.
+    const edit = fc.array(fc.tuple(fc.integer({ min: 0, max: 39 }), fc.constantFrom("a", "b", "\n")), { maxLength: 3 });
+    const text = edit.map((edits) => {
+      const chars = [..."the quick brown fox jumps over a lazy do"];
+      for (const [at, char] of edits) chars[at] = char;
+      return chars.join("");
+    });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(text, fc.integer({ min: 0, max: 1000 })), { maxLength: 200 }), fc.integer({ min: 1, max: 60 }), fc.integer({ min: 40, max: 600 }), (operations, maxEntries, maxKeptChars) => {
+        const cache = new TextCache<number>(maxEntries, maxKeptChars);
+        const model = new Map<string, number>();
+        for (const [key, value] of operations) {
+          const found = cache.get(key);
+          if (found !== undefined) expect(found).toBe(model.get(key));
+          cache.set(key, value);
+          model.set(key, value);
+          expect(cache.get(key)).toBe(value);
+          expect(cache.size).toBeLessThanOrEqual(maxEntries);
+        }
+        // Everything still remembered answers its own last value.
+        for (const [key, value] of model) {
+          const found = cache.get(key);
+          if (found !== undefined) expect(found).toBe(value);
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 });
