@@ -1,7 +1,7 @@
 /**
  * The final-report analyzer's measured accuracy, generated from fixtures/final-replies by
  * test/core/report/final-replies.test.ts (UPDATE_METRICS=1 rewrites it; a plain run fails when stale).
- * `heldOut` pools the held-out splits (docs/decisions/0090, 0121, 0123, 0139); the report prints it beside
+ * `heldOut` pools the held-out splits (docs/decisions/0090, 0121, 0123, 0139, 0144); the report prints it beside
  * the rates it qualifies. Do not edit by hand.
  */
 export interface FieldAccuracy {
@@ -16,13 +16,13 @@ export interface AnalyzerAccuracy {
   fields: Record<"claimsComplete" | "statesUnfinished" | "givesReasonAndNext" | "asksPermission" | "fillerEnding", FieldAccuracy>;
 }
 
-export const ANALYZER_ACCURACY: { heldOut: AnalyzerAccuracy; test: AnalyzerAccuracy; test2: AnalyzerAccuracy; test3: AnalyzerAccuracy; test4: AnalyzerAccuracy; dev: AnalyzerAccuracy } = {
-  heldOut: { replies: 260, real: 197, fields: {
-    claimsComplete: { positives: 117, precision: 0.907, recall: 0.915 },
-    statesUnfinished: { positives: 48, precision: 0.75, recall: 0.813 },
-    givesReasonAndNext: { positives: 19, precision: 0.765, recall: 0.684 },
-    asksPermission: { positives: 52, precision: 0.961, recall: 0.942 },
-    fillerEnding: { positives: 7, precision: 1, recall: 0.857 },
+export const ANALYZER_ACCURACY: { heldOut: AnalyzerAccuracy; test: AnalyzerAccuracy; test2: AnalyzerAccuracy; test3: AnalyzerAccuracy; test4: AnalyzerAccuracy; test5: AnalyzerAccuracy; dev: AnalyzerAccuracy } = {
+  heldOut: { replies: 364, real: 301, fields: {
+    claimsComplete: { positives: 165, precision: 0.855, recall: 0.715 },
+    statesUnfinished: { positives: 57, precision: 0.754, recall: 0.754 },
+    givesReasonAndNext: { positives: 26, precision: 0.714, recall: 0.577 },
+    asksPermission: { positives: 62, precision: 0.926, recall: 0.806 },
+    fillerEnding: { positives: 11, precision: 1, recall: 0.545 },
   } },
   test: { replies: 110, real: 61, fields: {
     claimsComplete: { positives: 47, precision: 0.939, recall: 0.979 },
@@ -51,6 +51,13 @@ export const ANALYZER_ACCURACY: { heldOut: AnalyzerAccuracy; test: AnalyzerAccur
     givesReasonAndNext: { positives: 3, precision: 0.667, recall: 0.667 },
     asksPermission: { positives: 12, precision: 1, recall: 1 },
     fillerEnding: { positives: 0, precision: null, recall: null },
+  } },
+  test5: { replies: 104, real: 104, fields: {
+    claimsComplete: { positives: 48, precision: 0.55, recall: 0.229 },
+    statesUnfinished: { positives: 9, precision: 0.8, recall: 0.444 },
+    givesReasonAndNext: { positives: 7, precision: 0.5, recall: 0.286 },
+    asksPermission: { positives: 10, precision: 0.333, recall: 0.1 },
+    fillerEnding: { positives: 4, precision: null, recall: 0 },
   } },
   dev: { replies: 721, real: 588, fields: {
     claimsComplete: { positives: 402, precision: 0.975, recall: 0.99 },

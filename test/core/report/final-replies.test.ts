@@ -7,18 +7,17 @@ import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, committedSplit } from "./s
 // The held-out splits (docs/decisions/0090, 0121, 0123, 0139) are scored here but never shown while patterns are
 // developed: their per-reply results and figures go only into generated files, compared as a whole,
 // and are printed only with SHOW_HELD_OUT=1 (a checkpoint look, recorded as such).
-// Split 5 (docs/decisions/0144, all of batch B: 104 replies) is stricter: the analyzer is not run on it at all
-// unless SHOW_HELD_OUT=1, and it is kept out of the generated files until the lead's look at the end of
-// the round, so nothing a tuning run prints or writes carries a trace of it.
+// Split 5 (docs/decisions/0144, all of batch B: 104 replies of other agents) was kept out of everything
+// until its first look (0141); since then it is scored and generated like the others (0146).
 const allReplies = loadLabelledReplies();
 const test5Files = new Set(committedSplit(SPLIT_5));
-const test5 = allReplies.filter((reply) => test5Files.has(reply.file));
-const replies = allReplies.filter((reply) => !test5Files.has(reply.file));
+const replies = allReplies;
 const testFiles = new Set(committedSplit(SPLIT_1));
 const test2Files = new Set(committedSplit(SPLIT_2));
 const test3Files = new Set(committedSplit(SPLIT_3));
 const test4Files = new Set(committedSplit(SPLIT_4));
-const parts = portions(replies, testFiles, test2Files, test3Files, test4Files);
+const parts = portions(replies, testFiles, test2Files, test3Files, test4Files, test5Files);
+const test5 = parts.test5;
 const { dev } = parts;
 const MECHANICAL = ["firstLine", "firstLineRaw", "headings", "chars", "tokens"] as const;
 const showHeldOut = process.env.SHOW_HELD_OUT === "1";
@@ -66,7 +65,7 @@ describe("labelled final replies", () => {
   });
 
   it("reads the mechanical fields of held-out replies as labelled (names only on failure)", () => {
-    const wrong = [...parts.test, ...parts.test2, ...parts.test3, ...parts.test4].flatMap((reply) => {
+    const wrong = [...parts.test, ...parts.test2, ...parts.test3, ...parts.test4, ...parts.test5].flatMap((reply) => {
       const got = analyzeReply(reply) as unknown as Record<string, unknown>;
       const want = reply.expected as unknown as Record<string, unknown>;
       return MECHANICAL.filter((field) => field in want && JSON.stringify(got[field]) !== JSON.stringify(want[field])).map((field) => `${reply.file} ${field}`);
@@ -95,7 +94,7 @@ describe("generated from the labels (held-out results: compared whole, never pri
   const read = (path: string): string => (existsSync(path) ? readFileSync(path, "utf8") : "");
 
   const metricsPath = join(import.meta.dirname, "../../../docs/metrics.md");
-  const section = renderMetricsSection(replies, testFiles, test2Files, test3Files, test4Files);
+  const section = renderMetricsSection(replies, testFiles, test2Files, test3Files, test4Files, test5Files);
   /** This section's text in the document: from its heading to the next `## ` heading. */
   const currentSection = (doc: string): string | null => {
     const start = doc.indexOf("## Final-report analysis\n");
