@@ -47,13 +47,25 @@ const UNITS = [
   "\u2029",
   "\ufeff",
   "→",
+  "—",
+  "–",
+  "×",
+  "✓",
+  "§",
+  "«",
+  "ª",
+  "ʰ",
+  "Ⅳ",
+  "½",
+  "\u0085",
+  "\u200b",
   "😀",
   "\u001c",
   "\u0000",
 ];
 const text = fc.array(fc.constantFrom(...UNITS), { maxLength: 60 }).map((units) => units.join(""));
 const words = fc
-  .array(fc.constantFrom("don't", "I'LL", "we're", "'ve", "HTTPServer", "iPhone", "x1", "123456", "  ", "\n\n  ", " \n", "//", ".\n/", "é", " é", "\u00a0x", "ab\u0301c", "%", " -", "\t"), { maxLength: 30 })
+  .array(fc.constantFrom("don't", "I'LL", "we're", "'ve", "HTTPServer", "iPhone", "x1", "123456", "  ", "\n\n  ", " \n", "//", ".\n/", "é", " é", "\u00a0x", "ab\u0301c", "%", " -", "\t", " — ", "a—b", " →\n", "×2", "–B", "—\u0301"), { maxLength: 30 })
   .map((parts) => parts.join(""));
 
 describe("the o200k pre-tokenizer", () => {
