@@ -8,7 +8,8 @@
  * Everything the model depends on — vocabulary, regularisation, threshold — is chosen from dev
  * replies alone, by 5-fold cross-validation with a fixed seed; the held-out splits are scored once,
  * at the end. Only aggregate precision and recall are printed, never a held-out reply or its label
- * (the held-out rules of docs/decisions/0090, 0121).
+ * (the held-out rules of docs/decisions/0090, 0121). Every run is a look at the held-out splits:
+ * record it in the look log (0141, 0147) and change nothing here after it.
  */
 import { seededRng } from "../../src/core/random.ts";
 import { type LabelledReply, analyzeReply, loadLabelledReplies, portions } from "../../test/core/report/labelled.ts";
