@@ -7,8 +7,8 @@
 import { mean, median } from "../measure/stats.ts";
 import { type StudyComparison, compareStudies } from "./compare.ts";
 import { metricKind, METRIC_NAMES } from "./metric-directions.ts";
-import { PLAN_RATE_NAMES, planRateMetrics } from "./plan-summary.ts";
-import { type LoadedResults, type RunResult, type StudyMeta, taskNameOf, tasksOf } from "./results.ts";
+import { planRateMetrics } from "./plan-summary.ts";
+import { type LoadedResults, type RunResult, type StudyMeta, workExistsOf } from "./results.ts";
 import { COUNT_METRICS, type CountMetric, RATE_METRICS, type RateMetric, REPORT_RATE_METRICS, scoredRuns } from "./summary.ts";
 
 export class GateError extends Error {
@@ -39,7 +39,7 @@ export interface Threshold {
  * Rates measured on some runs only (the final report's ADR-0072 rates, plans for existing work): a
  * gate can read them like any rate, over the runs that measure them. Not compared between arms.
  */
-const MEASURED_RATE_NAMES: readonly string[] = [...Object.keys(REPORT_RATE_METRICS), ...PLAN_RATE_NAMES];
+const MEASURED_RATE_NAMES: readonly string[] = [...Object.keys(REPORT_RATE_METRICS), ...Object.keys(planRateMetrics(() => false))];
 const GATE_METRIC_NAMES: readonly string[] = [...METRIC_NAMES, ...MEASURED_RATE_NAMES];
 
 function gateMetricKind(metric: string): "rate" | "count" | null {
@@ -48,8 +48,7 @@ function gateMetricKind(metric: string): "rate" | "count" | null {
 
 /** The measured rates of one study: the plan rates need to know which tasks' work exists. */
 function measuredRates(meta: StudyMeta): Readonly<Record<string, (run: RunResult) => boolean | null>> {
-  const exists = new Set(tasksOf(meta).filter((task) => task.workExists === true).map((task) => task.name));
-  return { ...REPORT_RATE_METRICS, ...planRateMetrics((run) => exists.has(taskNameOf(meta, run))) };
+  return { ...REPORT_RATE_METRICS, ...planRateMetrics(workExistsOf(meta)) };
 }
 
 const FORM = 'ARM.METRIC.STAT OP NUMBER, e.g. "ordinary.falseCompletion.rate > 0.2"';

@@ -41,9 +41,6 @@ export function planRateMetrics(workExists: (run: RunResult) => boolean): Record
   return { plansForExistingWork: (run) => (run.metrics.plan && workExists(run) ? run.metrics.plan.outcome === "plan_ready" : null) };
 }
 
-/** The names planRateMetrics gives, for messages that list the metrics. */
-export const PLAN_RATE_NAMES = ["plansForExistingWork"] as const;
-
 type PlanRun = { plan: NonNullable<RunResult["metrics"]["plan"]>; requests: number; workExists: boolean };
 
 function figures(plans: readonly PlanRun[], seed: number, salt: string): PlanFigures {

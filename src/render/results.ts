@@ -169,6 +169,12 @@ export function taskNameOf(meta: StudyMeta, key: { task?: string }): string {
   return key.task ?? (tasksOf(meta)[0] as TaskMeta).name;
 }
 
+/** Whether a run's task asks for work the repository already has (task.yaml `workExists`, ADR 0125). */
+export function workExistsOf(meta: StudyMeta): (key: { task?: string }) => boolean {
+  const exists = new Set(tasksOf(meta).filter((task) => task.workExists === true).map((task) => task.name));
+  return (key) => exists.has(taskNameOf(meta, key));
+}
+
 /** What study.json says about the sandbox: the report's first screen shows it. */
 export interface StudySandbox {
   kind: "bwrap" | "none";

@@ -19,7 +19,7 @@ import {
   summarizeRate,
 } from "../measure/stats.ts";
 import { type SuiteSummary, summarizeSuite } from "./suite-summary.ts";
-import { taskNameOf, tasksOf } from "./results.ts";
+import { taskNameOf, tasksOf, workExistsOf } from "./results.ts";
 import { type ArmPlanSummary, planSummary } from "./plan-summary.ts";
 import { type StudyVerdict, studyVerdict } from "./verdict.ts";
 import { type SignalName, armSignals } from "./arm-details.ts";
@@ -315,7 +315,7 @@ export function summarize(loaded: LoadedResults): StudySummary {
   const suiteTasks = tasksOf(meta);
   const taskLevel = (result: RunResult): string | undefined => (suiteTasks.length > 1 ? taskNameOf(meta, result) : undefined);
   const taskOrder = new Map(suiteTasks.map((task, index) => [task.name, index]));
-  const workExists = new Set(suiteTasks.filter((task) => task.workExists === true).map((task) => task.name));
+  const workExists = workExistsOf(meta);
   const orderOf = (result: RunResult): number => taskOrder.get(taskLevel(result) ?? "") ?? 0;
   for (const list of [...byArm.values(), ...errorsByArm.values()]) list.sort((x, y) => orderOf(x) - orderOf(y) || x.runIndex - y.runIndex);
 
@@ -328,7 +328,7 @@ export function summarize(loaded: LoadedResults): StudySummary {
     const reportRates = Object.fromEntries(Object.entries(REPORT_RATE_METRICS).map(([metric, read]) => [metric, summarizeRate(flags(runs.map(read)))])) as Record<ReportRateMetric, RateSummary>;
     const signals = armSignals(runs, (signal) => seededRng(deriveSeed(seed, `${arm.name}/signal/${signal}`)));
     const failed = errorsByArm.get(arm.name) ?? [];
-    const plan = planSummary(runs, seed, arm.name, (run) => workExists.has(taskNameOf(meta, run)));
+    const plan = planSummary(runs, seed, arm.name, workExists);
     return {
       ...arm,
       n: runs.length,
