@@ -8,6 +8,25 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { KEPT_TEXT_CHARS, sketch, TextCache } from "../../../src/core/tokens/text-cache.ts";
 
+/**
+ * Stores each (text, value) in a cache and in a Map beside it: a lookup before each store is either
+ * forgotten or exactly the last value stored for that very text; a store is found at once; the
+ * cache keeps its bound.
+ */
+function replayAgainstMap(operations: ReadonlyArray<readonly [string, number]>, maxEntries: number, maxKeptChars: number): { cache: TextCache<number>; model: Map<string, number> } {
+  const cache = new TextCache<number>(maxEntries, maxKeptChars);
+  const model = new Map<string, number>();
+  for (const [key, value] of operations) {
+    const found = cache.get(key);
+    if (found !== undefined) expect(found).toBe(model.get(key));
+    cache.set(key, value);
+    model.set(key, value);
+    expect(cache.get(key)).toBe(value);
+    expect(cache.size).toBeLessThanOrEqual(maxEntries);
+  }
+  return { cache, model };
+}
+
 describe("TextCache", () => {
   it("finds a text stored before, by value, not by object", () => {
     const cache = new TextCache<number>(10);
@@ -65,17 +84,7 @@ describe("TextCache", () => {
         fc.integer({ min: 1, max: 40 }),
         fc.integer({ min: 1, max: 60 }),
         (operations, maxEntries, maxKeptChars) => {
-          const cache = new TextCache<number>(maxEntries, maxKeptChars);
-          const model = new Map<string, number>();
-          for (const [key, value] of operations) {
-            const found = cache.get(key);
-            // Either forgotten or exactly the last value stored for this very text.
-            if (found !== undefined) expect(found).toBe(model.get(key));
-            cache.set(key, value);
-            model.set(key, value);
-            expect(cache.get(key)).toBe(value);
-            expect(cache.size).toBeLessThanOrEqual(maxEntries);
-          }
+          replayAgainstMap(operations, maxEntries, maxKeptChars);
         },
       ),
       { numRuns: 500 },
@@ -92,16 +101,7 @@ describe("TextCache", () => {
     });
     fc.assert(
       fc.property(fc.array(fc.tuple(text, fc.integer({ min: 0, max: 1000 })), { maxLength: 200 }), fc.integer({ min: 1, max: 60 }), fc.integer({ min: 40, max: 600 }), (operations, maxEntries, maxKeptChars) => {
-        const cache = new TextCache<number>(maxEntries, maxKeptChars);
-        const model = new Map<string, number>();
-        for (const [key, value] of operations) {
-          const found = cache.get(key);
-          if (found !== undefined) expect(found).toBe(model.get(key));
-          cache.set(key, value);
-          model.set(key, value);
-          expect(cache.get(key)).toBe(value);
-          expect(cache.size).toBeLessThanOrEqual(maxEntries);
-        }
+        const { cache, model } = replayAgainstMap(operations, maxEntries, maxKeptChars);
         // Everything still remembered answers its own last value.
         for (const [key, value] of model) {
           const found = cache.get(key);
