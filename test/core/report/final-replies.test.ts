@@ -83,7 +83,7 @@ describe("labelled final replies", () => {
 });
 
 // Pinned dev figures; the held-out ones are pinned through the generated files below.
-const DEV_FIGURES = { claimsComplete: [411, 15, 10], statesUnfinished: [67, 12, 2], givesReasonAndNext: [29, 5, 5], asksPermission: [160, 0, 26], fillerEnding: [12, 0, 6] };
+const DEV_FIGURES = { claimsComplete: [417, 17, 12], statesUnfinished: [69, 16, 4], givesReasonAndNext: [29, 8, 7], asksPermission: [164, 2, 26], fillerEnding: [12, 0, 9] };
 
 describe("generated from the labels (held-out results: compared whole, never printed)", () => {
   const update = process.env.UPDATE_METRICS === "1";
