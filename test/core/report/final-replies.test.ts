@@ -9,7 +9,7 @@ import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, committedSplit, w
 // and are printed only with SHOW_HELD_OUT=1 (a checkpoint look, recorded as such).
 // Split 5 (docs/decisions/0144, all of batch B: 104 replies of other agents) was kept out of everything
 // until its first look (0141); since then it is scored and generated like the others (0146).
-// Split 6 (docs/decisions/0148, 127 replies of five more agents from thirteen projects) is sealed as split 5 was
+// Split 6 (docs/decisions/0148, 142 replies of five more agents from fourteen projects) is sealed as split 5 was
 // before its look: the analyzer is not run on it at all unless SHOW_HELD_OUT=1, and it is kept out of the generated
 // files, so nothing a tuning run prints or writes carries a trace of it. The lead's one look decides what follows.
 const allReplies = loadLabelledReplies();
