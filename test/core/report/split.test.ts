@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadLabelledReplies, replyFiles } from "./labelled.ts";
-import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, type SplitSpec, committedSplit, drawPool, drawSplit } from "./split.ts";
+import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, type SplitSpec, committedSplit, drawPool, drawSplit } from "./split.ts";
 
 // Each split file's digest when it was frozen: any edit to it, by hand or by a new draw, fails here.
 // The last column is the least size a split may have: split 3 (0123) is 40 of the 60 replies found in time.
@@ -12,6 +12,7 @@ const FROZEN: Array<[string, SplitSpec, string, string, number]> = [
   ["split 3 (docs/decisions/0123)", SPLIT_3, "0c097f5346345e5bb7eb7e45d0b4d9f351bfefc6682808841b5eb9ac5560ed36", "755–814", 40],
   ["split 4 (docs/decisions/0139)", SPLIT_4, "7a28c12ca8960919b1f5e7ea16fa0d5b85455e6748af9fcd7b634fd07a1602b8", "849–968", 50],
   ["split 5 (docs/decisions/0144)", SPLIT_5, "fd4117600b3dbbfd6ee505980770afd03d8b3d2abff44a8c31b368f3560f39d2", "1050–1153", 80],
+  ["split 6 (docs/decisions/0148)", SPLIT_6, "601e2e0d0fb960a02bad21793831b325d25a038fe36924a0a642f8c36f1bd570", "1400–1526", 100],
 ];
 
 describe.each(FROZEN)("the held-out %s of fixtures/final-replies", (_name, spec, sha256, range, least) => {
@@ -38,7 +39,11 @@ it("split 5 (docs/decisions/0144) is the whole of batch B: every reply numbered 
   expect(committedSplit(SPLIT_5)).toEqual(drawPool(replyFiles(), SPLIT_5));
 });
 
+it("split 6 (docs/decisions/0148) is the whole of its batch: every reply numbered 1400–1526", () => {
+  expect(committedSplit(SPLIT_6)).toEqual(drawPool(replyFiles(), SPLIT_6));
+});
+
 it("the held-out splits do not overlap", () => {
-  const all = [SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5].flatMap((spec) => committedSplit(spec));
+  const all = [SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6].flatMap((spec) => committedSplit(spec));
   expect(all.length).toBe(new Set(all).size);
 });

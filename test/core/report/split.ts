@@ -11,6 +11,9 @@
  *   replies of ten projects not used before, labelled before the analyzer ran on them.
  * - Split 5 (docs/decisions/0144): all 104 replies 1050–1153, Aider and IBM Bob sessions from six repositories not used
  *   before, labelled by a labeller who never ran the analyzer on them; held out whole and never tuned on.
+ * - Split 6 (docs/decisions/0148): all 127 replies 1400–1526, Cursor, Copilot, Codex CLI, Claude Code and Gemini CLI
+ *   sessions from thirteen repositories not used before, labelled from the text alone, the analyzer never run on them.
+ *   Sealed until the lead's look: no test runs the analyzer on it unless SHOW_HELD_OUT=1 (`withoutSealed`).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -32,6 +35,8 @@ export const SPLIT_3: SplitSpec = { seed: 20261205, size: 40, first: 755, last: 
 export const SPLIT_4: SplitSpec = { seed: 20261209, size: 50, first: 849, last: 968, file: join(REPLIES_DIR, "test-split-4.txt") };
 // The whole batch is held out (size = pool), so the seed only orders the draw; the list is sorted.
 export const SPLIT_5: SplitSpec = { seed: 20261207, size: 104, first: 1050, last: 1153, file: join(REPLIES_DIR, "test-split-5.txt") };
+// Split 6 is also a whole batch (size = pool), drawn over 1400–1526 (12a's range is 1400–1599; 127 were found and labelled).
+export const SPLIT_6: SplitSpec = { seed: 20261213, size: 127, first: 1400, last: 1526, file: join(REPLIES_DIR, "test-split-6.txt") };
 
 // Split 1's names, kept for the code written against them.
 export const SPLIT_SEED = SPLIT_1.seed;
@@ -70,6 +75,16 @@ export function committedSplit(spec: SplitSpec): string[] {
     .split("\n")
     .map((line) => line.trim())
     .filter((line) => line !== "" && !line.startsWith("#"));
+}
+
+/**
+ * The labelled replies minus split 6, which stays sealed until the lead's one look (docs/decisions/0148): tests
+ * that run the analyzer or its reader over every labelled reply run it over these, so nothing a test run
+ * prints or writes carries a trace of split 6 (the analysis of it runs only under SHOW_HELD_OUT=1).
+ */
+export function withoutSealed<T extends { file: string }>(replies: readonly T[]): T[] {
+  const sealed = new Set(committedSplit(SPLIT_6));
+  return replies.filter((reply) => !sealed.has(reply.file));
 }
 
 export function committedTestSplit(): string[] {
