@@ -50,3 +50,23 @@ export function drawRound5Relabel(files: readonly string[] = replyFiles()): { sp
 export function loadRound5Relabels(): Record<string, Record<BooleanField, boolean>> {
   return parse(readFileSync(ROUND5_RELABEL_FILE, "utf8")) as Record<string, Record<BooleanField, boolean>>;
 }
+
+export interface FieldAgreement {
+  field: BooleanField;
+  n: number;
+  agree: number;
+  raw: number;
+  /** Cohen's kappa; null when both labellers gave one value to every reply (chance agreement 1). */
+  kappa: number | null;
+}
+
+/** Raw agreement and Cohen's kappa over pairs of booleans (first labelling, second labelling), as in relabel.ts. */
+export function fieldAgreement(field: BooleanField, pairs: ReadonlyArray<readonly [boolean, boolean]>): FieldAgreement {
+  const n = pairs.length;
+  const agree = pairs.filter(([a, b]) => a === b).length;
+  const pa = pairs.filter(([a]) => a).length / n;
+  const pb = pairs.filter(([, b]) => b).length / n;
+  const expected = pa * pb + (1 - pa) * (1 - pb);
+  const raw = agree / n;
+  return { field, n, agree, raw, kappa: expected === 1 ? null : (raw - expected) / (1 - expected) };
+}
