@@ -151,6 +151,25 @@ class TagMatcher {
     }
     return next === i ? kind : NONE;
   }
+
+  /**
+   * The first offset at or after `i` (at or after the last offset asked about) where any tag text
+   * occurs, text.length when none: every tag text's next place, refreshed where it lies behind `i`.
+   * Each text is still searched forward only, so this too reads the text at most once per tag text.
+   */
+  nextFrom(i: number): number {
+    let first = this.text.length;
+    for (let kind = 0; kind < TAGS.length; kind += 1) {
+      let next = this.next[kind] as number;
+      if (next < i) {
+        next = this.text.indexOf(TAG_TEXT[kind] as string, i);
+        if (next === -1) next = this.text.length;
+        this.next[kind] = next;
+      }
+      if (next < first) first = next;
+    }
+    return first;
+  }
 }
 
 /**
@@ -194,6 +213,10 @@ export function findOutcomeTags(text: string): OutcomeTag[] {
   return tags;
 }
 
+/** After this many `<` in a row that open no tag, each within CLOSE characters of the last, the paragraph scan finds tags by their texts (see TagScanner.nextLt). */
+const MISSES = 64;
+const CLOSE = 64;
+
 /** Up to this many backtick runs in a paragraph are paired by a scan (at most 28 compares). */
 const SMALL_RUNS = 8;
 /** Backtick runs up to this long are paired through a typed array; longer ones through a map. */
@@ -236,6 +259,11 @@ class TagScanner {
   // (each is asked about increasing offsets); made on the first candidate.
   private lineTags: TagMatcher | null = null;
   private gapTags: TagMatcher | null = null;
+  // The paragraph scan's `<` that open no tag: how many came in a row each within CLOSE of the last,
+  // and where the last was; past MISSES in a row it finds tags by their texts from then on (see nextLt).
+  private misses = 0;
+  private lastMiss = NONE;
+  private byTagText = false;
   // Cursors: the offset found (text.length when none).
   private tick = NONE;
   private ticks3 = NONE;
@@ -481,19 +509,38 @@ class TagScanner {
     // A gap too short for a tag (the newline between two code spans, say) is common on tag-dense lines.
     if (this.stopped || to - from < SHORTEST_TAG) return;
     const text = this.text;
-    let i = this.behindLt < from ? this.ltFrom(from) : this.behindLt;
+    const tags = (this.gapTags ??= new TagMatcher(text));
+    let i = this.behindLt < from ? this.nextLt(from) : this.behindLt;
     while (i < to) {
-      const kind = (this.gapTags ??= new TagMatcher(text)).at(i);
+      const kind = tags.at(i);
       if (kind === NONE) {
-        i = this.ltFrom(i + 1);
+        this.misses = this.lastMiss !== NONE && i - this.lastMiss <= CLOSE ? this.misses + 1 : 0;
+        this.lastMiss = i;
+        if (this.misses > MISSES) this.byTagText = true;
+        i = this.nextLt(i + 1);
         continue;
       }
       const end = i + (TAG_TEXT[kind] as string).length;
       if (end > to) break; // runs into code: no tag starts inside it, the next region moves past it
       this.record(i, kind);
       if (this.stopped) break;
-      i = this.ltFrom(end);
+      i = this.nextLt(end);
     }
+  }
+
+  /**
+   * The behind cursor moved to the first place at or after `from` where a tag may start: the next
+   * `<`, or, once MISSES `<` in a row have opened no tag each within CLOSE of the last, the next
+   * place any tag text occurs (and from then on). A `<` that opens no tag costs a search and a
+   * look; on a reply of `<p` lines that is every line, while the six tag texts' searches skip
+   * them all. Those searches cost up to six reads of the rest of the text, so a reply with a stray
+   * `<` here and there never switches (ADR 0138 found them 1.8 times slower on a realistic
+   * reply; the bench's tag noise, a miss every 1.5 KB, 1.7 times; docs/decisions/0159).
+   */
+  private nextLt(from: number): number {
+    if (!this.byTagText) return this.ltFrom(from);
+    this.behindLt = (this.gapTags as TagMatcher).nextFrom(from);
+    return this.behindLt;
   }
 
   /** A paragraph [from, to): pair its backtick runs into code spans, scan the text between them. */
