@@ -29,6 +29,7 @@
  * tags already decide the outcome (two names, or a nested tag) is read no further (ADR 0136).
  */
 import { type Fence, closesFenceAt, fenceOpeningAt, isBlankAt } from "./fence.ts";
+import { indexOfNear } from "./near.ts";
 
 export type PlanOutcome = "plan_ready" | "blocked" | "no_plan" | "invalid";
 
@@ -122,6 +123,7 @@ function candidateAt(text: string, i: number): number {
 
 const TAG_TEXT = TAGS.map((tag) => tag.text);
 const SHORTEST_TAG = Math.min(...TAG_TEXT.map((tag) => tag.length));
+const LONGEST_TAG = Math.max(...TAG_TEXT.map((tag) => tag.length));
 /** A tag's name as a number (its index in TAGS, halved): 0 proposed_plan, 1 plan_blocked, 2 plan_clarification. */
 const CLARIFICATION = 2;
 
@@ -385,7 +387,8 @@ class TagScanner {
     const text = this.text;
     let to = end;
     for (let c = text.charCodeAt(to - 1); to > from && (c === SPACE || c === TAB || c === CR); c = text.charCodeAt(to - 1)) to -= 1;
-    let kind = candidateAt(text, from);
+    // A line too short or too long for any tag (a line of `<p`, say) is answered before a character of it is compared.
+    let kind = to - from < SHORTEST_TAG || to - from > LONGEST_TAG ? NONE : candidateAt(text, from);
     if (kind !== NONE && ((TAG_TEXT[kind] as string).length !== to - from || (this.lineTags ??= new TagMatcher(text)).at(from) !== kind)) kind = NONE;
     this.testedLineAt = from;
     this.testedLineKind = kind;
@@ -457,12 +460,14 @@ class TagScanner {
     const text = this.text;
     let at = from;
     while (at < this.end) {
-      const newline = text.indexOf("\n", at);
-      const end = newline === -1 ? this.end : newline;
+      // Each character is read once on a line of a few (a reply of `<p` lines is nothing else):
+      // the first after spaces and tabs, then the line end searched for from the next one on.
       let first = at;
-      while (first < end && (text.charCodeAt(first) === SPACE || text.charCodeAt(first) === TAB)) first += 1;
-      const c = first < end ? text.charCodeAt(first) : LF;
-      if (c === LF || (c === LT && this.tagLineKind(first, end) !== NONE) || (c === CR && isBlankAt(text, first, end)) || (mayOpenFence(text, first, c) && fenceOpeningAt(text, at, end) !== null)) {
+      let c = text.charCodeAt(first);
+      while (c === SPACE || c === TAB) c = text.charCodeAt((first += 1));
+      const newline = c === LF ? first : indexOfNear(text, LF, "\n", first + 1);
+      const end = newline === -1 ? this.end : newline;
+      if (first >= end || (c === LT && end - first >= SHORTEST_TAG && this.tagLineKind(first, end) !== NONE) || (c === CR && isBlankAt(text, first, end)) || (mayOpenFence(text, first, c) && fenceOpeningAt(text, at, end) !== null)) {
         this.followedNewline = newline;
         return at;
       }
