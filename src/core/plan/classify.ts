@@ -71,6 +71,103 @@ export const PLAN_RULES: Readonly<Record<PlanInvalidReason, string>> = {
 
 export type OutcomeTagName = "proposed_plan" | "plan_blocked" | "plan_clarification";
 
+/** Each tag text, its name and whether it closes; a tag's kind is its index here, its name number the kind halved. */
+const TAGS: ReadonlyArray<{ text: string; name: OutcomeTagName; closing: boolean }> = [
+  { text: "<proposed_plan>", name: "proposed_plan", closing: false },
+  { text: "</proposed_plan>", name: "proposed_plan", closing: true },
+  { text: "<plan_blocked>", name: "plan_blocked", closing: false },
+  { text: "</plan_blocked>", name: "plan_blocked", closing: true },
+  { text: "<plan_clarification>", name: "plan_clarification", closing: false },
+  { text: "</plan_clarification>", name: "plan_clarification", closing: true },
+];
+const TAG_TEXT = TAGS.map((tag) => tag.text);
+const SHORTEST_TAG = Math.min(...TAG_TEXT.map((tag) => tag.length));
+const LONGEST_TAG = Math.max(...TAG_TEXT.map((tag) => tag.length));
+/** The name number of plan_clarification (0 proposed_plan, 1 plan_blocked). */
+const CLARIFICATION = 2;
+/** What follows `<` or `</` in each name's two tags, by name number: one search finds both. */
+const NAME_TEXT = ["proposed_plan>", "plan_blocked>", "plan_clarification>"];
+
+const NONE = -1;
+const LT = 60;
+const SLASH = 47;
+const P = 112;
+const R = 114;
+const B = 98;
+
+/**
+ * The kind of the only outcome tag that can start at `i` (a `<`), or NONE: two characters pick
+ * the candidate; a TagMatcher matches it in full.
+ */
+function candidateAt(text: string, i: number): number {
+  const closing = text.charCodeAt(i + 1) === SLASH;
+  const at = closing ? i + 2 : i + 1;
+  if (text.charCodeAt(at) !== P) return NONE;
+  // proposed_plan, plan_blocked, plan_clarification: the second letter, then the sixth.
+  return (text.charCodeAt(at + 1) === R ? 0 : text.charCodeAt(at + 5) === B ? 2 : 4) + (closing ? 1 : 0);
+}
+
+/** True when the `<` at `i` is followed by `p` or `/p`: the first letters of every outcome tag. */
+function mayBeTag(text: string, i: number): boolean {
+  const c = text.charCodeAt(i + 1);
+  return c === P || (c === SLASH && text.charCodeAt(i + 2) === P);
+}
+
+/**
+ * Which outcome tag starts where, asked about increasing offsets only. Per name, it keeps the next
+ * place its text (`proposed_plan>`, …) occurs that may still end a tag, found by a native search
+ * from past the last one: so each name's text is read at most once whatever is asked. On a reply
+ * with a tag on every line, comparing a tag's characters in JS (or `startsWith`) cost twice a
+ * search that finds it where it starts (docs/decisions/0138); one search per name, not per tag
+ * text, halves what nextFrom reads (docs/decisions/0159).
+ */
+class TagMatcher {
+  // Per name number: the offset found (text.length when none); NONE before the first search.
+  private readonly next = new Int32Array(NAME_TEXT.length).fill(NONE);
+
+  constructor(private readonly text: string) {}
+
+  /** The kind of the tag that starts at `i` (a `<`, at or after the last offset asked about), or NONE. */
+  at(i: number): number {
+    const kind = candidateAt(this.text, i);
+    if (kind === NONE) return NONE;
+    const nameAt = i + 1 + (kind & 1); // past `<` or `</`
+    return this.nameFrom(kind >> 1, nameAt) === nameAt ? kind : NONE;
+  }
+
+  /**
+   * Where the first tag at or after `i` (at or after the last offset asked about) starts,
+   * text.length when none: each name's next occurrences are looked at, in order, until one is
+   * preceded by `<` or `</` or lies past the first tag found so far. An occurrence passed over
+   * is not a tag that starts at or after `i`, so no later question can be about it.
+   */
+  nextFrom(i: number): number {
+    const text = this.text;
+    let first = text.length;
+    for (let name = 0; name < NAME_TEXT.length; name += 1) {
+      for (let at = this.nameFrom(name, i + 1); at < first; at = this.nameFrom(name, at + 1)) {
+        const start = text.charCodeAt(at - 1) === LT ? at - 1 : text.charCodeAt(at - 1) === SLASH && text.charCodeAt(at - 2) === LT ? at - 2 : NONE;
+        if (start >= i) {
+          first = start;
+          break;
+        }
+      }
+    }
+    return first;
+  }
+
+  /** The next occurrence of the name's text at or after `from` (text.length when none). */
+  private nameFrom(name: number, from: number): number {
+    let next = this.next[name] as number;
+    if (next < from) {
+      next = this.text.indexOf(NAME_TEXT[name] as string, from);
+      if (next === -1) next = this.text.length;
+      this.next[name] = next;
+    }
+    return next;
+  }
+}
+
 /** One outcome tag found outside code: its name, whether it closes, and where it sits. */
 export interface OutcomeTag {
   name: OutcomeTagName;
@@ -81,16 +178,6 @@ export interface OutcomeTag {
   end: number;
 }
 
-const TAGS: ReadonlyArray<{ text: string; name: OutcomeTagName; closing: boolean }> = [
-  { text: "<proposed_plan>", name: "proposed_plan", closing: false },
-  { text: "</proposed_plan>", name: "proposed_plan", closing: true },
-  { text: "<plan_blocked>", name: "plan_blocked", closing: false },
-  { text: "</plan_blocked>", name: "plan_blocked", closing: true },
-  { text: "<plan_clarification>", name: "plan_clarification", closing: false },
-  { text: "</plan_clarification>", name: "plan_clarification", closing: true },
-];
-const LT = 60;
-const NONE = -1;
 /** A line end not searched for yet (indexOf gives -1 for none). */
 const UNSEARCHED = -2;
 const BACKTICK = 96;
@@ -102,77 +189,6 @@ const TILDE = 126;
 /** The arrays of a scanner that has read no backtick run or tag yet (never written: the first one grows them). */
 const NO_RUNS = new Int32Array(0);
 const NO_KINDS = new Uint8Array(0);
-
-const SLASH = 47;
-const P = 112;
-
-const R = 114;
-const B = 98;
-
-/**
- * The index in TAGS of the only outcome tag that can start at `i` (a `<`), or NONE: two
- * characters pick the candidate; a TagMatcher matches it in full.
- */
-function candidateAt(text: string, i: number): number {
-  const closing = text.charCodeAt(i + 1) === SLASH;
-  const at = closing ? i + 2 : i + 1;
-  if (text.charCodeAt(at) !== P) return NONE;
-  // proposed_plan, plan_blocked, plan_clarification: the second letter, then the sixth.
-  return (text.charCodeAt(at + 1) === R ? 0 : text.charCodeAt(at + 5) === B ? 2 : 4) + (closing ? 1 : 0);
-}
-
-const TAG_TEXT = TAGS.map((tag) => tag.text);
-const SHORTEST_TAG = Math.min(...TAG_TEXT.map((tag) => tag.length));
-const LONGEST_TAG = Math.max(...TAG_TEXT.map((tag) => tag.length));
-/** A tag's name as a number (its index in TAGS, halved): 0 proposed_plan, 1 plan_blocked, 2 plan_clarification. */
-const CLARIFICATION = 2;
-
-/**
- * Which outcome tag starts at a `<`, asked about increasing offsets only: per tag text, the next
- * place it occurs at or after the last offset asked about, found by a native search. On a reply
- * with a tag on every line, comparing a tag's characters in JS (or `startsWith`) cost twice a
- * search that finds it where it starts, and as each search starts past the last one's result,
- * each tag text reads the text at most once (docs/decisions/0138).
- */
-class TagMatcher {
-  // Per index in TAGS: where its text next occurs at or after the last offset asked (text.length
-  // when nowhere); NONE before the first search.
-  private readonly next = new Int32Array(TAGS.length).fill(NONE);
-
-  constructor(private readonly text: string) {}
-
-  /** The index in TAGS of the tag that starts at `i` (a `<`, at or after the last `i` asked about), or NONE. */
-  at(i: number): number {
-    const kind = candidateAt(this.text, i);
-    if (kind === NONE) return NONE;
-    let next = this.next[kind] as number;
-    if (next < i) {
-      next = this.text.indexOf(TAG_TEXT[kind] as string, i);
-      if (next === -1) next = this.text.length;
-      this.next[kind] = next;
-    }
-    return next === i ? kind : NONE;
-  }
-
-  /**
-   * The first offset at or after `i` (at or after the last offset asked about) where any tag text
-   * occurs, text.length when none: every tag text's next place, refreshed where it lies behind `i`.
-   * Each text is still searched forward only, so this too reads the text at most once per tag text.
-   */
-  nextFrom(i: number): number {
-    let first = this.text.length;
-    for (let kind = 0; kind < TAGS.length; kind += 1) {
-      let next = this.next[kind] as number;
-      if (next < i) {
-        next = this.text.indexOf(TAG_TEXT[kind] as string, i);
-        if (next === -1) next = this.text.length;
-        this.next[kind] = next;
-      }
-      if (next < first) first = next;
-    }
-    return first;
-  }
-}
 
 /**
  * The start of the line holding offset `at`, not before `floor` (a line start at or before it):
@@ -190,12 +206,6 @@ function lineStartOf(text: string, at: number, floor: number): number {
 }
 const SHORT_LINE = 16;
 const LF = 10;
-
-/** True when the `<` at `i` is followed by `p` or `/p`: the first letters of every outcome tag. */
-function mayBeTag(text: string, i: number): boolean {
-  const c = text.charCodeAt(i + 1);
-  return c === P || (c === SLASH && text.charCodeAt(i + 2) === P);
-}
 
 /** True when the line's first character after spaces and tabs, `c` at `first`, starts a run of three backticks or tildes: only then can the line open a fence. */
 function mayOpenFence(text: string, first: number, c: number): boolean {
