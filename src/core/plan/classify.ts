@@ -231,6 +231,8 @@ const CLOSE = 64;
 
 /** Up to this many backtick runs in a paragraph are paired by a scan (at most 28 compares). */
 const SMALL_RUNS = 8;
+/** A paragraph longer than this collects its backtick runs up to its last possible tag first (see TagScanner.scanParagraph). */
+const LONG_PARAGRAPH = 512;
 /** Backtick runs up to this long are paired through a typed array; longer ones through a map. */
 const SHORT_RUN = 64;
 
@@ -558,26 +560,74 @@ class TagScanner {
     return this.behindLt;
   }
 
-  /** A paragraph [from, to): pair its backtick runs into code spans, scan the text between them. */
+  /**
+   * A paragraph [from, to): pair its backtick runs into code spans, scan the text between them.
+   * Runs after the paragraph's last `<` that may open a tag can hide no tag, so a long
+   * paragraph's runs are collected up to that `<` only, and the rest only when a run before it
+   * finds no closer among them (that run's closer may lie past it): a tag line followed by a
+   * paragraph of code spans then reads none of them (docs/decisions/0159). Reading back for that
+   * `<` costs a call, which a short paragraph is not worth.
+   */
   private scanParagraph(from: number, to: number): void {
-    const text = this.text;
-    let runs = 0;
-    for (let i = this.tickFrom(from); i < to; i = this.tickFrom(i)) {
-      let j = i + 1;
-      while (j < to && text.charCodeAt(j) === BACKTICK) j += 1;
-      if (runs === this.runStart.length) this.growRuns();
-      (this.runStart as Int32Array)[runs] = i;
-      (this.runLength as Int32Array)[runs] = j - i;
-      runs += 1;
-      i = j;
-    }
-    const { runStart, runLength, nextSame } = this;
-    if (runs < 2) {
+    let limit = to - from > LONG_PARAGRAPH ? this.afterLastCandidate(from, to) : to;
+    let runs = this.collectRuns(from, limit, 0);
+    if (runs < 2 && limit === to) {
       this.scanTags(from, to);
       return;
     }
-    // nextSame[k]: the index of the next run with the same length as run k, or -1. A paragraph
-    // has few runs as a rule: pairing them by a scan allocates nothing; many go through a map.
+    this.pairRuns(runs);
+    const { runStart, runLength } = this;
+    let cursor = from;
+    let k = 0;
+    while (k < runs) {
+      let closer = this.nextSame[k] as number;
+      if (closer === -1 && limit < to) {
+        // Pairs found so far are the same among all the runs (each is a run's first of its length).
+        runs = this.collectRuns(limit, to, runs);
+        limit = to;
+        this.pairRuns(runs);
+        closer = this.nextSame[k] as number;
+      }
+      if (closer === -1) {
+        k += 1; // an unmatched run is literal backticks
+        continue;
+      }
+      this.scanTags(cursor, runStart[k] as number);
+      cursor = (runStart[closer] as number) + (runLength[closer] as number);
+      k = closer + 1;
+    }
+    this.scanTags(cursor, to);
+  }
+
+  /** Just past the last `<` in [from, to) that may open a tag; `from` when there is none. */
+  private afterLastCandidate(from: number, to: number): number {
+    const text = this.text;
+    for (let i = text.lastIndexOf("<", to - 1); i >= from; i = i > 0 ? text.lastIndexOf("<", i - 1) : -1) if (mayBeTag(text, i)) return i + 1;
+    return from;
+  }
+
+  /** Adds the backtick runs that start in [from, to) to the `runs` collected, and returns how many there are now. */
+  private collectRuns(from: number, to: number, runs: number): number {
+    const text = this.text;
+    let count = runs;
+    for (let i = this.tickFrom(from); i < to; i = this.tickFrom(i)) {
+      let j = i + 1;
+      while (j < to && text.charCodeAt(j) === BACKTICK) j += 1;
+      if (count === this.runStart.length) this.growRuns();
+      (this.runStart as Int32Array)[count] = i;
+      (this.runLength as Int32Array)[count] = j - i;
+      count += 1;
+      i = j;
+    }
+    return count;
+  }
+
+  /**
+   * nextSame[k]: the index of the next run with the same length as run k, or -1. A paragraph has
+   * few runs as a rule: pairing them by a scan allocates nothing; many go through a map.
+   */
+  private pairRuns(runs: number): void {
+    const { runLength, nextSame } = this;
     if (runs <= SMALL_RUNS) {
       for (let k = 0; k < runs; k += 1) {
         const length = runLength[k] as number;
@@ -590,34 +640,21 @@ class TagScanner {
         }
         nextSame[k] = next;
       }
-    } else {
-      // Short runs (nearly all) through a typed array indexed by length, longer ones through a map.
-      const lastOfLength = (this.lastOfLength ??= new Int32Array(SHORT_RUN + 1)).fill(-1);
-      const lastSeen = new Map<number, number>();
-      for (let k = runs - 1; k >= 0; k -= 1) {
-        const length = runLength[k] as number;
-        if (length <= SHORT_RUN) {
-          nextSame[k] = lastOfLength[length] as number;
-          lastOfLength[length] = k;
-        } else {
-          nextSame[k] = lastSeen.get(length) ?? -1;
-          lastSeen.set(length, k);
-        }
+      return;
+    }
+    // Short runs (nearly all) through a typed array indexed by length, longer ones through a map.
+    const lastOfLength = (this.lastOfLength ??= new Int32Array(SHORT_RUN + 1)).fill(-1);
+    const lastSeen = new Map<number, number>();
+    for (let k = runs - 1; k >= 0; k -= 1) {
+      const length = runLength[k] as number;
+      if (length <= SHORT_RUN) {
+        nextSame[k] = lastOfLength[length] as number;
+        lastOfLength[length] = k;
+      } else {
+        nextSame[k] = lastSeen.get(length) ?? -1;
+        lastSeen.set(length, k);
       }
     }
-    let cursor = from;
-    let k = 0;
-    while (k < runs) {
-      const closer = nextSame[k] as number;
-      if (closer === -1) {
-        k += 1; // an unmatched run is literal backticks
-        continue;
-      }
-      this.scanTags(cursor, runStart[k] as number);
-      cursor = (runStart[closer] as number) + (runLength[closer] as number);
-      k = closer + 1;
-    }
-    this.scanTags(cursor, to);
   }
 
   private growRuns(): void {
