@@ -29,7 +29,7 @@
  * tags already decide the outcome (two names, or a nested tag) is read no further (ADR 0136).
  */
 import { type Fence, closesFenceAt, fenceOpeningAt, isBlankAt } from "./fence.ts";
-import { indexOfNear } from "./near.ts";
+import { NEAR, indexOfNear } from "./near.ts";
 
 export type PlanOutcome = "plan_ready" | "blocked" | "no_plan" | "invalid";
 
@@ -269,6 +269,9 @@ class TagScanner {
   private testedLineKind = NONE;
   // The end of the line followParagraph stopped at, as indexOf gave it (UNSEARCHED at the end).
   private followedNewline = UNSEARCHED;
+  // Whether the last line followParagraph read was short: then the next one's end is looked for
+  // in JS first (see near.ts), else by indexOf at once (a long line would waste the reads).
+  private shortLine = true;
   // Tags matched in full, one matcher for the line pass and one for the paragraph scan behind it
   // (each is asked about increasing offsets); made on the first candidate.
   private lineTags: TagMatcher | null = null;
@@ -471,22 +474,26 @@ class TagScanner {
   private followParagraph(from: number): number {
     const text = this.text;
     let at = from;
+    let short = this.shortLine;
     while (at < this.end) {
       // Each character is read once on a line of a few (a reply of `<p` lines is nothing else):
       // the first after spaces and tabs, then the line end searched for from the next one on.
       let first = at;
       let c = text.charCodeAt(first);
       while (c === SPACE || c === TAB) c = text.charCodeAt((first += 1));
-      const newline = c === LF ? first : indexOfNear(text, LF, "\n", first + 1);
-      const end = newline === -1 ? this.end : newline;
+      const newline: number = c === LF ? first : short ? indexOfNear(text, LF, "\n", first + 1) : text.indexOf("\n", first + 1);
+      const end: number = newline === -1 ? this.end : newline;
+      short = end - at <= NEAR;
       if (first >= end || (c === LT && end - first >= SHORTEST_TAG && this.tagLineKind(first, end) !== NONE) || (c === CR && isBlankAt(text, first, end)) || (mayOpenFence(text, first, c) && fenceOpeningAt(text, at, end) !== null)) {
         this.followedNewline = newline;
+        this.shortLine = short;
         return at;
       }
       this.paragraphEnd = end;
       at = end + 1;
     }
     this.followedNewline = UNSEARCHED;
+    this.shortLine = short;
     return this.end;
   }
 
