@@ -583,7 +583,7 @@ class TagScanner {
       return;
     }
     this.pairRuns(runs);
-    const { runStart, runLength } = this;
+    let { runStart, runLength } = this;
     let cursor = from;
     let k = 0;
     while (k < runs) {
@@ -593,6 +593,7 @@ class TagScanner {
         runs = this.collectRuns(limit, to, runs);
         limit = to;
         this.pairRuns(runs);
+        ({ runStart, runLength } = this); // collecting may have grown the arrays
         closer = this.nextSame[k] as number;
       }
       if (closer === -1) {
