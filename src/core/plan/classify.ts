@@ -130,9 +130,13 @@ class TagMatcher {
   /** The kind of the tag that starts at `i` (a `<`, at or after the last offset asked about), or NONE. */
   at(i: number): number {
     const kind = candidateAt(this.text, i);
-    if (kind === NONE) return NONE;
+    return kind !== NONE && this.is(i, kind) ? kind : NONE;
+  }
+
+  /** True when the tag of kind `kind` (its candidate there, see candidateAt) starts at `i`, asked as `at` is. */
+  is(i: number, kind: number): boolean {
     const nameAt = i + 1 + (kind & 1); // past `<` or `</`
-    return this.nameFrom(kind >> 1, nameAt) === nameAt ? kind : NONE;
+    return this.nameFrom(kind >> 1, nameAt) === nameAt;
   }
 
   /**
@@ -331,6 +335,9 @@ class TagScanner {
         // paragraph is scanned when it ends): its lines are followed to one that may end it.
         lineStart = this.followParagraph(lineStart);
         newline = this.followedNewline;
+      } else if (fence === null && text.charCodeAt(lineStart) === LF) {
+        // An empty line ends the paragraph: read at once, not jumped over (blank lines between tag lines).
+        newline = lineStart;
       } else {
         // Jump to the line holding the next thing that can matter.
         if (next < lineStart || nextFor !== fence) {
@@ -339,7 +346,10 @@ class TagScanner {
             // When a fence cursor would have to search: not if the tag is on this line (not the
             // last), which is read whatever follows (on a reply with a tag on every line, and no
             // fence, each search would read the whole text for nothing).
-            if (this.ticks3 < lineStart || this.tildes3 < lineStart) newline = text.indexOf("\n", lineStart);
+            if (this.ticks3 < lineStart || this.tildes3 < lineStart) {
+              newline = tag === lineStart ? this.tagLineEnd(lineStart) : UNSEARCHED;
+              if (newline === UNSEARCHED) newline = text.indexOf("\n", lineStart);
+            }
             next = newline >= 0 && tag < newline ? tag : Math.min(tag, this.ticks3From(lineStart), this.tildes3From(lineStart));
           } else next = fence.char === "`" ? this.ticks3From(lineStart) : this.tildes3From(lineStart);
           nextFor = fence;
@@ -351,6 +361,7 @@ class TagScanner {
           newline = UNSEARCHED;
         }
       }
+      if (newline === UNSEARCHED) newline = fence === null ? this.tagLineEnd(lineStart) : UNSEARCHED;
       if (newline === UNSEARCHED) newline = text.indexOf("\n", lineStart);
       const lineEnd = newline === -1 ? end : newline;
       if (this.fence !== null) {
@@ -382,6 +393,24 @@ class TagScanner {
       lineStart = newline + 1;
     }
     this.flush();
+  }
+
+  /**
+   * The end of the line at `at` when it is one tag and its line end (LF or CRLF), found by matching
+   * the tag rather than by a search for the newline, and the tag-line answer kept for tagLineKind;
+   * else UNSEARCHED. Tags separated by blank lines are nothing but such lines (docs/decisions/0159).
+   */
+  private tagLineEnd(at: number): number {
+    const text = this.text;
+    if (text.charCodeAt(at) !== LT) return UNSEARCHED;
+    const kind = candidateAt(text, at);
+    if (kind === NONE) return UNSEARCHED;
+    let after = at + (TAG_TEXT[kind] as string).length;
+    if (text.charCodeAt(after) === CR) after += 1;
+    if (text.charCodeAt(after) !== LF || !(this.lineTags ??= new TagMatcher(text)).is(at, kind)) return UNSEARCHED;
+    this.testedLineAt = at;
+    this.testedLineKind = kind;
+    return after;
   }
 
   /** The next `<` that may open a tag at or after `position`, for the line pass (text.length when none). */
@@ -461,7 +490,8 @@ class TagScanner {
    */
   private nextTag(from: number): number {
     const text = this.text;
-    for (let i = text.indexOf("<", from); i !== -1; i = text.indexOf("<", i + 1)) if (mayBeTag(text, i)) return i;
+    // The first search in JS first: on tag-dense lines the next `<` is often a character or two on.
+    for (let i = indexOfNear(text, LT, "<", from); i !== -1; i = text.indexOf("<", i + 1)) if (mayBeTag(text, i)) return i;
     return this.end;
   }
 
@@ -570,10 +600,11 @@ class TagScanner {
   /**
    * A paragraph [from, to): pair its backtick runs into code spans, scan the text between them.
    * Runs after the paragraph's last `<` that may open a tag can hide no tag, so a long
-   * paragraph's runs are collected up to that `<` only, and the rest only when a run before it
-   * finds no closer among them (that run's closer may lie past it): a tag line followed by a
-   * paragraph of code spans then reads none of them (docs/decisions/0159). Reading back for that
-   * `<` costs a call, which a short paragraph is not worth.
+   * paragraph's runs are collected up to the end of that `<`'s line only (its closing backtick,
+   * when the tag is quoted, is on it as a rule), and the rest only when a run before it finds no
+   * closer among them (that run's closer may lie past it): a tag line followed by a paragraph of
+   * code spans then reads none of them (docs/decisions/0159). Reading back for that `<` costs a
+   * call, which a short paragraph is not worth.
    */
   private scanParagraph(from: number, to: number): void {
     let limit = to - from > LONG_PARAGRAPH ? this.afterLastCandidate(from, to) : to;
@@ -607,10 +638,14 @@ class TagScanner {
     this.scanTags(cursor, to);
   }
 
-  /** Just past the last `<` in [from, to) that may open a tag; `from` when there is none. */
+  /** The end of the line (before `to`) that holds the last `<` in [from, to) that may open a tag; `from` when there is none. */
   private afterLastCandidate(from: number, to: number): number {
     const text = this.text;
-    for (let i = text.lastIndexOf("<", to - 1); i >= from; i = i > 0 ? text.lastIndexOf("<", i - 1) : -1) if (mayBeTag(text, i)) return i + 1;
+    for (let i = text.lastIndexOf("<", to - 1); i >= from; i = i > 0 ? text.lastIndexOf("<", i - 1) : -1) {
+      if (!mayBeTag(text, i)) continue;
+      const newline = text.indexOf("\n", i);
+      return newline === -1 || newline > to ? to : newline;
+    }
     return from;
   }
 
