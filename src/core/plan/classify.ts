@@ -27,6 +27,8 @@
  * backtick runs are paired through a precomputed "next run of the same length" table, so no
  * character is scanned more than a fixed number of times, whatever the input. A long reply whose
  * tags already decide the outcome (two names, or a nested tag) is read no further (ADR 0136).
+ * Lines of a few characters are read in JS, where a native search would cost more than reading
+ * them, and a crowd of stray `<` is skipped by searching for the tags' names (ADR 0159).
  */
 import { type Fence, closesFenceAt, fenceOpeningAt, isBlankAt } from "./fence.ts";
 
@@ -292,11 +294,12 @@ const SHORT_RUN = 64;
  * three-backtick and three-tilde runs (searched only when the line being read holds no tag); a
  * paragraph that holds a tag is followed line by line to the one that may end it; when it ends,
  * its backtick runs (a cursor for the next backtick) are paired into code spans and the gaps
- * between them are read for tags (a cursor for the next `<`, a TagMatcher for the full match).
- * Each cursor is asked about increasing positions only, so each native search reads every
- * character a bounded number of times, and native searches, not loops over characters, read the
- * text: on these strings a search costs a few nanoseconds, a character read in JS about two
- * (docs/decisions/0136, 0138). A class rather than closures: its state lives in fields V8 can keep fast.
+ * between them are read for tags (a cursor for the next `<`, or, where stray `<` crowd, the next
+ * place of a tag's name; a TagMatcher for the full match). Each cursor is asked about increasing
+ * positions only, so each search reads every character a bounded number of times. Native searches
+ * read the text where lines are long: on these strings a search costs ~6 ns, a character read in
+ * JS ~1.4; a line of a few characters is read in JS (docs/decisions/0136, 0138, 0159). A class
+ * rather than closures: its state lives in fields V8 can keep fast.
  */
 class TagScanner {
   // The tags found, in order, as numbers: where each starts and its index in TAGS (no object per
@@ -319,7 +322,7 @@ class TagScanner {
   // The end of the line followParagraph stopped at, as indexOf gave it (UNSEARCHED at the end).
   private followedNewline = UNSEARCHED;
   // Whether the last line followParagraph read was short: then the next one's end is looked for
-  // in JS first (see near.ts), else by indexOf at once (a long line would waste the reads).
+  // in JS first (see indexOfNear), else by indexOf at once (a long line would waste the reads).
   private shortLine = true;
   // Tags matched in full, one matcher for the line pass and one for the paragraph scan behind it
   // (each is asked about increasing offsets); made on the first candidate.
@@ -631,8 +634,8 @@ class TagScanner {
    * The behind cursor moved to the first place at or after `from` where a tag may start: the next
    * `<`, or, once MISSES `<` in a row have opened no tag each within CLOSE of the last, the next
    * place any tag text occurs (and from then on). A `<` that opens no tag costs a search and a
-   * look; on a reply of `<p` lines that is every line, while the six tag texts' searches skip
-   * them all. Those searches cost up to six reads of the rest of the text, so a reply with a stray
+   * look; on a reply of `<p` lines that is every line, while the three names' searches skip
+   * them all. Those searches cost up to three reads of the rest of the text, so a reply with a stray
    * `<` here and there never switches (ADR 0138 found them 1.8 times slower on a realistic
    * reply; the bench's tag noise, a miss every 1.5 KB, 1.7 times; docs/decisions/0159).
    */
