@@ -481,7 +481,7 @@ class TagScanner {
     for (let c = text.charCodeAt(to - 1); to > from && (c === SPACE || c === TAB || c === CR); c = text.charCodeAt(to - 1)) to -= 1;
     // A line too short or too long for any tag (a line of `<p`, say) is answered before a character of it is compared.
     let kind = to - from < SHORTEST_TAG || to - from > LONGEST_TAG ? NONE : candidateAt(text, from);
-    if (kind !== NONE && ((TAG_TEXT[kind] as string).length !== to - from || (this.lineTags ??= new TagMatcher(text)).at(from) !== kind)) kind = NONE;
+    if (kind !== NONE && ((TAG_TEXT[kind] as string).length !== to - from || !(this.lineTags ??= new TagMatcher(text)).is(from, kind))) kind = NONE;
     this.testedLineAt = from;
     this.testedLineKind = kind;
     return kind;
