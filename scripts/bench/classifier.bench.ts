@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { classifyPlanReply } from "../../src/core/plan/classify.ts";
-import { cpuMedian, machineLine, ms, table, type Row } from "./lib/report.ts";
+import { cpuMedian, cpuNow, machineLine, median, ms, table, type Row } from "./lib/report.ts";
 
 const MiB = 1024 * 1024;
 const BASELINE = "e13d8b1";
@@ -53,6 +53,20 @@ const inputs: Record<string, string> = {
   "adversarial: tags separated by blank lines": fill("<plan_blocked>\n\n</plan_blocked>\n\n"),
 };
 
+/** The CPU ms of each of `fs`, medians of `runs` after `warmups`, the functions taking turns within each run. */
+function interleavedMedians(fs: ReadonlyArray<() => void>, runs: number, warmups: number): number[] {
+  for (let i = 0; i < warmups; i += 1) for (const f of fs) f();
+  const times = fs.map((): number[] => []);
+  for (let i = 0; i < runs; i += 1) {
+    fs.forEach((f, k) => {
+      const start = cpuNow();
+      f();
+      times[k]?.push(cpuNow() - start);
+    });
+  }
+  return times.map((values) => median(values));
+}
+
 function regexTagScan(text: string): number {
   return (text.match(/<\/?(?:proposed_plan|plan_blocked|plan_clarification)>/g) ?? []).length;
 }
@@ -80,10 +94,11 @@ console.log("");
 const rows: Row[] = [];
 for (const [name, text] of Object.entries(inputs)) {
   const mib = text.length / MiB;
-  const ours = cpuMedian(() => void classifyPlanReply(text), 30, 5) / mib;
+  // Ours and the round-4 peer interleaved run by run: measured one after the other on a shared
+  // machine, the same code read up to 8 % apart (docs/decisions/0159).
+  const [ours = 0, last = null] = interleavedMedians([() => void classifyPlanReply(text), ...(round4 === null ? [] : [() => void round4(text)])], 30, 5).map((value) => value / mib);
   const regex = cpuMedian(() => void regexTagScan(text), 30, 5) / mib;
   const before = baseline === null ? null : cpuMedian(() => void baseline?.(text), 10, 2) / mib;
-  const last = round4 === null ? null : cpuMedian(() => void round4?.(text), 10, 2) / mib;
   for (const peer of [baseline, round4]) if (peer !== null && JSON.stringify(peer(text)) !== JSON.stringify(classifyPlanReply(text))) throw new Error(`${name}: a peer classifier disagrees`);
   rows.push({
     figure: `\`classifyPlanReply\`, ${name} (${text.split("\n").length.toLocaleString("en")} lines)`,
@@ -96,4 +111,4 @@ for (const [name, text] of Object.entries(inputs)) {
 rmSync(scratch, { recursive: true, force: true });
 console.log(table(rows));
 console.log("");
-console.log(`Process CPU time, medians of 30 runs after 5 warm-ups (each peer classifier: 10 after 2); both peer classifiers give the same results as ours on every input.`);
+console.log(`Process CPU time, medians of 30 runs after 5 warm-ups, ours and round 4 taking turns within each run (the baseline: 10 after 2); both peer classifiers give the same results as ours on every input.`);
