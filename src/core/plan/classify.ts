@@ -538,8 +538,7 @@ class TagScanner {
    */
   private nextTag(from: number): number {
     const text = this.text;
-    // The first search in JS first: on tag-dense lines the next `<` is often a character or two on.
-    for (let i = indexOfNear(text, LT, "<", from); i !== -1; i = text.indexOf("<", i + 1)) if (mayBeTag(text, i)) return i;
+    for (let i = text.indexOf("<", from); i !== -1; i = text.indexOf("<", i + 1)) if (mayBeTag(text, i)) return i;
     return this.end;
   }
 
