@@ -27,6 +27,8 @@
  * backtick runs are paired through a precomputed "next run of the same length" table, so no
  * character is scanned more than a fixed number of times, whatever the input. A long reply whose
  * tags already decide the outcome (two names, or a nested tag) is read no further (ADR 0136).
+ * Lines of a few characters are read in JS, where a native search would cost more than reading
+ * them, and a crowd of stray `<` is skipped by searching for the tags' names (ADR 0159).
  */
 import { type Fence, closesFenceAt, fenceOpeningAt, isBlankAt } from "./fence.ts";
 
@@ -70,6 +72,134 @@ export const PLAN_RULES: Readonly<Record<PlanInvalidReason, string>> = {
 
 export type OutcomeTagName = "proposed_plan" | "plan_blocked" | "plan_clarification";
 
+/** Each tag text, its name and whether it closes; a tag's kind is its index here, its name number the kind halved. */
+const TAGS: ReadonlyArray<{ text: string; name: OutcomeTagName; closing: boolean }> = [
+  { text: "<proposed_plan>", name: "proposed_plan", closing: false },
+  { text: "</proposed_plan>", name: "proposed_plan", closing: true },
+  { text: "<plan_blocked>", name: "plan_blocked", closing: false },
+  { text: "</plan_blocked>", name: "plan_blocked", closing: true },
+  { text: "<plan_clarification>", name: "plan_clarification", closing: false },
+  { text: "</plan_clarification>", name: "plan_clarification", closing: true },
+];
+const TAG_TEXT = TAGS.map((tag) => tag.text);
+const SHORTEST_TAG = Math.min(...TAG_TEXT.map((tag) => tag.length));
+const LONGEST_TAG = Math.max(...TAG_TEXT.map((tag) => tag.length));
+/** The name number of plan_clarification (0 proposed_plan, 1 plan_blocked). */
+const CLARIFICATION = 2;
+/** What follows `<` or `</` in each name's two tags, by name number: one search finds both. */
+const NAME_TEXT = ["proposed_plan>", "plan_blocked>", "plan_clarification>"];
+/** Each name split before its `_` (see TagMatcher.nameFrom). */
+const NAME_HEAD = NAME_TEXT.map((name) => name.slice(0, name.indexOf("_")));
+const NAME_TAIL = NAME_TEXT.map((name) => name.slice(name.indexOf("_")));
+
+const NONE = -1;
+const LT = 60;
+const GT = 62;
+const SLASH = 47;
+const P = 112;
+const R = 114;
+const B = 98;
+
+/**
+ * The kind of the only outcome tag that can start at `i` (a `<`), or NONE: two characters pick
+ * the candidate; a TagMatcher matches it in full.
+ */
+function candidateAt(text: string, i: number): number {
+  const closing = text.charCodeAt(i + 1) === SLASH;
+  const at = closing ? i + 2 : i + 1;
+  if (text.charCodeAt(at) !== P) return NONE;
+  // proposed_plan, plan_blocked, plan_clarification: the second letter, then the sixth.
+  return (text.charCodeAt(at + 1) === R ? 0 : text.charCodeAt(at + 5) === B ? 2 : 4) + (closing ? 1 : 0);
+}
+
+/** True when the `<` at `i` is followed by `p` or `/p`: the first letters of every outcome tag. */
+function mayBeTag(text: string, i: number): boolean {
+  const c = text.charCodeAt(i + 1);
+  return c === P || (c === SLASH && text.charCodeAt(i + 2) === P);
+}
+
+/**
+ * Which outcome tag starts where, asked about increasing offsets only. Per name, it keeps the next
+ * place its text (`proposed_plan>`, …) occurs that may still end a tag, found by a native search
+ * from past the last one: so each name's text is read at most once whatever is asked. On a reply
+ * with a tag on every line, comparing a tag's characters in JS (or `startsWith`) cost twice a
+ * search that finds it where it starts (docs/decisions/0138); one search per name, not per tag
+ * text, halves what nextFrom reads (docs/decisions/0159).
+ */
+class TagMatcher {
+  // Per name number: the offset found (text.length when none); NONE before the first search.
+  private readonly next = new Int32Array(NAME_TEXT.length).fill(NONE);
+
+  constructor(private readonly text: string) {}
+
+  /** The kind of the tag that starts at `i` (a `<`, at or after the last offset asked about), or NONE. */
+  at(i: number): number {
+    const kind = candidateAt(this.text, i);
+    return kind !== NONE && this.is(i, kind) ? kind : NONE;
+  }
+
+  /** True when the tag of kind `kind` (its candidate there, see candidateAt) starts at `i`, asked as `at` is. */
+  is(i: number, kind: number): boolean {
+    const nameAt = i + 1 + (kind & 1); // past `<` or `</`
+    const name = kind >> 1;
+    // Where the tag's `>` would be, first: a `<p` or a `<proposed_plan ` in prose is then no
+    // search, which would read ahead to the name's next place for nothing (on `<p` lines a whole
+    // MiB); a tag is confirmed by the search, which finds it at once (cheaper than comparing it).
+    return this.text.charCodeAt(nameAt + (NAME_TEXT[name] as string).length - 1) === GT && this.nameFrom(name, nameAt) === nameAt;
+  }
+
+  /**
+   * Where the first tag at or after `i` (at or after the last offset asked about) starts,
+   * text.length when none: each name's next occurrences are looked at, in order, until one is
+   * preceded by `<` or `</` or lies past the first tag found so far. An occurrence passed over
+   * is not a tag that starts at or after `i`, so no later question can be about it.
+   */
+  nextFrom(i: number): number {
+    const text = this.text;
+    let first = text.length;
+    for (let name = 0; name < NAME_TEXT.length; name += 1) {
+      for (let at = this.nameFrom(name, i + 1, true); at < first; at = this.nameFrom(name, at + 1, true)) {
+        const start = text.charCodeAt(at - 1) === LT ? at - 1 : text.charCodeAt(at - 1) === SLASH && text.charCodeAt(at - 2) === LT ? at - 2 : NONE;
+        if (start >= i) {
+          first = start;
+          break;
+        }
+      }
+    }
+    return first;
+  }
+
+  /**
+   * The next occurrence of the name's text at or after `from` (text.length when none). `indexOf`
+   * reads a text for its pattern's first character and compares at each: a name's `p` is on
+   * every line of `<p` lines, where three name searches cost ~0.9 ms per MiB and three searches
+   * for their parts from `_` on almost nothing. So a search that may read far (nextFrom's) looks
+   * for that part and checks the characters before it; one expected right here (`at`'s) looks
+   * for the whole name, which finds it at once.
+   */
+  private nameFrom(name: number, from: number, far = false): number {
+    let next = this.next[name] as number;
+    if (next < from) {
+      const text = this.text;
+      if (far) {
+        const head = NAME_HEAD[name] as string;
+        next = text.length;
+        for (let at = text.indexOf(NAME_TAIL[name] as string, from + head.length); at !== -1; at = text.indexOf(NAME_TAIL[name] as string, at + 1)) {
+          if (text.startsWith(head, at - head.length)) {
+            next = at - head.length;
+            break;
+          }
+        }
+      } else {
+        next = text.indexOf(NAME_TEXT[name] as string, from);
+        if (next === -1) next = text.length;
+      }
+      this.next[name] = next;
+    }
+    return next;
+  }
+}
+
 /** One outcome tag found outside code: its name, whether it closes, and where it sits. */
 export interface OutcomeTag {
   name: OutcomeTagName;
@@ -80,16 +210,6 @@ export interface OutcomeTag {
   end: number;
 }
 
-const TAGS: ReadonlyArray<{ text: string; name: OutcomeTagName; closing: boolean }> = [
-  { text: "<proposed_plan>", name: "proposed_plan", closing: false },
-  { text: "</proposed_plan>", name: "proposed_plan", closing: true },
-  { text: "<plan_blocked>", name: "plan_blocked", closing: false },
-  { text: "</plan_blocked>", name: "plan_blocked", closing: true },
-  { text: "<plan_clarification>", name: "plan_clarification", closing: false },
-  { text: "</plan_clarification>", name: "plan_clarification", closing: true },
-];
-const LT = 60;
-const NONE = -1;
 /** A line end not searched for yet (indexOf gives -1 for none). */
 const UNSEARCHED = -2;
 const BACKTICK = 96;
@@ -102,55 +222,23 @@ const TILDE = 126;
 const NO_RUNS = new Int32Array(0);
 const NO_KINDS = new Uint8Array(0);
 
-const SLASH = 47;
-const P = 112;
-
-const R = 114;
-const B = 98;
+/**
+ * How many characters are read in JS before a native search takes over (see indexOfNear): about
+ * one call's cost. `indexOf` costs a call, ~6 ns however close the answer, while reading a
+ * character in JS costs ~1.4 ns: on a reply of lines a few characters long, each line end or `<`
+ * is found faster by reading the next few characters (docs/decisions/0159).
+ */
+const NEAR = 4;
 
 /**
- * The index in TAGS of the only outcome tag that can start at `i` (a `<`), or NONE: two
- * characters pick the candidate; a TagMatcher matches it in full.
+ * The offset of the first `char` (whose code is `code`) at or after `from`, or -1, as
+ * `text.indexOf(char, from)`: the next NEAR characters read in JS, then a native search. Kept in
+ * this module: imported from another, it was not inlined (`<p` lines 3.6 → 8.7 ms per MiB).
  */
-function candidateAt(text: string, i: number): number {
-  const closing = text.charCodeAt(i + 1) === SLASH;
-  const at = closing ? i + 2 : i + 1;
-  if (text.charCodeAt(at) !== P) return NONE;
-  // proposed_plan, plan_blocked, plan_clarification: the second letter, then the sixth.
-  return (text.charCodeAt(at + 1) === R ? 0 : text.charCodeAt(at + 5) === B ? 2 : 4) + (closing ? 1 : 0);
-}
-
-const TAG_TEXT = TAGS.map((tag) => tag.text);
-const SHORTEST_TAG = Math.min(...TAG_TEXT.map((tag) => tag.length));
-/** A tag's name as a number (its index in TAGS, halved): 0 proposed_plan, 1 plan_blocked, 2 plan_clarification. */
-const CLARIFICATION = 2;
-
-/**
- * Which outcome tag starts at a `<`, asked about increasing offsets only: per tag text, the next
- * place it occurs at or after the last offset asked about, found by a native search. On a reply
- * with a tag on every line, comparing a tag's characters in JS (or `startsWith`) cost twice a
- * search that finds it where it starts, and as each search starts past the last one's result,
- * each tag text reads the text at most once (docs/decisions/0138).
- */
-class TagMatcher {
-  // Per index in TAGS: where its text next occurs at or after the last offset asked (text.length
-  // when nowhere); NONE before the first search.
-  private readonly next = new Int32Array(TAGS.length).fill(NONE);
-
-  constructor(private readonly text: string) {}
-
-  /** The index in TAGS of the tag that starts at `i` (a `<`, at or after the last `i` asked about), or NONE. */
-  at(i: number): number {
-    const kind = candidateAt(this.text, i);
-    if (kind === NONE) return NONE;
-    let next = this.next[kind] as number;
-    if (next < i) {
-      next = this.text.indexOf(TAG_TEXT[kind] as string, i);
-      if (next === -1) next = this.text.length;
-      this.next[kind] = next;
-    }
-    return next === i ? kind : NONE;
-  }
+function indexOfNear(text: string, code: number, char: string, from: number): number {
+  const stop = Math.min(from + NEAR, text.length);
+  for (let i = from; i < stop; i += 1) if (text.charCodeAt(i) === code) return i;
+  return stop === text.length ? -1 : text.indexOf(char, stop);
 }
 
 /**
@@ -170,12 +258,6 @@ function lineStartOf(text: string, at: number, floor: number): number {
 const SHORT_LINE = 16;
 const LF = 10;
 
-/** True when the `<` at `i` is followed by `p` or `/p`: the first letters of every outcome tag. */
-function mayBeTag(text: string, i: number): boolean {
-  const c = text.charCodeAt(i + 1);
-  return c === P || (c === SLASH && text.charCodeAt(i + 2) === P);
-}
-
 /** True when the line's first character after spaces and tabs, `c` at `first`, starts a run of three backticks or tildes: only then can the line open a fence. */
 function mayOpenFence(text: string, first: number, c: number): boolean {
   return (c === BACKTICK || c === TILDE) && text.charCodeAt(first + 1) === c && text.charCodeAt(first + 2) === c;
@@ -194,8 +276,14 @@ export function findOutcomeTags(text: string): OutcomeTag[] {
   return tags;
 }
 
+/** After this many `<` in a row that open no tag, each within CLOSE characters of the last, the paragraph scan finds tags by their texts (see TagScanner.nextLt). */
+const MISSES = 64;
+const CLOSE = 64;
+
 /** Up to this many backtick runs in a paragraph are paired by a scan (at most 28 compares). */
 const SMALL_RUNS = 8;
+/** A paragraph longer than this collects its backtick runs up to its last possible tag first (see TagScanner.scanParagraph). */
+const LONG_PARAGRAPH = 512;
 /** Backtick runs up to this long are paired through a typed array; longer ones through a map. */
 const SHORT_RUN = 64;
 
@@ -206,11 +294,12 @@ const SHORT_RUN = 64;
  * three-backtick and three-tilde runs (searched only when the line being read holds no tag); a
  * paragraph that holds a tag is followed line by line to the one that may end it; when it ends,
  * its backtick runs (a cursor for the next backtick) are paired into code spans and the gaps
- * between them are read for tags (a cursor for the next `<`, a TagMatcher for the full match).
- * Each cursor is asked about increasing positions only, so each native search reads every
- * character a bounded number of times, and native searches, not loops over characters, read the
- * text: on these strings a search costs a few nanoseconds, a character read in JS about two
- * (docs/decisions/0136, 0138). A class rather than closures: its state lives in fields V8 can keep fast.
+ * between them are read for tags (a cursor for the next `<`, or, where stray `<` crowd, the next
+ * place of a tag's name; a TagMatcher for the full match). Each cursor is asked about increasing
+ * positions only, so each search reads every character a bounded number of times. Native searches
+ * read the text where lines are long: on these strings a search costs ~6 ns, a character read in
+ * JS ~1.4; a line of a few characters is read in JS (docs/decisions/0136, 0138, 0159). A class
+ * rather than closures: its state lives in fields V8 can keep fast.
  */
 class TagScanner {
   // The tags found, in order, as numbers: where each starts and its index in TAGS (no object per
@@ -232,10 +321,18 @@ class TagScanner {
   private testedLineKind = NONE;
   // The end of the line followParagraph stopped at, as indexOf gave it (UNSEARCHED at the end).
   private followedNewline = UNSEARCHED;
+  // Whether the last line followParagraph read was short: then the next one's end is looked for
+  // in JS first (see indexOfNear), else by indexOf at once (a long line would waste the reads).
+  private shortLine = true;
   // Tags matched in full, one matcher for the line pass and one for the paragraph scan behind it
   // (each is asked about increasing offsets); made on the first candidate.
   private lineTags: TagMatcher | null = null;
   private gapTags: TagMatcher | null = null;
+  // The paragraph scan's `<` that open no tag: how many came in a row each within CLOSE of the last,
+  // and where the last was; past MISSES in a row it finds tags by their texts from then on (see nextLt).
+  private misses = 0;
+  private lastMiss = NONE;
+  private byTagText = false;
   // Cursors: the offset found (text.length when none).
   private tick = NONE;
   private ticks3 = NONE;
@@ -286,6 +383,9 @@ class TagScanner {
         // paragraph is scanned when it ends): its lines are followed to one that may end it.
         lineStart = this.followParagraph(lineStart);
         newline = this.followedNewline;
+      } else if (fence === null && text.charCodeAt(lineStart) === LF) {
+        // An empty line ends the paragraph: read at once, not jumped over (blank lines between tag lines).
+        newline = lineStart;
       } else {
         // Jump to the line holding the next thing that can matter.
         if (next < lineStart || nextFor !== fence) {
@@ -294,7 +394,10 @@ class TagScanner {
             // When a fence cursor would have to search: not if the tag is on this line (not the
             // last), which is read whatever follows (on a reply with a tag on every line, and no
             // fence, each search would read the whole text for nothing).
-            if (this.ticks3 < lineStart || this.tildes3 < lineStart) newline = text.indexOf("\n", lineStart);
+            if (this.ticks3 < lineStart || this.tildes3 < lineStart) {
+              newline = tag === lineStart ? this.tagLineEnd(lineStart) : UNSEARCHED;
+              if (newline === UNSEARCHED) newline = text.indexOf("\n", lineStart);
+            }
             next = newline >= 0 && tag < newline ? tag : Math.min(tag, this.ticks3From(lineStart), this.tildes3From(lineStart));
           } else next = fence.char === "`" ? this.ticks3From(lineStart) : this.tildes3From(lineStart);
           nextFor = fence;
@@ -306,6 +409,7 @@ class TagScanner {
           newline = UNSEARCHED;
         }
       }
+      if (newline === UNSEARCHED) newline = fence === null ? this.tagLineEnd(lineStart) : UNSEARCHED;
       if (newline === UNSEARCHED) newline = text.indexOf("\n", lineStart);
       const lineEnd = newline === -1 ? end : newline;
       if (this.fence !== null) {
@@ -339,6 +443,24 @@ class TagScanner {
     this.flush();
   }
 
+  /**
+   * The end of the line at `at` when it is one tag and its line end (LF or CRLF), found by matching
+   * the tag rather than by a search for the newline, and the tag-line answer kept for tagLineKind;
+   * else UNSEARCHED. Tags separated by blank lines are nothing but such lines (docs/decisions/0159).
+   */
+  private tagLineEnd(at: number): number {
+    const text = this.text;
+    if (text.charCodeAt(at) !== LT) return UNSEARCHED;
+    const kind = candidateAt(text, at);
+    if (kind === NONE) return UNSEARCHED;
+    let after = at + (TAG_TEXT[kind] as string).length;
+    if (text.charCodeAt(after) === CR) after += 1;
+    if (text.charCodeAt(after) !== LF || !(this.lineTags ??= new TagMatcher(text)).is(at, kind)) return UNSEARCHED;
+    this.testedLineAt = at;
+    this.testedLineKind = kind;
+    return after;
+  }
+
   /** The next `<` that may open a tag at or after `position`, for the line pass (text.length when none). */
   private aheadFrom(position: number): number {
     if (this.aheadAt < position) this.aheadAt = this.nextTag(position);
@@ -357,8 +479,9 @@ class TagScanner {
     const text = this.text;
     let to = end;
     for (let c = text.charCodeAt(to - 1); to > from && (c === SPACE || c === TAB || c === CR); c = text.charCodeAt(to - 1)) to -= 1;
-    let kind = candidateAt(text, from);
-    if (kind !== NONE && ((TAG_TEXT[kind] as string).length !== to - from || (this.lineTags ??= new TagMatcher(text)).at(from) !== kind)) kind = NONE;
+    // A line too short or too long for any tag (a line of `<p`, say) is answered before a character of it is compared.
+    let kind = to - from < SHORTEST_TAG || to - from > LONGEST_TAG ? NONE : candidateAt(text, from);
+    if (kind !== NONE && ((TAG_TEXT[kind] as string).length !== to - from || !(this.lineTags ??= new TagMatcher(text)).is(from, kind))) kind = NONE;
     this.testedLineAt = from;
     this.testedLineKind = kind;
     return kind;
@@ -428,20 +551,26 @@ class TagScanner {
   private followParagraph(from: number): number {
     const text = this.text;
     let at = from;
+    let short = this.shortLine;
     while (at < this.end) {
-      const newline = text.indexOf("\n", at);
-      const end = newline === -1 ? this.end : newline;
+      // Each character is read once on a line of a few (a reply of `<p` lines is nothing else):
+      // the first after spaces and tabs, then the line end searched for from the next one on.
       let first = at;
-      while (first < end && (text.charCodeAt(first) === SPACE || text.charCodeAt(first) === TAB)) first += 1;
-      const c = first < end ? text.charCodeAt(first) : LF;
-      if (c === LF || (c === LT && this.tagLineKind(first, end) !== NONE) || (c === CR && isBlankAt(text, first, end)) || (mayOpenFence(text, first, c) && fenceOpeningAt(text, at, end) !== null)) {
+      let c = text.charCodeAt(first);
+      while (c === SPACE || c === TAB) c = text.charCodeAt((first += 1));
+      const newline: number = c === LF ? first : short ? indexOfNear(text, LF, "\n", first + 1) : text.indexOf("\n", first + 1);
+      const end: number = newline === -1 ? this.end : newline;
+      short = end - at <= NEAR;
+      if (first >= end || (c === LT && end - first >= SHORTEST_TAG && this.tagLineKind(first, end) !== NONE) || (c === CR && isBlankAt(text, first, end)) || (mayOpenFence(text, first, c) && fenceOpeningAt(text, at, end) !== null)) {
         this.followedNewline = newline;
+        this.shortLine = short;
         return at;
       }
       this.paragraphEnd = end;
       at = end + 1;
     }
     this.followedNewline = UNSEARCHED;
+    this.shortLine = short;
     return this.end;
   }
 
@@ -481,41 +610,113 @@ class TagScanner {
     // A gap too short for a tag (the newline between two code spans, say) is common on tag-dense lines.
     if (this.stopped || to - from < SHORTEST_TAG) return;
     const text = this.text;
-    let i = this.behindLt < from ? this.ltFrom(from) : this.behindLt;
+    const tags = (this.gapTags ??= new TagMatcher(text));
+    let i = this.behindLt < from ? this.nextLt(from) : this.behindLt;
     while (i < to) {
-      const kind = (this.gapTags ??= new TagMatcher(text)).at(i);
+      const kind = tags.at(i);
       if (kind === NONE) {
-        i = this.ltFrom(i + 1);
+        this.misses = this.lastMiss !== NONE && i - this.lastMiss <= CLOSE ? this.misses + 1 : 0;
+        this.lastMiss = i;
+        if (this.misses > MISSES) this.byTagText = true;
+        i = this.nextLt(i + 1);
         continue;
       }
       const end = i + (TAG_TEXT[kind] as string).length;
       if (end > to) break; // runs into code: no tag starts inside it, the next region moves past it
       this.record(i, kind);
       if (this.stopped) break;
-      i = this.ltFrom(end);
+      i = this.nextLt(end);
     }
   }
 
-  /** A paragraph [from, to): pair its backtick runs into code spans, scan the text between them. */
+  /**
+   * The behind cursor moved to the first place at or after `from` where a tag may start: the next
+   * `<`, or, once MISSES `<` in a row have opened no tag each within CLOSE of the last, the next
+   * place any tag text occurs (and from then on). A `<` that opens no tag costs a search and a
+   * look; on a reply of `<p` lines that is every line, while the three names' searches skip
+   * them all. Those searches cost up to three reads of the rest of the text, so a reply with a stray
+   * `<` here and there never switches (ADR 0138 found them 1.8 times slower on a realistic
+   * reply; the bench's tag noise, a miss every 1.5 KB, 1.7 times; docs/decisions/0159).
+   */
+  private nextLt(from: number): number {
+    if (!this.byTagText) return this.ltFrom(from);
+    this.behindLt = (this.gapTags as TagMatcher).nextFrom(from);
+    return this.behindLt;
+  }
+
+  /**
+   * A paragraph [from, to): pair its backtick runs into code spans, scan the text between them.
+   * Runs after the paragraph's last `<` that may open a tag can hide no tag, so a long
+   * paragraph's runs are collected up to the end of that `<`'s line only (its closing backtick,
+   * when the tag is quoted, is on it as a rule), and the rest only when a run before it finds no
+   * closer among them (that run's closer may lie past it): a tag line followed by a paragraph of
+   * code spans then reads none of them (docs/decisions/0159). Reading back for that `<` costs a
+   * call, which a short paragraph is not worth.
+   */
   private scanParagraph(from: number, to: number): void {
     const text = this.text;
+    let limit = to - from > LONG_PARAGRAPH ? this.afterLastCandidate(from, to) : to;
+    let collectFrom = from;
     let runs = 0;
-    for (let i = this.tickFrom(from); i < to; i = this.tickFrom(i)) {
-      let j = i + 1;
-      while (j < to && text.charCodeAt(j) === BACKTICK) j += 1;
-      if (runs === this.runStart.length) this.growRuns();
-      (this.runStart as Int32Array)[runs] = i;
-      (this.runLength as Int32Array)[runs] = j - i;
-      runs += 1;
-      i = j;
+    let cursor = from;
+    let k = 0;
+    // Collected here, not by a method of its own: with one, V8 sometimes compiled the collection for
+    // the one long paragraph of a reply seen first, and later replies of short paragraphs read 1.6
+    // times slower in 5 runs of 13 (docs/decisions/0159).
+    for (;;) {
+      for (let i = this.tickFrom(collectFrom); i < limit; i = this.tickFrom(i)) {
+        let j = i + 1;
+        while (j < limit && text.charCodeAt(j) === BACKTICK) j += 1;
+        if (runs === this.runStart.length) this.growRuns();
+        (this.runStart as Int32Array)[runs] = i;
+        (this.runLength as Int32Array)[runs] = j - i;
+        runs += 1;
+        i = j;
+      }
+      if (runs < 2 && limit === to) break; // fewer than two runs make no span: the whole paragraph is read for tags
+      this.pairRuns(runs);
+      const { runStart, runLength, nextSame } = this;
+      let rest = false;
+      while (k < runs) {
+        const closer = nextSame[k] as number;
+        if (closer === -1 && limit < to) {
+          // This run's closer may lie past the runs collected: collect the rest and pair them all,
+          // then go on from this run (the pairs before it are the same: each is a run's first of its length).
+          rest = true;
+          break;
+        }
+        if (closer === -1) {
+          k += 1; // an unmatched run is literal backticks
+          continue;
+        }
+        this.scanTags(cursor, runStart[k] as number);
+        cursor = (runStart[closer] as number) + (runLength[closer] as number);
+        k = closer + 1;
+      }
+      if (!rest) break;
+      collectFrom = limit;
+      limit = to;
     }
-    const { runStart, runLength, nextSame } = this;
-    if (runs < 2) {
-      this.scanTags(from, to);
-      return;
+    this.scanTags(cursor, to);
+  }
+
+  /** The end of the line (before `to`) that holds the last `<` in [from, to) that may open a tag; `from` when there is none. */
+  private afterLastCandidate(from: number, to: number): number {
+    const text = this.text;
+    for (let i = text.lastIndexOf("<", to - 1); i >= from; i = i > 0 ? text.lastIndexOf("<", i - 1) : -1) {
+      if (!mayBeTag(text, i)) continue;
+      const newline = text.indexOf("\n", i);
+      return newline === -1 || newline > to ? to : newline;
     }
-    // nextSame[k]: the index of the next run with the same length as run k, or -1. A paragraph
-    // has few runs as a rule: pairing them by a scan allocates nothing; many go through a map.
+    return from;
+  }
+
+  /**
+   * nextSame[k]: the index of the next run with the same length as run k, or -1. A paragraph has
+   * few runs as a rule: pairing them by a scan allocates nothing; many go through a map.
+   */
+  private pairRuns(runs: number): void {
+    const { runLength, nextSame } = this;
     if (runs <= SMALL_RUNS) {
       for (let k = 0; k < runs; k += 1) {
         const length = runLength[k] as number;
@@ -528,34 +729,21 @@ class TagScanner {
         }
         nextSame[k] = next;
       }
-    } else {
-      // Short runs (nearly all) through a typed array indexed by length, longer ones through a map.
-      const lastOfLength = (this.lastOfLength ??= new Int32Array(SHORT_RUN + 1)).fill(-1);
-      const lastSeen = new Map<number, number>();
-      for (let k = runs - 1; k >= 0; k -= 1) {
-        const length = runLength[k] as number;
-        if (length <= SHORT_RUN) {
-          nextSame[k] = lastOfLength[length] as number;
-          lastOfLength[length] = k;
-        } else {
-          nextSame[k] = lastSeen.get(length) ?? -1;
-          lastSeen.set(length, k);
-        }
+      return;
+    }
+    // Short runs (nearly all) through a typed array indexed by length, longer ones through a map.
+    const lastOfLength = (this.lastOfLength ??= new Int32Array(SHORT_RUN + 1)).fill(-1);
+    const lastSeen = new Map<number, number>();
+    for (let k = runs - 1; k >= 0; k -= 1) {
+      const length = runLength[k] as number;
+      if (length <= SHORT_RUN) {
+        nextSame[k] = lastOfLength[length] as number;
+        lastOfLength[length] = k;
+      } else {
+        nextSame[k] = lastSeen.get(length) ?? -1;
+        lastSeen.set(length, k);
       }
     }
-    let cursor = from;
-    let k = 0;
-    while (k < runs) {
-      const closer = nextSame[k] as number;
-      if (closer === -1) {
-        k += 1; // an unmatched run is literal backticks
-        continue;
-      }
-      this.scanTags(cursor, runStart[k] as number);
-      cursor = (runStart[closer] as number) + (runLength[closer] as number);
-      k = closer + 1;
-    }
-    this.scanTags(cursor, to);
   }
 
   private growRuns(): void {

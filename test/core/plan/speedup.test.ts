@@ -147,3 +147,89 @@ describe("the classifier after its speed-up", () => {
     for (const text of texts) same(text);
   });
 });
+
+// Round 5 (docs/decisions/0159): short lines that each may hold a tag. After 64 close `<` in a row
+// that open no tag the paragraph scan finds tags by their names' texts, a paragraph over 512
+// characters collects its backtick runs up to its last possible tag first, and a line's end is
+// looked for in JS first after a short line.
+describe("the classifier on short tag-dense lines", () => {
+  const tagLines = ["<proposed_plan>", "</proposed_plan>", "<plan_blocked>", "</plan_blocked>", "<plan_clarification>"];
+  // Lines that look like the start of a tag and are none, and texts that end like one.
+  const miss = fc.constantFrom("<p", "<pz", "</p", "<p>", "<plan_b", "<proposed_plan", "</plan_blocked", "<", "x <p", "<p<p", " <pz\t");
+  const later = fc.constantFrom(
+    ...tagLines,
+    "`<proposed_plan>`",
+    "x <plan_blocked> y",
+    "`a` </plan_blocked> `",
+    "proposed_plan>",
+    "/plan_blocked>",
+    "x/proposed_plan>",
+    "<</proposed_plan>",
+    "<<plan_blocked>",
+    "<p",
+    "```x```",
+    "```",
+    "````",
+    "~~~",
+    "`",
+    "``",
+    "",
+    "  ",
+    "- step",
+  );
+  const newline = fc.constantFrom("\n", "\r\n");
+
+  it("reads `<p`-like lines and then tags as before: in the paragraph, after it, in code and out, LF and CRLF", () => {
+    const reply = fc
+      .tuple(fc.constantFrom("", "x <proposed_plan>", "`a", "``", "<plan_blocked>"), fc.array(miss, { minLength: 60, maxLength: 160 }), fc.array(later, { maxLength: 40 }), newline)
+      .map(([head, misses, rest, nl]) => [head, ...misses, ...rest].join(nl));
+    fc.assert(fc.property(reply, (text) => same(text)), { numRuns: 1500 });
+    // The same misses inside one line, then the rest on lines.
+    const inline = fc
+      .tuple(fc.array(miss, { minLength: 70, maxLength: 160 }), fc.array(later, { maxLength: 40 }), newline)
+      .map(([misses, rest, nl]) => [misses.join(""), ...rest].join(nl));
+    fc.assert(fc.property(inline, (text) => same(text)), { numRuns: 1000 });
+  });
+
+  it("reads tags separated by blank lines as before, with fences opened, closed and left open", () => {
+    const line = fc.constantFrom(...tagLines, "  <plan_blocked>\t", "```", "```ts", "~~~", "    ```", "text", "`<proposed_plan>`", "<pz", "<p");
+    const reply = fc
+      .tuple(fc.array(line, { maxLength: 80 }), newline, fc.constantFrom(1, 2, 3), fc.boolean())
+      .map(([lines, nl, blanks, padded]) => (padded ? `${"words of a long first paragraph ".repeat(140)}${nl}${nl}` : "") + lines.join(nl.repeat(blanks)));
+    fc.assert(fc.property(reply, (text) => same(text)), { numRuns: 3000 });
+  });
+
+  it("pairs a long paragraph's backtick runs as before when a run before its last possible tag closes after it", () => {
+    const piece = fc.constantFrom("`", "``", "```", "```x```", " a ", "<proposed_plan>", "</proposed_plan>", "<plan_blocked>", "<pz", "\n", "\r\n");
+    const filler = fc.tuple(fc.constantFrom("```x```\n", "a `b` c\n", "``\n", "x\n", "`` ` ``\n"), fc.integer({ min: 70, max: 200 })).map(([unit, n]) => unit.repeat(n));
+    const reply = fc.tuple(fc.array(piece, { maxLength: 30 }), filler, fc.array(piece, { maxLength: 30 }), fc.array(piece, { maxLength: 30 })).map(([head, middle, tags, tail]) => head.join("") + middle + tags.join("") + middle + tail.join(""));
+    fc.assert(fc.property(reply, (text) => same(text)), { numRuns: 2000 });
+  });
+
+  it("reads lines short, long and short again as before (the JS-first line-end search follows the last line's length)", () => {
+    const lineOf = fc.oneof(fc.constantFrom("<p", "<pz", "`a`", "x"), fc.integer({ min: 5, max: 40 }).map((n) => `x${" y".repeat(n)} <plan_blocked>`), fc.constantFrom(...tagLines, "", "```"));
+    const reply = fc.tuple(fc.constantFrom("x <proposed_plan>", "<p"), fc.array(lineOf, { maxLength: 120 }), newline).map(([head, lines, nl]) => [head, ...lines].join(nl));
+    fc.assert(fc.property(reply, (text) => same(text)), { numRuns: 2000 });
+  });
+
+  it("classifies the bench's short tag-dense inputs (64 KiB each) and their relatives as before", () => {
+    const fill = (unit: string) => unit.repeat(Math.ceil(65_536 / unit.length)).slice(0, 65_536);
+    const texts = [
+      fill("<p\n"),
+      fill("<p\r\n"),
+      `x <proposed_plan>\n${fill("<pz\n")}`,
+      `x <proposed_plan>\n${fill("```x```\n")}`,
+      `x <proposed_plan>\r\n${fill("```x```\r\n")}`,
+      fill("<plan_blocked>\n\n</plan_blocked>\n\n"),
+      fill("<plan_blocked>\r\n\r\n</plan_blocked>\r\n\r\n"),
+      `${fill("<p\n")}<proposed_plan>\nx\n</proposed_plan>\n`,
+      `${fill("<p\n")}x <proposed_plan> y\n\`<plan_blocked>\`\n</proposed_plan>\n`,
+      `x <proposed_plan>\n${fill("<pz\n")}\`a\n${fill("<p\n")}\`</proposed_plan>\n`,
+      `x \`<proposed_plan>\n${fill("```x```\n")}\` </proposed_plan>`,
+      `x <proposed_plan>\n${fill("```x```\n")}\n\`\`\`\n<plan_blocked>\n${fill("<p\n")}`,
+      `${fill("<p>\n")}<plan_blocked>\nwhy\n</plan_blocked>`,
+      `${fill("<pproposed_plan>/plan_blocked>\n")}<plan_blocked>\nwhy\n</plan_blocked>`,
+    ];
+    for (const text of texts) same(text);
+  });
+});
