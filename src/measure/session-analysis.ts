@@ -6,7 +6,6 @@
 import { rename, rm } from "node:fs/promises";
 import { basename } from "node:path";
 import type { TokenCounter } from "../core/tokens.ts";
-import { RecordWriter } from "../run/record-writer.ts";
 import type { SessionFormat } from "../sessions/format.ts";
 import { openSessionFile } from "../sessions/import.ts";
 import { MetricsAccumulator, type RunMetrics } from "./metrics.ts";
@@ -84,7 +83,9 @@ export async function analyzeSessionFile(file: string, options: AnalyzeOptions =
   let model = "unknown";
   let start: { client: string; clientVersion: string | null; startedAt: string | null; project: string | null; parentSession: string | null } = { client: "unknown", clientVersion: null, startedAt: null, project: null, parentSession: null };
   const temp = options.recordTo !== undefined ? `${options.recordTo}.${process.pid}.tmp` : null;
-  const writer = temp !== null ? await RecordWriter.open(temp) : null;
+  // Loaded only for --record: the writer validates with the run record's zod schema, ~100 modules
+  // that a plain analysis never needs (ADR 0162).
+  const writer = temp !== null ? await (await import("../run/record-writer.ts")).RecordWriter.open(temp) : null;
   try {
     for await (const event of session.events) {
       acc.add(event);
