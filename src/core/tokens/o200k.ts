@@ -1,8 +1,9 @@
 /**
  * o200k counting over gpt-tokenizer's own data: its pre-tokenizer regex and its rank list
  * (index = rank). The merge is ours (bpe-merge.ts) so that no pre-token costs the square of its
- * length, and so is the split of ASCII text (pretokenize.ts, exactly the regex's). The rank list is a 2.4 MB module: it is loaded on the first count, not at import, so a
- * command that never counts never pays for it.
+ * length, and so is the split of ASCII text (pretokenize.ts, exactly the regex's). The table is made on the first count, not at import, so a
+ * command that never counts never pays for it: mapped from a compact copy when a table source is
+ * set (ADR 0162), else built from the list, a 2.4 MB module.
  */
 import { createRequire } from "node:module";
 import { BpeMerger } from "./bpe-merge.ts";
