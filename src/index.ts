@@ -29,6 +29,10 @@ export { dispatchRow, completionRow, summarizeCostLedger, ledgerLine, newTaskId,
 export { envelopeFromRun, parseNumstat, renderEnvelopeYaml, EmitError, type RunForEnvelope } from "./core/envelope/emit.ts";
 
 // run: one agent run — the run record, arms, model adapters, tools, the agent loop and the external-client drivers.
+// The library's first count maps the committed compact o200k table, as the CLI's does (ADR 0162).
+import { useO200kTableFile } from "./run/o200k-table-file.ts";
+useO200kTableFile();
+export { useO200kTableFile, readO200kTableFile, O200K_TABLE_FILE } from "./run/o200k-table-file.ts";
 export { RunEvent } from "./run/record.ts";
 export { RecordWriter, RecordWriterError, type RecordWriterOptions } from "./run/record-writer.ts";
 export { readRecord, readRecordFile, type RecordWarning, type ReadRecordOptions } from "./run/record-reader.ts";

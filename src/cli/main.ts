@@ -39,7 +39,9 @@ export async function main(argv: string[], rawIO: CliIO = processIO()): Promise<
     io.stderr(`armstudy: unknown command "${name}". Known commands: ${Object.keys(COMMANDS).sort().join(", ")}.\n`);
     return 2;
   }
-  const command = await load();
+  // Any command may count: its first count then maps the committed o200k table (ADR 0162).
+  // Loaded beside the command, so `--help` loads neither.
+  const [command] = await Promise.all([load(), import("../run/o200k-table-file.ts").then((table) => table.useO200kTableFile())]);
   if (rest.includes("--help") || rest.includes("-h")) {
     io.stdout(`${command.summary}\n\nusage: ${command.usage}\n`);
     return 0;

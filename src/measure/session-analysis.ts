@@ -6,7 +6,6 @@
 import { rename, rm } from "node:fs/promises";
 import { basename } from "node:path";
 import type { TokenCounter } from "../core/tokens.ts";
-import { RecordWriter } from "../run/record-writer.ts";
 import type { SessionFormat } from "../sessions/format.ts";
 import { openSessionFile } from "../sessions/import.ts";
 import { MetricsAccumulator, type RunMetrics } from "./metrics.ts";
@@ -84,7 +83,9 @@ export async function analyzeSessionFile(file: string, options: AnalyzeOptions =
   let model = "unknown";
   let start: { client: string; clientVersion: string | null; startedAt: string | null; project: string | null; parentSession: string | null } = { client: "unknown", clientVersion: null, startedAt: null, project: null, parentSession: null };
   const temp = options.recordTo !== undefined ? `${options.recordTo}.${process.pid}.tmp` : null;
-  const writer = temp !== null ? await RecordWriter.open(temp) : null;
+  // Loaded only for --record: the writer validates with the run record's zod schema, ~100 modules
+  // that a plain analysis never needs (ADR 0162).
+  const writer = temp !== null ? await (await import("../run/record-writer.ts")).RecordWriter.open(temp) : null;
   try {
     for await (const event of session.events) {
       acc.add(event);
@@ -114,7 +115,19 @@ export async function analyzeSessionFile(file: string, options: AnalyzeOptions =
 function fmt(value: number | null, digits = 0): string {
   if (value === null) return "–";
   if (!Number.isFinite(value)) return "∞";
-  return digits === 0 ? Math.round(value).toLocaleString("en-US") : value.toFixed(digits);
+  return digits === 0 ? groupedInteger(Math.round(value)) : value.toFixed(digits);
+}
+
+/**
+ * An integer with its thousands grouped by commas, exactly as `toLocaleString("en-US")` writes
+ * it, without that call's first use loading ICU's number formatting (~12 ms of a one-file
+ * `armstudy analyze`, ADR 0162). Past the safe integers, where String() would write an
+ * exponent, it is that call.
+ */
+export function groupedInteger(n: number): string {
+  if (!Number.isSafeInteger(n)) return n.toLocaleString("en-US");
+  const sign = n < 0 || Object.is(n, -0) ? "-" : "";
+  return sign + String(Math.abs(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
 function minutes(ms: number | null): string {

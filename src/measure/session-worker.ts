@@ -4,12 +4,15 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { TokenCounter } from "../core/tokens.ts";
+import { useO200kTableFile } from "../run/o200k-table-file.ts";
 import { SessionFormatError } from "../sessions/import.ts";
 import { analyzeSessionFile } from "./session-analysis.ts";
 import type { PoolJob, PoolReply } from "./session-pool.ts";
 
 const port = parentPort;
 if (port === null) throw new Error("session-worker.ts runs only as a worker thread");
+// A worker is a fresh isolate: it maps the committed o200k table for itself (ADR 0162).
+useO200kTableFile();
 const counter = new TokenCounter();
 const { maxWarnings } = workerData as { maxWarnings: number };
 

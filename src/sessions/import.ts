@@ -16,7 +16,7 @@ import { codexExec } from "./formats/codex-exec.ts";
 import { codexRollout } from "./formats/codex.ts";
 import { piJson, piSession } from "./formats/pi.ts";
 import { type Line, type OverlongLine, readLines } from "./lines.ts";
-import { decompressZstd } from "./zstd.ts";
+import type { ZstdOptions } from "./zstd.ts";
 
 /** Every format, in detection order (the more specific shapes first). */
 export const FORMATS: readonly FormatSpec[] = [codexRollout, codexExec, claudeStream, claudeTranscript, piJson, piSession];
@@ -254,8 +254,14 @@ export function sessionBytes(path: string): { stream: ReadStream; bytes: AsyncIt
   const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
   if (!path.endsWith(".zst")) return { stream, bytes: stream, endNote: () => null };
   let cut: number | null = null;
-  const bytes = decompressZstd(stream, { onCutShort: (at) => (cut = at) });
+  const bytes = decompressedLazily(stream, { onCutShort: (at) => (cut = at) });
   return { stream, bytes, endNote: () => (cut === null ? null : `the compressed file ends inside a zstd frame after ${cut} bytes (cut short?): the session is read up to there`) };
+}
+
+/** The zstd reader (and fzstd) loaded only when a file is compressed: most are not (ADR 0162). */
+async function* decompressedLazily(source: AsyncIterable<Uint8Array | string>, options: ZstdOptions): AsyncGenerator<Uint8Array> {
+  const { decompressZstd } = await import("./zstd.ts");
+  yield* decompressZstd(source, options);
 }
 
 /** Opens a session file (compressed or not). */

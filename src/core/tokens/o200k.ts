@@ -1,8 +1,9 @@
 /**
  * o200k counting over gpt-tokenizer's own data: its pre-tokenizer regex and its rank list
  * (index = rank). The merge is ours (bpe-merge.ts) so that no pre-token costs the square of its
- * length, and so is the split of ASCII text (pretokenize.ts, exactly the regex's). The rank list is a 2.4 MB module: it is loaded on the first count, not at import, so a
- * command that never counts never pays for it.
+ * length, and so is the split of ASCII text (pretokenize.ts, exactly the regex's). The table is made on the first count, not at import, so a
+ * command that never counts never pays for it: mapped from a compact copy when a table source is
+ * set (ADR 0162), else built from the list, a 2.4 MB module.
  */
 import { createRequire } from "node:module";
 import { BpeMerger } from "./bpe-merge.ts";
@@ -191,21 +192,37 @@ function* cutPiece(piece: string, limit: number): Generator<string> {
 
 let sharedTable: RankTable | undefined;
 let shared: O200kEncoder | undefined;
+let tableSource: (() => RankTable | null) | undefined;
 
 /**
- * The o200k rank table, built on first use (~0.1 s: loading gpt-tokenizer's rank list and
- * hashing it). A synchronous require, because counting is synchronous and the list is package
- * data, not a file armstudy reads.
+ * Where the first count takes the table from instead of building it (ADR 0162): the CLI and its
+ * workers read the committed compact table (src/run/o200k-table-file.ts), since core reads no
+ * files. The source answers null when it cannot serve the list this process has; the table is then
+ * built from that list, so the counts are the same either way.
+ */
+export function setO200kTableSource(source: () => RankTable | null): void {
+  tableSource = source;
+}
+
+/**
+ * gpt-tokenizer's o200k rank list (index = rank). A synchronous require, because counting is
+ * synchronous and the list is package data, not a file armstudy reads. The module is dropped from
+ * require's cache: a built table holds its own copy, so the list's ~200 000 strings can go.
+ */
+export function o200kRankList(): (string | number[])[] {
+  const require = createRequire(import.meta.url);
+  const path = require.resolve("gpt-tokenizer/bpeRanks/o200k_base");
+  const ranks = (require(path) as { default: (string | number[])[] }).default;
+  delete require.cache[path];
+  return ranks;
+}
+
+/**
+ * The o200k rank table, on first use: from the table source when one is set and can serve it
+ * (a few ms), else built from the rank list (~0.1 s: loading the list and hashing it).
  */
 export function o200kRankTable(): RankTable {
-  if (sharedTable === undefined) {
-    const require = createRequire(import.meta.url);
-    const path = require.resolve("gpt-tokenizer/bpeRanks/o200k_base");
-    const ranks = (require(path) as { default: (string | number[])[] }).default;
-    sharedTable = buildRankTable(ranks);
-    // The table holds its own copy; letting the module go frees the list's ~200 000 strings.
-    delete require.cache[path];
-  }
+  sharedTable ??= tableSource?.() ?? buildRankTable(o200kRankList());
   return sharedTable;
 }
 

@@ -11,6 +11,18 @@ export interface RankTable {
   rank(bytes: Uint8Array, start: number, end: number): number;
 }
 
+/**
+ * What a table is made of. pool: every token's bytes back to back; starts[r]..starts[r+1]: rank
+ * r's bytes in it (empty for a rank with no token); slots: open addressing by the FNV-1a hash of
+ * a token's bytes (a power of two long, -1 = empty, else a rank).
+ */
+export interface RankTableParts {
+  readonly maxTokenBytes: number;
+  readonly pool: Uint8Array;
+  readonly starts: Int32Array;
+  readonly slots: Int32Array;
+}
+
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
@@ -25,6 +37,11 @@ function hashSpan(bytes: Uint8Array, start: number, end: number): number {
  * bytes) or an array of byte values (tokens that are not valid UTF-8 on their own).
  */
 export function buildRankTable(tokens: ReadonlyArray<string | readonly number[] | undefined>): RankTable {
+  return rankTableFromParts(rankTableParts(tokens));
+}
+
+/** The arrays a table is made of, built from a rank-indexed list (see buildRankTable). */
+export function rankTableParts(tokens: ReadonlyArray<string | readonly number[] | undefined>): RankTableParts {
   const encoder = new TextEncoder();
   // Every token's bytes, back to back; starts[r]..starts[r+1] are rank r's.
   let pool = new Uint8Array(tokens.length * 8);
@@ -63,7 +80,17 @@ export function buildRankTable(tokens: ReadonlyArray<string | readonly number[] 
     while (slots[slot] !== -1) slot = (slot + 1) & mask;
     slots[slot] = r;
   }
+  // Trimmed to the bytes used: the growing pool may hold up to twice that.
+  return { maxTokenBytes, pool: pool.slice(0, used), starts, slots };
+}
 
+/**
+ * The table over arrays built by rankTableParts, or read back from its compact file form
+ * (rank-table-file.ts) without building anything.
+ */
+export function rankTableFromParts(parts: RankTableParts): RankTable {
+  const { maxTokenBytes, pool, starts, slots } = parts;
+  const mask = slots.length - 1;
   return {
     maxTokenBytes,
     rank(bytes, start, end) {
