@@ -28,6 +28,7 @@
 import { TokenCounter, countTokens } from "../tokens.ts";
 import { clausesOf, isDoneLabel, isListItem, isNarrationOrQuestion, sentencesOf, stepsNamed } from "./clauses.ts";
 import { ASK_LEAD_IN, contentStatements } from "./content.ts";
+import { hasEditBlock } from "./edits.ts";
 import { REPORT_PATTERNS, type PatternGroup, type PatternScope, type ReportPattern } from "./patterns.ts";
 import { plainLine, type Prose, readProse } from "./read.ts";
 import { FENCE_RUNS_READ, replyWindow } from "./window.ts";
@@ -224,7 +225,7 @@ function stepsDone(prose: Prose, steps: ReadonlySet<string>): Set<string> {
  * The rows that fire, in table order. With `firstPerGroup` a row is skipped once its group has
  * fired (the booleans need no more); `explainFinalReport` asks for every row.
  */
-function hits(prose: Prose, options: AnalyzeOptions, firstPerGroup = false): PatternHit[] {
+function hits(prose: Prose, options: AnalyzeOptions, edits: boolean, firstPerGroup = false): PatternHit[] {
   const { content, intros } = contentStatements(prose.statements);
   const parts = scopes(prose, content);
   // The clause and label scopes are scanned as one newline-joined text each (see CLAUSE_ROWS).
@@ -247,6 +248,8 @@ function hits(prose: Prose, options: AnalyzeOptions, firstPerGroup = false): Pat
       fired.add(row.group);
     }
   }
+  // An edit block the harness applies delivers its change, whatever the preamble says (edits.ts).
+  if (edits && !(firstPerGroup && fired.has("complete"))) out.push({ id: "complete.edit-block", group: "complete", clause: "a SEARCH/REPLACE edit block: the harness applies it as written" });
   // Which blocks were read as content, so --explain shows why their status words did not count.
   if (!firstPerGroup) for (const intro of intros) out.push({ id: intro.id, group: "content", clause: intro.clause });
   const steps = new Set(options.steps ?? []);
@@ -283,7 +286,7 @@ function midTaskStateOnly(prose: Prose, all: readonly PatternHit[]): boolean {
 /** The rows that fired on `text`, in table order, each with the clause it fired on: why a field came out as it did. */
 export function explainFinalReport(text: string, options: AnalyzeOptions = {}): PatternHit[] {
   const window = replyWindow(text, options.window?.head, options.window?.tail);
-  const all = explainProse(readProse(window.text), options);
+  const all = explainProse(readProse(window.text), options, hasEditBlock(window.text));
   if (window.unreadChars === 0) return all;
   const fences = window.tailFenceKnown ? "" : `; the middle has more than ${FENCE_RUNS_READ} runs of three backticks or tildes, so the tail was read as if it began outside code`;
   const clause = `read the first ${window.headChars} and the last ${window.tailChars} characters; ${window.unreadChars} characters in the middle were not read${fences}`;
@@ -291,8 +294,8 @@ export function explainFinalReport(text: string, options: AnalyzeOptions = {}): 
 }
 
 /** The rows that fired on a reply already read, with the notes on findings and mid-task endings. */
-function explainProse(prose: Prose, options: AnalyzeOptions): PatternHit[] {
-  const all = hits(prose, options);
+function explainProse(prose: Prose, options: AnalyzeOptions, edits: boolean): PatternHit[] {
+  const all = hits(prose, options, edits);
   // Say when the unfinished rows were read as findings or as a step under way (see analyzeFinalReport).
   if (findsOnly(all)) return [...all, { id: "findings.no-claim", group: "content", clause: "no completion clause and the ending asks: the unfinished rows describe the code, not the work" }];
   if (midTaskStateOnly(prose, all)) return [...all, { id: "midtask.no-state", group: "content", clause: "the reply ends leading into its next call: the unfinished rows describe a step under way, not the work" }];
@@ -312,14 +315,15 @@ export function analyzeFinalReport(text: string, counter?: TokenCounter, options
   // A long reply is read on its head and tail (window.ts); chars and tokens stay the whole reply's.
   const window = replyWindow(text, options.window?.head, options.window?.tail);
   const prose = readProse(window.text);
-  const found = hits(prose, options, true);
+  const edits = hasEditBlock(window.text);
+  const found = hits(prose, options, edits, true);
   const fired = new Set(found.map((hit) => hit.group));
   // A reply that reports no work and asks whether to do it is a diagnosis or a proposal: a row that
   // describes the code's present state ("the lookup fails after a fresh clone", "Gemini test not
   // updated") tells what the agent found, not what it left (ADR 0089: nothing was claimed or left).
   // Rows about the agent's own work (could not, remaining, next, blocked, partial) still count.
-  if (fired.has("unfinished") && !fired.has("complete") && fired.has("permission") && CODE_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && findsOnly(hits(prose, options))) fired.delete("unfinished");
-  if (fired.has("unfinished") && CODE_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && endsMidTask(prose) && midTaskStateOnly(prose, hits(prose, options))) fired.delete("unfinished");
+  if (fired.has("unfinished") && !fired.has("complete") && fired.has("permission") && CODE_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && findsOnly(hits(prose, options, edits))) fired.delete("unfinished");
+  if (fired.has("unfinished") && CODE_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && endsMidTask(prose) && midTaskStateOnly(prose, hits(prose, options, edits))) fired.delete("unfinished");
   const asksPermission = fired.has("permission");
   // A progress mark (❌, ⏳, an unchecked box) is unfinished work only in a reply that reports progress.
   const reportsProgress = fired.has("complete") || prose.statements.some((line) => CHECKED_ITEM.test(line));

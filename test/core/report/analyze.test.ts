@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TokenCounter, countTokens } from "../../../src/core/tokens.ts";
 import { REPORT_PATTERNS, analyzeFinalReport, explainFinalReport, plainLine, reportPatternHits } from "../../../src/core/report/analyze.ts";
+import { hasEditBlock } from "../../../src/core/report/edits.ts";
 
 describe("the pattern table", () => {
   it("has unique ids prefixed by their group, and no global or sticky flags (test() must be stateless)", () => {
@@ -94,7 +95,7 @@ describe("the pattern table", () => {
     ["I've fixed the workflow.\n\n❌ Original problematic command:\n\n```\ncd agent\n```\n\nThe fix adds `cd ..` first.", ["complete.ive"]],
     ["The Problem: the trigger only works when the workflow file is in the default branch. Which solution would you prefer?", ["permission.prefer"]],
     ["Added a full done / partial / not done matrix to the doc.", ["complete.verb"]],
-    ["I can help you modify the files programmatically if you tell me what you want changed.", ["permission.soft"]],
+    ["I can help you modify the files programmatically if you tell me what you want changed.", ["permission.soft", "permission.tell-me"]],
     ["If you tell me your budget and region, we can narrow it to one stack.", ["permission.soft"]],
     ["Added 1-4. Want me to implement any of the remaining suggestions?", ["complete.verb", "unfinished.remaining", "permission.clipped"]],
     ["The other 3 comments were already fixed in the latest commits.", []],
@@ -148,7 +149,7 @@ describe("the pattern table", () => {
     ["Should I proceed with the rest?", ["permission.should"]],
     ["Would you like me to add tests?", ["permission.want-me"]],
     ["Want me to begin?", ["permission.clipped"]],
-    ["Let me know if you'd like me to add tests.", ["permission.let-me-know"]],
+    ["Let me know if you'd like me to add tests.", ["permission.let-me-know", "permission.tell-me"]],
     ["Ready to proceed with implementation?", ["permission.ready"]],
     ["Or would you prefer the other option?", ["permission.prefer", "permission.or"]],
     ["Does that sound good?", ["permission.sound-good"]],
@@ -186,6 +187,24 @@ describe("the pattern table", () => {
     // 0124: the agent's readiness as the last sentence waits for the word; a branch's readiness is a claim.
     ["The spec is updated. Ready to proceed with implementation!", ["complete.state", "complete.final", "permission.ready"]],
     ["The branch is ready to merge.", ["complete.state"]],
+    // Round 5 (docs/decisions/0152): completion read from any regular past verb but reading, trying and wanting ones,
+    // any perfect passive but states and descriptions; asks read by what the ending does.
+    ["I corrected the off-by-one in the pager.", ["complete.ive"]],
+    ["We integrated the formatter into the build.", ["complete.ive"]],
+    ["The fixes we tried did not help.", []],
+    ["I noticed the cache is cold on start.", []],
+    ["The login page has been redesigned with a cleaner layout.", ["complete.state"]],
+    ["This flag has been deprecated since 2.0.", ["reason.cause"]],
+    ["Here's what changed:\n- the pager counts from one", ["complete.label"]],
+    ["Once you confirm, I'll apply the same change to the other modules.", ["next.step","permission.your-word"]],
+    ["If this looks good, I'll merge it.", ["permission.your-word"]],
+    ["Once you pick one of the two mockups I'll wire it.", ["next.step"]],
+    ["Let me know how you'd like to proceed.", ["permission.tell-me"]],
+    ["Tell me which option you prefer.", ["permission.tell-me"]],
+    ["Would it help if I added a test for this?", ["permission.offer-question"]],
+    ["Do you want these changes applied?", ["permission.offer-question"]],
+    ["I can also add a dark mode toggle.", ["permission.offer"]],
+    ["I can help with anything else you need.", ["reason.cause"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
@@ -194,6 +213,34 @@ describe("the pattern table", () => {
   it("every row is exercised by the dense table above", () => {
     const covered = new Set(rows.flatMap(([, ids]) => ids));
     expect(REPORT_PATTERNS.map((row) => row.id).filter((id) => !covered.has(id))).toEqual([]);
+  });
+});
+
+describe("edit blocks a harness applies (docs/decisions/0152)", () => {
+  const block = ["cli.py", "```python", "<<<<<<< SEARCH", "x = 1", "=======", "x = 2", ">>>>>>> REPLACE", "```"].join("\n");
+
+  it("a reply whose prose only introduces a SEARCH/REPLACE block claims the change", () => {
+    for (const preamble of ["To add a `--verbose` flag, we need to modify `cli.py`:", "Here is the *SEARCH/REPLACE* block to add the flag:", "Let's update `cli.py` to add the flag:"]) {
+      const text = `${preamble}\n\n${block}`;
+      expect([analyzeFinalReport(text).claimsComplete, reportPatternHits(text).includes("complete.edit-block")]).toEqual([true, true]);
+    }
+  });
+
+  it("an unfinished clause still outweighs it; a request for files or markers out of place claims nothing", () => {
+    expect(analyzeFinalReport(`Here is the first of the three edits; the other two remain.\n\n${block}`)).toMatchObject({ claimsComplete: false, statesUnfinished: true });
+    expect(analyzeFinalReport("Please add `src/app.py` to the chat so I can make the changes.").claimsComplete).toBe(false);
+    expect(analyzeFinalReport("Aider writes edits as `<<<<<<< SEARCH` … `=======` … `>>>>>>> REPLACE` blocks.").claimsComplete).toBe(false);
+    expect(analyzeFinalReport(["```", "<<<<<<< SEARCH", "x = 1", "```"].join("\n")).claimsComplete).toBe(false);
+  });
+
+  it("finds a block after any prefix, and no block in text without all three markers", () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (before, after) => {
+        expect(hasEditBlock(`${before}\n${block}\n${after}`)).toBe(true);
+        expect(hasEditBlock(`${before}${after}`.replaceAll(">>>>>>> REPLACE", ""))).toBe(false);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
