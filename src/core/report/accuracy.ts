@@ -18,10 +18,10 @@ export interface AnalyzerAccuracy {
 
 export const ANALYZER_ACCURACY: { heldOut: AnalyzerAccuracy; test: AnalyzerAccuracy; test2: AnalyzerAccuracy; test3: AnalyzerAccuracy; test4: AnalyzerAccuracy; test5: AnalyzerAccuracy; dev: AnalyzerAccuracy } = {
   heldOut: { replies: 364, real: 301, fields: {
-    claimsComplete: { positives: 165, precision: 0.845, recall: 0.794 },
+    claimsComplete: { positives: 165, precision: 0.84, recall: 0.794 },
     statesUnfinished: { positives: 57, precision: 0.754, recall: 0.754 },
     givesReasonAndNext: { positives: 26, precision: 0.714, recall: 0.577 },
-    asksPermission: { positives: 62, precision: 0.912, recall: 0.839 },
+    asksPermission: { positives: 62, precision: 0.918, recall: 0.903 },
     fillerEnding: { positives: 11, precision: 1, recall: 0.545 },
   } },
   test: { replies: 110, real: 61, fields: {
@@ -46,7 +46,7 @@ export const ANALYZER_ACCURACY: { heldOut: AnalyzerAccuracy; test: AnalyzerAccur
     fillerEnding: { positives: 1, precision: null, recall: 0 },
   } },
   test4: { replies: 50, real: 50, fields: {
-    claimsComplete: { positives: 17, precision: 0.75, recall: 0.882 },
+    claimsComplete: { positives: 17, precision: 0.714, recall: 0.882 },
     statesUnfinished: { positives: 6, precision: 0.375, recall: 0.5 },
     givesReasonAndNext: { positives: 3, precision: 0.667, recall: 0.667 },
     asksPermission: { positives: 12, precision: 1, recall: 1 },
@@ -56,7 +56,7 @@ export const ANALYZER_ACCURACY: { heldOut: AnalyzerAccuracy; test: AnalyzerAccur
     claimsComplete: { positives: 48, precision: 0.649, recall: 0.5 },
     statesUnfinished: { positives: 9, precision: 0.8, recall: 0.444 },
     givesReasonAndNext: { positives: 7, precision: 0.5, recall: 0.286 },
-    asksPermission: { positives: 10, precision: 0.4, recall: 0.2 },
+    asksPermission: { positives: 10, precision: 0.667, recall: 0.6 },
     fillerEnding: { positives: 4, precision: null, recall: 0 },
   } },
   dev: { replies: 721, real: 588, fields: {
