@@ -156,6 +156,20 @@ function askBefore(lines: readonly string[], lastStart: number): number {
   return k >= 0 && k < lastStart - 1 && ASK_LEAD_IN.test(lines[k] as string) ? k : -1;
 }
 
+/** A menu entry: a list item, or an option under a bracketed key ("[E] Exit Party Mode", "[2] Create action items"). */
+const OPTION_LINE = /^\s*(?:[-*+]|\d{1,9}[.)]|\[[\w ]{1,3}\])\s/;
+
+/**
+ * The line before a last paragraph made only of menu entries, or -1: a reply that ends on its menu
+ * ("Ready for more discussion?" then "[E] Exit Party Mode") asks in the line above it, so the ending
+ * reads that line with the menu (docs/decisions/0152). Reads the last paragraph's lines once.
+ */
+function menuBefore(lines: readonly string[], lastStart: number): number {
+  if (lastStart === 0 || lastStart >= lines.length) return -1;
+  for (let k = lastStart; k < lines.length; k += 1) if (!OPTION_LINE.test(lines[k] as string)) return -1;
+  return lastStart - 1;
+}
+
 /** Whether the reply ends leading into the agent's next call (see MID_TASK_ENDING). */
 function endsMidTask(prose: Prose): boolean {
   return MID_TASK_ENDING.test(sentencesOf(prose.lines.at(-1) ?? "").at(-1) ?? "");
@@ -176,7 +190,7 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
   // Paragraphs are contiguous runs of lines: the last one starts at its paragraph start.
   const lastStart = paragraphStarts.at(-1) ?? lines.length;
   const endingStart = paragraphStarts.length > 1 && /^or\b/i.test(lines[lastStart] ?? "") ? (paragraphStarts.at(-2) as number) : lastStart;
-  const ask = endingStart === lastStart ? askBefore(lines, lastStart) : -1;
+  const ask = endingStart !== lastStart ? -1 : Math.max(askBefore(lines, lastStart), menuBefore(lines, lastStart));
   const ending = ask === -1 ? joinedTail(lines, endingStart, lines.length, 3000) : `${(lines[ask] as string).slice(0, 300)}\n${joinedTail(lines, lastStart, lines.length, 3000)}`;
   const midTask = endsMidTask(prose);
   const lastParagraph = withoutPlanItems(lines.slice(lastStart).filter((line) => !contentText.has(line)));

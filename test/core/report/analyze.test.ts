@@ -79,9 +79,9 @@ describe("the pattern table", () => {
     ["Updated the docs. Ready to commit if you'd like.", ["complete.word", "complete.verb", "complete.state", "permission.soft"]],
     ["Want me to implement this with both:\n- the UUID\n- the line count", ["permission.options", "content.ask"]],
     // Round 4 (docs/decisions/0140), from dev replies only.
-    ["Status corrected. Would you like to tackle user story 5 next to complete the project?", ["next.step", "permission.what-next"]],
+    ["Status corrected. Would you like to tackle user story 5 next to complete the project?", ["next.step", "permission.would-you-like", "permission.what-next"]],
     ["I've created the file. What's next?", ["complete.ive", "next.step", "permission.what-next"]],
-    ["Would you like to commit this fix? I can suggest a message:\n\n```\nfix: paths\n```", ["permission.what-next", "content.ask"]],
+    ["Would you like to commit this fix? I can suggest a message:\n\n```\nfix: paths\n```", ["permission.would-you-like", "permission.what-next", "content.ask"]],
     ["Copilot has been working on this problem for a while. It can continue to iterate, or you can send a new message to refine your prompt.", ["continue.ask", "next.step", "permission.soft"]],
     ["I'm currently restricted to working within the current workspace.", ["unfinished.cannot"]],
     ["Okay, I've reviewed the brief. Here's my take on the next best step.", ["next.step"]],
@@ -113,7 +113,7 @@ describe("the pattern table", () => {
     ["I'd put it in the handler. What do you prefer?", ["permission.prefer"]],
     ["| step | result |\n|---|---|\n| build | ✅ PASS |\n\n**Overall: ✅ PASS**\n\nNotes follow.", ["complete.verdict"]],
     ["Added logging for marshaling failures in the chunker.", ["complete.verb"]],
-    ["The file already has it. Would you like to add a different one, or modify the existing line?", ["permission.choice"]],
+    ["The file already has it. Would you like to add a different one, or modify the existing line?", ["permission.would-you-like", "permission.choice"]],
     ["Two tests still fail. Should I fix them?", ["unfinished.still", "unfinished.fails", "reason.cause", "permission.should"]],
     ["The Builder isn't wrong; it's working code.", []],
     ["Every prompt calls the hook, which now sets the field.", []],
@@ -132,7 +132,7 @@ describe("the pattern table", () => {
     ["All changes have been implemented and verified.", ["complete.state"]],
     ["The suppression comment remains accurate.", []],
     ["I'd go with the extension method — thoughts?", ["permission.sound-good"]],
-    ["Tests written. What would you like to do next?", ["complete.final", "next.step", "permission.what-next"]],
+    ["Tests written. What would you like to do next?", ["complete.final", "next.step", "permission.would-you-like", "permission.what-next"]],
     ["The skill suggests a local file, but your call.", ["permission.soft"]],
     ["Fixed the crash.\n\n> TypeError: the build fails on start", ["complete.word", "complete.verb", "content.quote"]],
     ["Fixed the crash.\n\n> Note: the Windows job still fails", ["complete.word", "complete.verb", "unfinished.still", "unfinished.fails", "reason.cause"]],
@@ -218,6 +218,29 @@ describe("the pattern table", () => {
     ["Please add `src/app.py` to the chat if you want me to proceed.", ["permission.your-word"]],
     ["Please add `src/app.py` to the chat so I can make the changes.", []],
     ["I don't see a config file. Otherwise, I can help you create one.", ["permission.offer"]],
+    // From dev batch D (docs/decisions/0152): menus and prompts, approval questions, observations and relative clauses,
+    // evaluations of the code, attributive participles, code printed without a fence, sign-offs.
+    ["Choose [1], [2], or specify which issue to examine:", ["permission.menu"]],
+    ["Please select an option.", ["permission.menu"]],
+    ["Should I update the story status to done? (y/n)", ["permission.should","permission.menu"]],
+    ["Choose the option that best fits your project requirements.", []],
+    ["Would you like to add `main.py` to the chat?", ["permission.would-you-like"]],
+    ["Would you like to try running it to verify the fix?", []],
+    ["Do you approve this proposal for implementation?", ["permission.sound-good"]],
+    ["Ready for more discussion?", ["permission.ready"]],
+    ["If you need a concrete implementation, please specify, and I will provide code.", ["reason.cause","next.step","permission.tell-me"]],
+    ["This should be in the HTTP handler.", []],
+    ["I can only see the file that was explicitly added.", []],
+    ["It looks like Epic 1 was recently completed.", []],
+    ["Now, regarding your question about the cache", []],
+    ["The server partially satisfies the architecture.", []],
+    ["The migration is partially done.", ["complete.final","unfinished.word"]],
+    ["The system must return an error for any blocked operation.", ["reason.cause"]],
+    ["Run the workflow to generate failing tests for P0.", ["reason.cause","next.step"]],
+    ["7         except FileNotFoundError:", []],
+    ["Is there anything else you'd like me to do?", ["filler.sign-off"]],
+    ["Ready for next task.", ["next.step","filler.sign-off"]],
+    ["I have verified this by inspecting the routes.", []],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
@@ -317,6 +340,11 @@ describe("analyzeFinalReport fields", () => {
     ["  ##   Spaced   ", "Spaced"],
   ])("plainLine(%j) = %j", (line, expected) => {
     expect(plainLine(line)).toBe(expected);
+  });
+
+  it("a last paragraph made only of menu entries is read with the line above it (0152)", () => {
+    const text = "The methodology is saved to `docs/method.md`.\n\nReady for more discussion?\n\n[E] Exit Party Mode - end the session";
+    expect([analyzeFinalReport(text).asksPermission, analyzeFinalReport(text.replace("Ready for more discussion?", "Agents have contributed.")).asksPermission]).toEqual([true, false]);
   });
 
   it("the ending joins the paragraph before a trailing 'Or …' paragraph", () => {
