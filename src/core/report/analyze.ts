@@ -28,7 +28,7 @@
 import { TokenCounter, countTokens } from "../tokens.ts";
 import { clausesOf, isDoneLabel, isListItem, isNarrationOrQuestion, sentencesOf, stepsNamed } from "./clauses.ts";
 import { ASK_LEAD_IN, contentStatements } from "./content.ts";
-import { hasEditBlock } from "./edits.ts";
+import { type EditBlocks, editBlocks } from "./edits.ts";
 import { REPORT_PATTERNS, type PatternGroup, type PatternScope, type ReportPattern } from "./patterns.ts";
 import { plainLine, type Prose, readProse } from "./read.ts";
 import { FENCE_RUNS_READ, replyWindow } from "./window.ts";
@@ -175,7 +175,7 @@ function endsMidTask(prose: Prose): boolean {
   return MID_TASK_ENDING.test(sentencesOf(prose.lines.at(-1) ?? "").at(-1) ?? "");
 }
 
-const LABEL_HINT = /\b(?:changes|fixes|edits|files|what|summary|overall|result|status|verdict)\b/i;
+const LABEL_HINT = /\b(?:changes|fixes|edits|improvements|updates|modifications|enhancements|refactors|optimi[sz]ations|files|what|summary|overall|result|status|verdict)\b/i;
 
 /** A clause that opens with a subordinator is a premise ("When I deleted X, the method was removed"), not a report. */
 const PREMISE = /^\W*(?:when|whenever|if|after|since|because|once|as soon as|until|unless|while)\b/i;
@@ -239,7 +239,7 @@ function stepsDone(prose: Prose, steps: ReadonlySet<string>): Set<string> {
  * The rows that fire, in table order. With `firstPerGroup` a row is skipped once its group has
  * fired (the booleans need no more); `explainFinalReport` asks for every row.
  */
-function hits(prose: Prose, options: AnalyzeOptions, edits: boolean, firstPerGroup = false): PatternHit[] {
+function hits(prose: Prose, options: AnalyzeOptions, edits: EditBlocks, firstPerGroup = false): PatternHit[] {
   const { content, intros } = contentStatements(prose.statements);
   const parts = scopes(prose, content);
   // The clause and label scopes are scanned as one newline-joined text each (see CLAUSE_ROWS).
@@ -262,8 +262,11 @@ function hits(prose: Prose, options: AnalyzeOptions, edits: boolean, firstPerGro
       fired.add(row.group);
     }
   }
-  // An edit block the harness applies delivers its change, whatever the preamble says (edits.ts).
-  if (edits && !(firstPerGroup && fired.has("complete"))) out.push({ id: "complete.edit-block", group: "complete", clause: "a SEARCH/REPLACE edit block: the harness applies it as written" });
+  // An edit block the harness applies delivers its change, whatever the preamble says — unless the ending asks
+  // whether to go ahead with it ("Please confirm if you would like to proceed with this change."): then it is offered (edits.ts).
+  if (edits === "offered") {
+    if (!firstPerGroup) out.push({ id: "edits.offered", group: "content", clause: "the edit blocks wait for the person's word: the text after them asks whether to go ahead" });
+  } else if (edits === "applied" && !(firstPerGroup && fired.has("complete"))) out.push({ id: "complete.edit-block", group: "complete", clause: "a SEARCH/REPLACE edit block: the harness applies it as written" });
   // Which blocks were read as content, so --explain shows why their status words did not count.
   if (!firstPerGroup) for (const intro of intros) out.push({ id: intro.id, group: "content", clause: intro.clause });
   const steps = new Set(options.steps ?? []);
@@ -300,7 +303,7 @@ function midTaskStateOnly(prose: Prose, all: readonly PatternHit[]): boolean {
 /** The rows that fired on `text`, in table order, each with the clause it fired on: why a field came out as it did. */
 export function explainFinalReport(text: string, options: AnalyzeOptions = {}): PatternHit[] {
   const window = replyWindow(text, options.window?.head, options.window?.tail);
-  const all = explainProse(readProse(window.text), options, hasEditBlock(window.text));
+  const all = explainProse(readProse(window.text), options, editBlocks(window.text));
   if (window.unreadChars === 0) return all;
   const fences = window.tailFenceKnown ? "" : `; the middle has more than ${FENCE_RUNS_READ} runs of three backticks or tildes, so the tail was read as if it began outside code`;
   const clause = `read the first ${window.headChars} and the last ${window.tailChars} characters; ${window.unreadChars} characters in the middle were not read${fences}`;
@@ -308,7 +311,7 @@ export function explainFinalReport(text: string, options: AnalyzeOptions = {}): 
 }
 
 /** The rows that fired on a reply already read, with the notes on findings and mid-task endings. */
-function explainProse(prose: Prose, options: AnalyzeOptions, edits: boolean): PatternHit[] {
+function explainProse(prose: Prose, options: AnalyzeOptions, edits: EditBlocks): PatternHit[] {
   const all = hits(prose, options, edits);
   // Say when the unfinished rows were read as findings or as a step under way (see analyzeFinalReport).
   if (findsOnly(all)) return [...all, { id: "findings.no-claim", group: "content", clause: "no completion clause and the ending asks: the unfinished rows describe the code, not the work" }];
@@ -329,7 +332,7 @@ export function analyzeFinalReport(text: string, counter?: TokenCounter, options
   // A long reply is read on its head and tail (window.ts); chars and tokens stay the whole reply's.
   const window = replyWindow(text, options.window?.head, options.window?.tail);
   const prose = readProse(window.text);
-  const edits = hasEditBlock(window.text);
+  const edits = editBlocks(window.text);
   const found = hits(prose, options, edits, true);
   const fired = new Set(found.map((hit) => hit.group));
   // A reply that reports no work and asks whether to do it is a diagnosis or a proposal: a row that

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TokenCounter, countTokens } from "../../../src/core/tokens.ts";
 import { REPORT_PATTERNS, analyzeFinalReport, explainFinalReport, plainLine, reportPatternHits } from "../../../src/core/report/analyze.ts";
-import { hasEditBlock } from "../../../src/core/report/edits.ts";
+import { editBlocks, hasEditBlock } from "../../../src/core/report/edits.ts";
 
 describe("the pattern table", () => {
   it("has unique ids prefixed by their group, and no global or sticky flags (test() must be stateless)", () => {
@@ -160,7 +160,7 @@ describe("the pattern table", () => {
     ["The page loads.\n\nHope this helps!", ["filler.sign-off"]],
     ["The page loads in 80 ms on the cold path.", []],
     // docs/decisions/0124: an offer with its condition first, when the condition names more work.
-    ["If you want me to add a CLI test too, let me know.", ["permission.if-let-me-know"]],
+    ["If you want me to add a CLI test too, let me know.", ["permission.if-let-me-know", "permission.offer-help"]],
     ["If you need any further tweaks to the wording, let me know!", ["reason.cause", "permission.if-let-me-know"]],
     ["Let me know if you need further changes.", ["reason.cause", "permission.if-let-me-know"]],
     ["If you need anything else, let me know!", ["reason.cause"]],
@@ -241,6 +241,16 @@ describe("the pattern table", () => {
     ["Is there anything else you'd like me to do?", ["filler.sign-off"]],
     ["Ready for next task.", ["next.step","filler.sign-off"]],
     ["I have verified this by inspecting the routes.", []],
+    // From dev batch D, Aider replies (0152): help offered with named work, code work handed back, generic help as filler.
+    ["Let me know if you need help implementing any of these changes!", ["reason.cause", "permission.offer-help"]],
+    ["Let me know if you need further assistance!", ["reason.cause", "filler.generic-help"]],
+    ["If you have other files you would like me to review, please let me know.", ["permission.offer-help"]],
+    ["You'll need to update the `ingest` and `embed` functions to use the new embedder.", ["unfinished.handed-back", "reason.cause"]],
+    ["You'll need to add the key to your `.env` file.", ["reason.cause"]],
+    ["Please provide the details, and I'll be happy to assist you further.", ["next.step", "filler.generic-help"]],
+    ["Key Improvements Made:\n- Added retries", ["complete.verb", "complete.label"]],
+    ["This avoids the overhead of waiting for file writes.", ["reason.cause"]],
+    ["It writes the embeddings directly instead of waiting for it to complete.", ["reason.cause", "next.step"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
@@ -267,6 +277,15 @@ describe("edit blocks a harness applies (docs/decisions/0152)", () => {
     expect(analyzeFinalReport("Please add `src/app.py` to the chat so I can make the changes.").claimsComplete).toBe(false);
     expect(analyzeFinalReport("Aider writes edits as `<<<<<<< SEARCH` … `=======` … `>>>>>>> REPLACE` blocks.").claimsComplete).toBe(false);
     expect(analyzeFinalReport(["```", "<<<<<<< SEARCH", "x = 1", "```"].join("\n")).claimsComplete).toBe(false);
+  });
+
+  it("blocks followed by a request to confirm going ahead are offered, not delivered, even when a nested fence hides the ask", () => {
+    const ask = `To create the README I will provide a block.\n\n${block}\n\nPlease confirm if you would like to proceed with this change.`;
+    expect([analyzeFinalReport(ask).claimsComplete, analyzeFinalReport(ask).asksPermission, reportPatternHits(ask).includes("edits.offered")]).toEqual([false, true, true]);
+    const nested = ["README.md", "````markdown", "<<<<<<< SEARCH", "=======", "Run it:", "```bash", "npm start", "```", ">>>>>>> REPLACE", "```", "", "Please confirm if you would like to proceed with these changes."].join("\n");
+    expect(editBlocks(nested)).toBe("offered");
+    expect(editBlocks(`Done.\n\n${block}\n\nThese changes add the flag.`)).toBe("applied");
+    expect(editBlocks("Please confirm if you would like to proceed.")).toBe("none");
   });
 
   it("finds a block after any prefix, and no block in text without all three markers", () => {

@@ -17,13 +17,13 @@ export type RelabelField = (typeof RELABEL_FIELDS)[number];
 
 /**
  * Dev replies (in no held-out split) of those that existed when the sample was drawn, Fisher–Yates with
- * mulberry32(RELABEL_SEED), first 60, sorted. Batch A (849–1049, docs/decisions/0139) came later, so it is
- * outside the pool: a later reply must not move a draw already labelled.
+ * mulberry32(RELABEL_SEED), first 60, sorted. Everything numbered from 849 on (batch A, docs/decisions/0139, and
+ * every later batch) came later, so it is outside the pool: a later reply must not move a draw already labelled.
  */
 const DRAWN_BEFORE = 849;
 export function drawRelabelSample(files: readonly string[] = replyFiles()): string[] {
   const held = new Set([SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_5].flatMap((spec) => committedSplit(spec)));
-  const order = files.filter((file) => !held.has(file) && !(Number.parseInt(file, 10) >= DRAWN_BEFORE && Number.parseInt(file, 10) <= 1049));
+  const order = files.filter((file) => !held.has(file) && Number.parseInt(file, 10) < DRAWN_BEFORE);
   const rng = seededRng(RELABEL_SEED);
   for (let i = order.length - 1; i > 0; i -= 1) {
     const j = Math.floor(rng() * (i + 1));
