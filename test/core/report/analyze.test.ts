@@ -251,6 +251,14 @@ describe("the pattern table", () => {
     ["Key Improvements Made:\n- Added retries", ["complete.verb", "complete.label"]],
     ["This avoids the overhead of waiting for file writes.", ["reason.cause"]],
     ["It writes the embeddings directly instead of waiting for it to complete.", ["reason.cause", "next.step"]],
+    // From dev batch D chunk 3 (0152): talk is not work, delivery that could not be made, fallbacks in conditions, kept properties.
+    ["For the PR we discussed, I would need to see the diff.", ["reason.cause", "next.step"]],
+    ["Since we're unable to commit due to container limitations, here is a summary.", ["unfinished.cannot", "reason.cause"]],
+    ["An issue with the Git configuration is preventing commits.", ["unfinished.blocked"]],
+    ["If that doesn't work, configure Git to use HTTPS.", []],
+    ["The system remains functional with partial configurations.", []],
+    ["We are still following the plan but need to complete:", ["next.step", "content.plan"]],
+    ["Let me know if you encounter any other specific issues!", ["filler.sign-off"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
