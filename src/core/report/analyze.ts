@@ -153,7 +153,8 @@ const MID_TASK_ENDING = /^\W*(?:(?:now|ok|okay|good|great|perfect|so|first|next|
 function askBefore(lines: readonly string[], lastStart: number): number {
   let k = lastStart - 1;
   while (k >= 0 && isListItem(lines[k] as string)) k -= 1;
-  return k >= 0 && k < lastStart - 1 && ASK_LEAD_IN.test(lines[k] as string) ? k : -1;
+  // The ask may close a line of other sentences: "The server is now running. Would you like me to:" (0152).
+  return k >= 0 && k < lastStart - 1 && ASK_LEAD_IN.test(sentencesOf((lines[k] as string).slice(-400)).at(-1) ?? "") ? k : -1;
 }
 
 /** A menu entry: a list item, or an option under a bracketed key ("[E] Exit Party Mode", "[2] Create action items"). */

@@ -132,7 +132,7 @@ describe("the pattern table", () => {
     ["All changes have been implemented and verified.", ["complete.state"]],
     ["The suppression comment remains accurate.", []],
     ["I'd go with the extension method — thoughts?", ["permission.sound-good"]],
-    ["Tests written. What would you like to do next?", ["complete.final", "next.step", "permission.would-you-like", "permission.what-next"]],
+    ["Tests written. What would you like to do next?", ["complete.final", "next.step", "permission.what-next"]],
     ["The skill suggests a local file, but your call.", ["permission.soft"]],
     ["Fixed the crash.\n\n> TypeError: the build fails on start", ["complete.word", "complete.verb", "content.quote"]],
     ["Fixed the crash.\n\n> Note: the Windows job still fails", ["complete.word", "complete.verb", "unfinished.still", "unfinished.fails", "reason.cause"]],
@@ -259,6 +259,22 @@ describe("the pattern table", () => {
     ["The system remains functional with partial configurations.", []],
     ["We are still following the plan but need to complete:", ["next.step", "content.plan"]],
     ["Let me know if you encounter any other specific issues!", ["filler.sign-off"]],
+    // From dev batch D chunks 4-5 (0152): closing offers only, wh-questions, conditions, recaps after an ask, running services.
+    ["I can help you fix this fork error. Let me check the logs.", ["reason.cause"]],
+    ["Hi! What would you like to work on?", []],
+    ["✅ No hardcoded colors or styles remain", ["complete.idiom"]],
+    ["If you still see any errors, please share them.", ["reason.cause", "next.step"]],
+    ["Next, we need to create the repository on GitHub and push.", ["unfinished.next", "reason.cause", "next.step"]],
+    ["Status: Phase 1.2 complete. Ready to proceed to Phase 1.3 (Assets).", ["complete.final", "permission.ready"]],
+    ["Awaiting your direction on how to proceed.", ["permission.your-word"]],
+    ["If you find the effect too strong, we can easily adjust the opacity values.", ["permission.soft"]],
+    ["Would you like help setting up browser-based SSH auth?", ["permission.offer-question"]],
+    ["Would you like help with anything else?", ["filler.sign-off"]],
+    ["Here's an updated version with some advanced CSS techniques:", ["complete.here"]],
+    ["The development server is now running.", ["complete.idiom"]],
+    ["The error occurs because no server is running there.", ["reason.cause"]],
+    ["The server has started successfully.", ["complete.idiom"]],
+    ["Template files can be reviewed later if needed.", ["unfinished.deferred"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
