@@ -275,6 +275,7 @@ describe("the pattern table", () => {
     ["The error occurs because no server is running there.", ["reason.cause"]],
     ["The server has started successfully.", ["complete.idiom"]],
     ["Template files can be reviewed later if needed.", ["unfinished.deferred"]],
+    ["Based on my research, I've discovered where the sessions are stored.", []],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
