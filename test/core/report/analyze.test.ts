@@ -313,6 +313,11 @@ describe("edit blocks a harness applies (docs/decisions/0152)", () => {
     expect(editBlocks("Please confirm if you would like to proceed.")).toBe("none");
   });
 
+  it("reads hostile marker runs to the end: markers out of place, no divider, no closing marker", () => {
+    const many = (unit: string): string => unit.repeat(Math.ceil(200_000 / unit.length));
+    expect([many("x<<<<<<< SEARCH"), many("<<<<<<< SEARCH\n=======\n"), many("   <<<<<<< SEARCH\n"), many(">>>>>>> REPLACE\n")].map(editBlocks)).toEqual(["none", "none", "none", "none"]);
+  });
+
   it("finds a block after any prefix, and no block in text without all three markers", () => {
     fc.assert(
       fc.property(fc.string(), fc.string(), (before, after) => {
@@ -435,7 +440,7 @@ describe("analyzeFinalReport fields", () => {
 });
 
 describe("analyzeFinalReport properties", () => {
-  const piece = fc.constantFrom("Done.", "not done", "Should I go on?", "```", "~~~", "`", "# ", "===", "---", "\n", "\n\n", "**", "_", "Or ", "Nothing needed.", "’", "🚀", "\r\n");
+  const piece = fc.constantFrom("Done.", "not done", "Should I go on?", "```", "~~~", "`", "# ", "===", "---", "\n", "\n\n", "**", "_", "Or ", "Nothing needed.", "’", "🚀", "\r\n", "<<<<<<< SEARCH\n", "=======\n", ">>>>>>> REPLACE\n", "Please confirm if you would like to proceed.", "[1] Fix it", "(y/n)", "If that doesn't work, ");
   const reply = fc.oneof(fc.string(), fc.array(fc.oneof(piece, fc.string()), { maxLength: 30 }).map((parts) => parts.join("")));
 
   it("never throws, counts characters, and keeps its invariants", () => {
@@ -454,7 +459,8 @@ describe("analyzeFinalReport properties", () => {
   it("a reply wrapped in an unclosed fence has no headings and no judgements", () => {
     fc.assert(
       fc.property(reply, (text) => {
-        const result = analyzeFinalReport(`${"`".repeat(3 + text.length)}\n${text}`);
+        // An edit block is read from the raw text, fences or not (0153), so the markers are left out here.
+        const result = analyzeFinalReport(`${"`".repeat(3 + text.length)}\n${text.replaceAll("<<<<<<< SEARCH", "")}`);
         expect([result.headings, result.claimsComplete, result.statesUnfinished, result.asksPermission, result.fillerEnding]).toEqual([[], false, false, false, false]);
       }),
       { numRuns: 500 },
