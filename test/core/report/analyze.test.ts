@@ -276,6 +276,8 @@ describe("the pattern table", () => {
     ["The server has started successfully.", ["complete.idiom"]],
     ["Template files can be reviewed later if needed.", ["unfinished.deferred"]],
     ["Based on my research, I've discovered where the sessions are stored.", []],
+    ["I'll leave the migration for you to run, since it needs production access.", ["unfinished.handed-back", "reason.cause"]],
+    ["I've paused here so you can review the schema.", ["unfinished.blocked"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
