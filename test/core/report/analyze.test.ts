@@ -278,6 +278,7 @@ describe("the pattern table", () => {
     ["Based on my research, I've discovered where the sessions are stored.", []],
     ["I'll leave the migration for you to run, since it needs production access.", ["unfinished.handed-back", "reason.cause"]],
     ["I've paused here so you can review the schema.", ["unfinished.blocked"]],
+    ["The commit is held by the hooks. You can manually complete the commit.", ["unfinished.handed-back"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
