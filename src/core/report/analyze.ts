@@ -28,6 +28,7 @@
 import { TokenCounter, countTokens } from "../tokens.ts";
 import { clausesOf, isDoneLabel, isListItem, isNarrationOrQuestion, sentencesOf, stepsNamed } from "./clauses.ts";
 import { ASK_LEAD_IN, contentStatements } from "./content.ts";
+import { type EditBlocks, editBlocks } from "./edits.ts";
 import { REPORT_PATTERNS, type PatternGroup, type PatternScope, type ReportPattern } from "./patterns.ts";
 import { plainLine, type Prose, readProse } from "./read.ts";
 import { FENCE_RUNS_READ, replyWindow } from "./window.ts";
@@ -152,7 +153,22 @@ const MID_TASK_ENDING = /^\W*(?:(?:now|ok|okay|good|great|perfect|so|first|next|
 function askBefore(lines: readonly string[], lastStart: number): number {
   let k = lastStart - 1;
   while (k >= 0 && isListItem(lines[k] as string)) k -= 1;
-  return k >= 0 && k < lastStart - 1 && ASK_LEAD_IN.test(lines[k] as string) ? k : -1;
+  // The ask may close a line of other sentences: "The server is now running. Would you like me to:" (0152).
+  return k >= 0 && k < lastStart - 1 && ASK_LEAD_IN.test(sentencesOf((lines[k] as string).slice(-400)).at(-1) ?? "") ? k : -1;
+}
+
+/** A menu entry: a list item, or an option under a bracketed key ("[E] Exit Party Mode", "[2] Create action items"). */
+const OPTION_LINE = /^\s*(?:[-*+]|\d{1,9}[.)]|\[[\w ]{1,3}\])\s/;
+
+/**
+ * The line before a last paragraph made only of menu entries, or -1: a reply that ends on its menu
+ * ("Ready for more discussion?" then "[E] Exit Party Mode") asks in the line above it, so the ending
+ * reads that line with the menu (docs/decisions/0152). Reads the last paragraph's lines once.
+ */
+function menuBefore(lines: readonly string[], lastStart: number): number {
+  if (lastStart === 0 || lastStart >= lines.length) return -1;
+  for (let k = lastStart; k < lines.length; k += 1) if (!OPTION_LINE.test(lines[k] as string)) return -1;
+  return lastStart - 1;
 }
 
 /** Whether the reply ends leading into the agent's next call (see MID_TASK_ENDING). */
@@ -160,7 +176,7 @@ function endsMidTask(prose: Prose): boolean {
   return MID_TASK_ENDING.test(sentencesOf(prose.lines.at(-1) ?? "").at(-1) ?? "");
 }
 
-const LABEL_HINT = /\b(?:changes|fixes|edits|files|what|summary|overall|result|status|verdict)\b/i;
+const LABEL_HINT = /\b(?:changes|fixes|edits|improvements|updates|modifications|enhancements|refactors|optimi[sz]ations|files|what|summary|overall|result|status|verdict)\b/i;
 
 /** A clause that opens with a subordinator is a premise ("When I deleted X, the method was removed"), not a report. */
 const PREMISE = /^\W*(?:when|whenever|if|after|since|because|once|as soon as|until|unless|while)\b/i;
@@ -175,7 +191,7 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
   // Paragraphs are contiguous runs of lines: the last one starts at its paragraph start.
   const lastStart = paragraphStarts.at(-1) ?? lines.length;
   const endingStart = paragraphStarts.length > 1 && /^or\b/i.test(lines[lastStart] ?? "") ? (paragraphStarts.at(-2) as number) : lastStart;
-  const ask = endingStart === lastStart ? askBefore(lines, lastStart) : -1;
+  const ask = endingStart !== lastStart ? -1 : Math.max(askBefore(lines, lastStart), menuBefore(lines, lastStart));
   const ending = ask === -1 ? joinedTail(lines, endingStart, lines.length, 3000) : `${(lines[ask] as string).slice(0, 300)}\n${joinedTail(lines, lastStart, lines.length, 3000)}`;
   const midTask = endsMidTask(prose);
   const lastParagraph = withoutPlanItems(lines.slice(lastStart).filter((line) => !contentText.has(line)));
@@ -224,7 +240,7 @@ function stepsDone(prose: Prose, steps: ReadonlySet<string>): Set<string> {
  * The rows that fire, in table order. With `firstPerGroup` a row is skipped once its group has
  * fired (the booleans need no more); `explainFinalReport` asks for every row.
  */
-function hits(prose: Prose, options: AnalyzeOptions, firstPerGroup = false): PatternHit[] {
+function hits(prose: Prose, options: AnalyzeOptions, edits: EditBlocks, firstPerGroup = false): PatternHit[] {
   const { content, intros } = contentStatements(prose.statements);
   const parts = scopes(prose, content);
   // The clause and label scopes are scanned as one newline-joined text each (see CLAUSE_ROWS).
@@ -247,6 +263,11 @@ function hits(prose: Prose, options: AnalyzeOptions, firstPerGroup = false): Pat
       fired.add(row.group);
     }
   }
+  // An edit block the harness applies delivers its change, whatever the preamble says — unless the ending asks
+  // whether to go ahead with it ("Please confirm if you would like to proceed with this change."): then it is offered (edits.ts).
+  if (edits === "offered") {
+    if (!firstPerGroup) out.push({ id: "edits.offered", group: "content", clause: "the edit blocks wait for the person's word: the text after them asks whether to go ahead" });
+  } else if (edits === "applied" && !(firstPerGroup && fired.has("complete"))) out.push({ id: "complete.edit-block", group: "complete", clause: "a SEARCH/REPLACE edit block: the harness applies it as written" });
   // Which blocks were read as content, so --explain shows why their status words did not count.
   if (!firstPerGroup) for (const intro of intros) out.push({ id: intro.id, group: "content", clause: intro.clause });
   const steps = new Set(options.steps ?? []);
@@ -283,7 +304,7 @@ function midTaskStateOnly(prose: Prose, all: readonly PatternHit[]): boolean {
 /** The rows that fired on `text`, in table order, each with the clause it fired on: why a field came out as it did. */
 export function explainFinalReport(text: string, options: AnalyzeOptions = {}): PatternHit[] {
   const window = replyWindow(text, options.window?.head, options.window?.tail);
-  const all = explainProse(readProse(window.text), options);
+  const all = explainProse(readProse(window.text), options, editBlocks(window.text));
   if (window.unreadChars === 0) return all;
   const fences = window.tailFenceKnown ? "" : `; the middle has more than ${FENCE_RUNS_READ} runs of three backticks or tildes, so the tail was read as if it began outside code`;
   const clause = `read the first ${window.headChars} and the last ${window.tailChars} characters; ${window.unreadChars} characters in the middle were not read${fences}`;
@@ -291,8 +312,8 @@ export function explainFinalReport(text: string, options: AnalyzeOptions = {}): 
 }
 
 /** The rows that fired on a reply already read, with the notes on findings and mid-task endings. */
-function explainProse(prose: Prose, options: AnalyzeOptions): PatternHit[] {
-  const all = hits(prose, options);
+function explainProse(prose: Prose, options: AnalyzeOptions, edits: EditBlocks): PatternHit[] {
+  const all = hits(prose, options, edits);
   // Say when the unfinished rows were read as findings or as a step under way (see analyzeFinalReport).
   if (findsOnly(all)) return [...all, { id: "findings.no-claim", group: "content", clause: "no completion clause and the ending asks: the unfinished rows describe the code, not the work" }];
   if (midTaskStateOnly(prose, all)) return [...all, { id: "midtask.no-state", group: "content", clause: "the reply ends leading into its next call: the unfinished rows describe a step under way, not the work" }];
@@ -312,14 +333,15 @@ export function analyzeFinalReport(text: string, counter?: TokenCounter, options
   // A long reply is read on its head and tail (window.ts); chars and tokens stay the whole reply's.
   const window = replyWindow(text, options.window?.head, options.window?.tail);
   const prose = readProse(window.text);
-  const found = hits(prose, options, true);
+  const edits = editBlocks(window.text);
+  const found = hits(prose, options, edits, true);
   const fired = new Set(found.map((hit) => hit.group));
   // A reply that reports no work and asks whether to do it is a diagnosis or a proposal: a row that
   // describes the code's present state ("the lookup fails after a fresh clone", "Gemini test not
   // updated") tells what the agent found, not what it left (ADR 0089: nothing was claimed or left).
   // Rows about the agent's own work (could not, remaining, next, blocked, partial) still count.
-  if (fired.has("unfinished") && !fired.has("complete") && fired.has("permission") && CODE_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && findsOnly(hits(prose, options))) fired.delete("unfinished");
-  if (fired.has("unfinished") && CODE_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && endsMidTask(prose) && midTaskStateOnly(prose, hits(prose, options))) fired.delete("unfinished");
+  if (fired.has("unfinished") && !fired.has("complete") && fired.has("permission") && CODE_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && findsOnly(hits(prose, options, edits))) fired.delete("unfinished");
+  if (fired.has("unfinished") && CODE_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && endsMidTask(prose) && midTaskStateOnly(prose, hits(prose, options, edits))) fired.delete("unfinished");
   const asksPermission = fired.has("permission");
   // A progress mark (❌, ⏳, an unchecked box) is unfinished work only in a reply that reports progress.
   const reportsProgress = fired.has("complete") || prose.statements.some((line) => CHECKED_ITEM.test(line));

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TokenCounter, countTokens } from "../../../src/core/tokens.ts";
 import { REPORT_PATTERNS, analyzeFinalReport, explainFinalReport, plainLine, reportPatternHits } from "../../../src/core/report/analyze.ts";
+import { editBlocks, hasEditBlock } from "../../../src/core/report/edits.ts";
 
 describe("the pattern table", () => {
   it("has unique ids prefixed by their group, and no global or sticky flags (test() must be stateless)", () => {
@@ -73,14 +74,14 @@ describe("the pattern table", () => {
     ["The old importer is incomplete by design.", []],
     ["A job is pending until a worker takes it.", []],
     ["When I deleted the file, the method definition was removed.", []],
-    ["Bug 2 (BaseCommit not updated)\n\nFixed it in the hook.", ["complete.word"]],
+    ["Bug 2 (BaseCommit not updated)\n\nFixed it in the hook.", ["complete.word", "complete.verb"]],
     ["After a fresh clone the lookup fails. Want me to implement the fallback?", ["unfinished.fails", "reason.cause", "permission.clipped", "findings.no-claim"]],
     ["Updated the docs. Ready to commit if you'd like.", ["complete.word", "complete.verb", "complete.state", "permission.soft"]],
     ["Want me to implement this with both:\n- the UUID\n- the line count", ["permission.options", "content.ask"]],
     // Round 4 (docs/decisions/0140), from dev replies only.
-    ["Status corrected. Would you like to tackle user story 5 next to complete the project?", ["next.step", "permission.what-next"]],
+    ["Status corrected. Would you like to tackle user story 5 next to complete the project?", ["next.step", "permission.would-you-like", "permission.what-next"]],
     ["I've created the file. What's next?", ["complete.ive", "next.step", "permission.what-next"]],
-    ["Would you like to commit this fix? I can suggest a message:\n\n```\nfix: paths\n```", ["permission.what-next", "content.ask"]],
+    ["Would you like to commit this fix? I can suggest a message:\n\n```\nfix: paths\n```", ["permission.would-you-like", "permission.what-next", "content.ask"]],
     ["Copilot has been working on this problem for a while. It can continue to iterate, or you can send a new message to refine your prompt.", ["continue.ask", "next.step", "permission.soft"]],
     ["I'm currently restricted to working within the current workspace.", ["unfinished.cannot"]],
     ["Okay, I've reviewed the brief. Here's my take on the next best step.", ["next.step"]],
@@ -94,7 +95,7 @@ describe("the pattern table", () => {
     ["I've fixed the workflow.\n\n❌ Original problematic command:\n\n```\ncd agent\n```\n\nThe fix adds `cd ..` first.", ["complete.ive"]],
     ["The Problem: the trigger only works when the workflow file is in the default branch. Which solution would you prefer?", ["permission.prefer"]],
     ["Added a full done / partial / not done matrix to the doc.", ["complete.verb"]],
-    ["I can help you modify the files programmatically if you tell me what you want changed.", ["permission.soft"]],
+    ["I can help you modify the files programmatically if you tell me what you want changed.", ["permission.soft", "permission.tell-me"]],
     ["If you tell me your budget and region, we can narrow it to one stack.", ["permission.soft"]],
     ["Added 1-4. Want me to implement any of the remaining suggestions?", ["complete.verb", "unfinished.remaining", "permission.clipped"]],
     ["The other 3 comments were already fixed in the latest commits.", []],
@@ -112,7 +113,7 @@ describe("the pattern table", () => {
     ["I'd put it in the handler. What do you prefer?", ["permission.prefer"]],
     ["| step | result |\n|---|---|\n| build | ✅ PASS |\n\n**Overall: ✅ PASS**\n\nNotes follow.", ["complete.verdict"]],
     ["Added logging for marshaling failures in the chunker.", ["complete.verb"]],
-    ["The file already has it. Would you like to add a different one, or modify the existing line?", ["permission.choice"]],
+    ["The file already has it. Would you like to add a different one, or modify the existing line?", ["permission.would-you-like", "permission.choice"]],
     ["Two tests still fail. Should I fix them?", ["unfinished.still", "unfinished.fails", "reason.cause", "permission.should"]],
     ["The Builder isn't wrong; it's working code.", []],
     ["Every prompt calls the hook, which now sets the field.", []],
@@ -133,9 +134,9 @@ describe("the pattern table", () => {
     ["I'd go with the extension method — thoughts?", ["permission.sound-good"]],
     ["Tests written. What would you like to do next?", ["complete.final", "next.step", "permission.what-next"]],
     ["The skill suggests a local file, but your call.", ["permission.soft"]],
-    ["Fixed the crash.\n\n> TypeError: the build fails on start", ["complete.word", "content.quote"]],
-    ["Fixed the crash.\n\n> Note: the Windows job still fails", ["complete.word", "unfinished.still", "unfinished.fails", "reason.cause"]],
-    ['You wrote: "the remaining tests still fail". Fixed it: the path join was wrong.', ["complete.word"]],
+    ["Fixed the crash.\n\n> TypeError: the build fails on start", ["complete.word", "complete.verb", "content.quote"]],
+    ["Fixed the crash.\n\n> Note: the Windows job still fails", ["complete.word", "complete.verb", "unfinished.still", "unfinished.fails", "reason.cause"]],
+    ['You wrote: "the remaining tests still fail". Fixed it: the path join was wrong.', ["complete.word", "complete.verb"]],
     ["Just say the word.", ["permission.soft"]],
     ["Or keep both for a while?", ["permission.or"]],
     ["What should I work on next?", ["next.step", "permission.should", "permission.what-next"]],
@@ -148,7 +149,7 @@ describe("the pattern table", () => {
     ["Should I proceed with the rest?", ["permission.should"]],
     ["Would you like me to add tests?", ["permission.want-me"]],
     ["Want me to begin?", ["permission.clipped"]],
-    ["Let me know if you'd like me to add tests.", ["permission.let-me-know"]],
+    ["Let me know if you'd like me to add tests.", ["permission.let-me-know", "permission.tell-me"]],
     ["Ready to proceed with implementation?", ["permission.ready"]],
     ["Or would you prefer the other option?", ["permission.prefer", "permission.or"]],
     ["Does that sound good?", ["permission.sound-good"]],
@@ -159,7 +160,7 @@ describe("the pattern table", () => {
     ["The page loads.\n\nHope this helps!", ["filler.sign-off"]],
     ["The page loads in 80 ms on the cold path.", []],
     // docs/decisions/0124: an offer with its condition first, when the condition names more work.
-    ["If you want me to add a CLI test too, let me know.", ["permission.if-let-me-know"]],
+    ["If you want me to add a CLI test too, let me know.", ["permission.if-let-me-know", "permission.offer-help"]],
     ["If you need any further tweaks to the wording, let me know!", ["reason.cause", "permission.if-let-me-know"]],
     ["Let me know if you need further changes.", ["reason.cause", "permission.if-let-me-know"]],
     ["If you need anything else, let me know!", ["reason.cause"]],
@@ -186,6 +187,98 @@ describe("the pattern table", () => {
     // 0124: the agent's readiness as the last sentence waits for the word; a branch's readiness is a claim.
     ["The spec is updated. Ready to proceed with implementation!", ["complete.state", "complete.final", "permission.ready"]],
     ["The branch is ready to merge.", ["complete.state"]],
+    // Round 5 (docs/decisions/0152): completion read from any regular past verb but reading, trying and wanting ones,
+    // any perfect passive but states and descriptions; asks read by what the ending does.
+    ["I corrected the off-by-one in the pager.", ["complete.ive"]],
+    ["We integrated the formatter into the build.", ["complete.ive"]],
+    ["The fixes we tried did not help.", []],
+    ["I noticed the cache is cold on start.", []],
+    ["The login page has been redesigned with a cleaner layout.", ["complete.state"]],
+    ["This flag has been deprecated since 2.0.", ["reason.cause"]],
+    ["Here's what changed:\n- the pager counts from one", ["complete.label"]],
+    ["Once you confirm, I'll apply the same change to the other modules.", ["next.step","permission.your-word"]],
+    ["If this looks good, I'll merge it.", ["permission.your-word"]],
+    ["Once you pick one of the two mockups I'll wire it.", ["next.step"]],
+    ["Let me know how you'd like to proceed.", ["permission.tell-me"]],
+    ["Tell me which option you prefer.", ["permission.tell-me"]],
+    ["Would it help if I added a test for this?", ["permission.offer-question"]],
+    ["Do you want these changes applied?", ["permission.offer-question"]],
+    ["I can also add a dark mode toggle.", ["permission.offer"]],
+    ["I can help with anything else you need.", ["reason.cause"]],
+    ["Modified `bar.ts` to validate the input before saving.", ["complete.verb"]],
+    ["Successfully implemented the login feature.", ["complete.verb"]],
+    ["Revised Solution: a lock file", []],
+    ["I went ahead and added the missing import.", ["complete.verb","reason.cause"]],
+    ["The README now documents the `--verbose` flag.", ["complete.now"]],
+    ["Everything should now work as expected.", ["complete.idiom"]],
+    ["Your project is set up and ready to go.", ["complete.idiom"]],
+    ["Both files were updated to use the new API.", ["complete.state"]],
+    ["This bug was caused by a stale cache.", ["reason.cause"]],
+    ["I can see the function was added twice.", []],
+    ["Please add `src/app.py` to the chat if you want me to proceed.", ["permission.your-word"]],
+    ["Please add `src/app.py` to the chat so I can make the changes.", []],
+    ["I don't see a config file. Otherwise, I can help you create one.", ["permission.offer"]],
+    // From dev batch D (docs/decisions/0152): menus and prompts, approval questions, observations and relative clauses,
+    // evaluations of the code, attributive participles, code printed without a fence, sign-offs.
+    ["Choose [1], [2], or specify which issue to examine:", ["permission.menu"]],
+    ["Please select an option.", ["permission.menu"]],
+    ["Should I update the story status to done? (y/n)", ["permission.should","permission.menu"]],
+    ["Choose the option that best fits your project requirements.", []],
+    ["Would you like to add `main.py` to the chat?", ["permission.would-you-like"]],
+    ["Would you like to try running it to verify the fix?", []],
+    ["Do you approve this proposal for implementation?", ["permission.sound-good"]],
+    ["Ready for more discussion?", ["permission.ready"]],
+    ["If you need a concrete implementation, please specify, and I will provide code.", ["reason.cause","next.step","permission.tell-me"]],
+    ["This should be in the HTTP handler.", []],
+    ["I can only see the file that was explicitly added.", []],
+    ["It looks like Epic 1 was recently completed.", []],
+    ["Now, regarding your question about the cache", []],
+    ["The server partially satisfies the architecture.", []],
+    ["The migration is partially done.", ["complete.final","unfinished.word"]],
+    ["The system must return an error for any blocked operation.", ["reason.cause"]],
+    ["Run the workflow to generate failing tests for P0.", ["reason.cause","next.step"]],
+    ["7         except FileNotFoundError:", []],
+    ["Is there anything else you'd like me to do?", ["filler.sign-off"]],
+    ["Ready for next task.", ["next.step","filler.sign-off"]],
+    ["I have verified this by inspecting the routes.", []],
+    // From dev batch D, Aider replies (0152): help offered with named work, code work handed back, generic help as filler.
+    ["Let me know if you need help implementing any of these changes!", ["reason.cause", "permission.offer-help"]],
+    ["Let me know if you need further assistance!", ["reason.cause", "filler.generic-help"]],
+    ["If you have other files you would like me to review, please let me know.", ["permission.offer-help"]],
+    ["You'll need to update the `ingest` and `embed` functions to use the new embedder.", ["unfinished.handed-back", "reason.cause"]],
+    ["You'll need to add the key to your `.env` file.", ["reason.cause"]],
+    ["Please provide the details, and I'll be happy to assist you further.", ["next.step", "filler.generic-help"]],
+    ["Key Improvements Made:\n- Added retries", ["complete.verb", "complete.label"]],
+    ["This avoids the overhead of waiting for file writes.", ["reason.cause"]],
+    ["It writes the embeddings directly instead of waiting for it to complete.", ["reason.cause", "next.step"]],
+    // From dev batch D chunk 3 (0152): talk is not work, delivery that could not be made, fallbacks in conditions, kept properties.
+    ["For the PR we discussed, I would need to see the diff.", ["reason.cause", "next.step"]],
+    ["Since we're unable to commit due to container limitations, here is a summary.", ["unfinished.cannot", "reason.cause"]],
+    ["An issue with the Git configuration is preventing commits.", ["unfinished.blocked"]],
+    ["If that doesn't work, configure Git to use HTTPS.", []],
+    ["The system remains functional with partial configurations.", []],
+    ["We are still following the plan but need to complete:", ["next.step", "content.plan"]],
+    ["Let me know if you encounter any other specific issues!", ["filler.sign-off"]],
+    // From dev batch D chunks 4-5 (0152): closing offers only, wh-questions, conditions, recaps after an ask, running services.
+    ["I can help you fix this fork error. Let me check the logs.", ["reason.cause"]],
+    ["Hi! What would you like to work on?", []],
+    ["✅ No hardcoded colors or styles remain", ["complete.idiom"]],
+    ["If you still see any errors, please share them.", ["reason.cause", "next.step"]],
+    ["Next, we need to create the repository on GitHub and push.", ["unfinished.next", "reason.cause", "next.step"]],
+    ["Status: Phase 1.2 complete. Ready to proceed to Phase 1.3 (Assets).", ["complete.final", "permission.ready"]],
+    ["Awaiting your direction on how to proceed.", ["permission.your-word"]],
+    ["If you find the effect too strong, we can easily adjust the opacity values.", ["permission.soft"]],
+    ["Would you like help setting up browser-based SSH auth?", ["permission.offer-question"]],
+    ["Would you like help with anything else?", ["filler.sign-off"]],
+    ["Here's an updated version with some advanced CSS techniques:", ["complete.here"]],
+    ["The development server is now running.", ["complete.idiom"]],
+    ["The error occurs because no server is running there.", ["reason.cause"]],
+    ["The server has started successfully.", ["complete.idiom"]],
+    ["Template files can be reviewed later if needed.", ["unfinished.deferred"]],
+    ["Based on my research, I've discovered where the sessions are stored.", []],
+    ["I'll leave the migration for you to run, since it needs production access.", ["unfinished.handed-back", "reason.cause"]],
+    ["I've paused here so you can review the schema.", ["unfinished.blocked"]],
+    ["The commit is held by the hooks. You can manually complete the commit.", ["unfinished.handed-back"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
@@ -194,6 +287,48 @@ describe("the pattern table", () => {
   it("every row is exercised by the dense table above", () => {
     const covered = new Set(rows.flatMap(([, ids]) => ids));
     expect(REPORT_PATTERNS.map((row) => row.id).filter((id) => !covered.has(id))).toEqual([]);
+  });
+});
+
+describe("edit blocks a harness applies (docs/decisions/0152)", () => {
+  const block = ["cli.py", "```python", "<<<<<<< SEARCH", "x = 1", "=======", "x = 2", ">>>>>>> REPLACE", "```"].join("\n");
+
+  it("a reply whose prose only introduces a SEARCH/REPLACE block claims the change", () => {
+    for (const preamble of ["To add a `--verbose` flag, we need to modify `cli.py`:", "Here is the *SEARCH/REPLACE* block to add the flag:", "Let's update `cli.py` to add the flag:"]) {
+      const text = `${preamble}\n\n${block}`;
+      expect([analyzeFinalReport(text).claimsComplete, reportPatternHits(text).includes("complete.edit-block")]).toEqual([true, true]);
+    }
+  });
+
+  it("an unfinished clause still outweighs it; a request for files or markers out of place claims nothing", () => {
+    expect(analyzeFinalReport(`Here is the first of the three edits; the other two remain.\n\n${block}`)).toMatchObject({ claimsComplete: false, statesUnfinished: true });
+    expect(analyzeFinalReport("Please add `src/app.py` to the chat so I can make the changes.").claimsComplete).toBe(false);
+    expect(analyzeFinalReport("Aider writes edits as `<<<<<<< SEARCH` … `=======` … `>>>>>>> REPLACE` blocks.").claimsComplete).toBe(false);
+    expect(analyzeFinalReport(["```", "<<<<<<< SEARCH", "x = 1", "```"].join("\n")).claimsComplete).toBe(false);
+  });
+
+  it("blocks followed by a request to confirm going ahead are offered, not delivered, even when a nested fence hides the ask", () => {
+    const ask = `To create the README I will provide a block.\n\n${block}\n\nPlease confirm if you would like to proceed with this change.`;
+    expect([analyzeFinalReport(ask).claimsComplete, analyzeFinalReport(ask).asksPermission, reportPatternHits(ask).includes("edits.offered")]).toEqual([false, true, true]);
+    const nested = ["README.md", "````markdown", "<<<<<<< SEARCH", "=======", "Run it:", "```bash", "npm start", "```", ">>>>>>> REPLACE", "```", "", "Please confirm if you would like to proceed with these changes."].join("\n");
+    expect(editBlocks(nested)).toBe("offered");
+    expect(editBlocks(`Done.\n\n${block}\n\nThese changes add the flag.`)).toBe("applied");
+    expect(editBlocks("Please confirm if you would like to proceed.")).toBe("none");
+  });
+
+  it("reads hostile marker runs to the end: markers out of place, no divider, no closing marker", () => {
+    const many = (unit: string): string => unit.repeat(Math.ceil(200_000 / unit.length));
+    expect([many("x<<<<<<< SEARCH"), many("<<<<<<< SEARCH\n=======\n"), many("   <<<<<<< SEARCH\n"), many(">>>>>>> REPLACE\n")].map(editBlocks)).toEqual(["none", "none", "none", "none"]);
+  });
+
+  it("finds a block after any prefix, and no block in text without all three markers", () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (before, after) => {
+        expect(hasEditBlock(`${before}\n${block}\n${after}`)).toBe(true);
+        expect(hasEditBlock(`${before}${after}`.replaceAll(">>>>>>> REPLACE", ""))).toBe(false);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
@@ -259,6 +394,11 @@ describe("analyzeFinalReport fields", () => {
     expect(plainLine(line)).toBe(expected);
   });
 
+  it("a last paragraph made only of menu entries is read with the line above it (0152)", () => {
+    const text = "The methodology is saved to `docs/method.md`.\n\nReady for more discussion?\n\n[E] Exit Party Mode - end the session";
+    expect([analyzeFinalReport(text).asksPermission, analyzeFinalReport(text.replace("Ready for more discussion?", "Agents have contributed.")).asksPermission]).toEqual([true, false]);
+  });
+
   it("the ending joins the paragraph before a trailing 'Or …' paragraph", () => {
     const text = "Built the release notes.\n\nShould I publish them now? It needs your npm login.\n\nOr do you want to review first";
     expect(analyzeFinalReport(text).asksPermission).toBe(true);
@@ -303,7 +443,7 @@ describe("analyzeFinalReport fields", () => {
 });
 
 describe("analyzeFinalReport properties", () => {
-  const piece = fc.constantFrom("Done.", "not done", "Should I go on?", "```", "~~~", "`", "# ", "===", "---", "\n", "\n\n", "**", "_", "Or ", "Nothing needed.", "’", "🚀", "\r\n");
+  const piece = fc.constantFrom("Done.", "not done", "Should I go on?", "```", "~~~", "`", "# ", "===", "---", "\n", "\n\n", "**", "_", "Or ", "Nothing needed.", "’", "🚀", "\r\n", "<<<<<<< SEARCH\n", "=======\n", ">>>>>>> REPLACE\n", "Please confirm if you would like to proceed.", "[1] Fix it", "(y/n)", "If that doesn't work, ");
   const reply = fc.oneof(fc.string(), fc.array(fc.oneof(piece, fc.string()), { maxLength: 30 }).map((parts) => parts.join("")));
 
   it("never throws, counts characters, and keeps its invariants", () => {
@@ -322,7 +462,8 @@ describe("analyzeFinalReport properties", () => {
   it("a reply wrapped in an unclosed fence has no headings and no judgements", () => {
     fc.assert(
       fc.property(reply, (text) => {
-        const result = analyzeFinalReport(`${"`".repeat(3 + text.length)}\n${text}`);
+        // An edit block is read from the raw text, fences or not (0153), so the markers are left out here.
+        const result = analyzeFinalReport(`${"`".repeat(3 + text.length)}\n${text.replaceAll("<<<<<<< SEARCH", "")}`);
         expect([result.headings, result.claimsComplete, result.statesUnfinished, result.asksPermission, result.fillerEnding]).toEqual([[], false, false, false, false]);
       }),
       { numRuns: 500 },
