@@ -157,8 +157,10 @@ export function filesReadByCommand(command: string | readonly string[]): string[
     while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i] as string)) i += 1;
     const name = words[i];
     if (name === undefined) continue;
-    const spec = READ_COMMANDS[name.slice(name.lastIndexOf("/") + 1)];
-    if (spec === undefined) continue;
+    // Own keys only: a command named `toString` or `constructor` is not in the table.
+    const base = name.slice(name.lastIndexOf("/") + 1);
+    if (!Object.hasOwn(READ_COMMANDS, base)) continue;
+    const spec = READ_COMMANDS[base]!;
     const args = words.slice(i + 1);
     if (spec.requires !== undefined && !args.some((a) => a === spec.requires || (a.startsWith("-") && !a.startsWith("--") && a.includes(spec.requires!.slice(1))))) continue;
     let scriptSeen = !spec.script || args.some((a) => a === "-e" || a === "-f");

@@ -42,6 +42,11 @@ describe("tool families", () => {
     expect(filesReadByCommand(["/bin/bash", "-c", "cat notes.md"])).toEqual(["notes.md"]);
   });
 
+  it("a command named like an Object property (toString, constructor, __proto__) reads no file", () => {
+    // fast-check found "toString !": the table lookup must see own keys only.
+    expect(["toString !", "constructor x", "__proto__ y", "hasOwnProperty z"].map((c) => filesReadByCommand(c))).toEqual([[], [], [], []]);
+  });
+
   it("splits words and simple commands outside quotes only", () => {
     expect(shellWords(`a "b c" 'd;e' f\\ g`)).toEqual(["a", "b c", "d;e", "f g"]);
     expect(simpleCommands(`a && b || c; d | e "x|y"`)).toEqual([
