@@ -98,6 +98,12 @@ export class RequestTokenCounter {
   // message are one count, without stringifying the calls three times.
   private readonly recentReplies = new Recent<readonly ToolCall[] | string, { content: string; tokens: number }>(16);
   private readonly recentTools = new Recent<readonly ToolSpec[], number>(8);
+  // Tool lists counted from their JSON: a new array of the same specs (each run's toolbox holds
+  // the tools' own spec objects) is found by sameJson, without its JSON.
+  private readonly toolLists: { tools: readonly ToolSpec[]; tokens: number }[] = [];
+  // The conversation of the last request: the next one of the same run skips the WeakMap.
+  private lastFirst: Message | undefined;
+  private lastConversation: Conversation | undefined;
   // The last few replies counted from their text, to find one that repeats in new objects (the
   // same text and calls, ids aside: ids are not counted) without building its text again.
   private readonly lastReplies: ({ content: string; toolCalls: readonly ToolCall[] | undefined; tokens: number } | undefined)[] = [undefined, undefined, undefined, undefined];
@@ -106,9 +112,11 @@ export class RequestTokenCounter {
   constructor(readonly text: TokenCounter = new TokenCounter()) {}
 
   message(message: Message): number {
+    // An assistant message is its reply's count, found by the reply's calls (or text).
+    if (message.role === "assistant") return this.assistant(message.content, message.toolCalls) + MESSAGE_FRAMING_TOKENS;
     const known = this.recentMessages.get(message);
     if (known !== undefined) return known;
-    const tokens = (message.role === "assistant" ? this.assistant(message.content, message.toolCalls) : this.text.count(messageText(message))) + MESSAGE_FRAMING_TOKENS;
+    const tokens = this.text.count(message.content) + MESSAGE_FRAMING_TOKENS;
     this.recentMessages.set(message, tokens);
     return tokens;
   }
@@ -117,7 +125,12 @@ export class RequestTokenCounter {
     if (tools.length === 0) return 0;
     const known = this.recentTools.get(tools);
     if (known !== undefined) return known;
-    const tokens = this.text.count(JSON.stringify(tools));
+    const same = this.toolLists.find((list) => sameJson(list.tools, tools));
+    const tokens = same?.tokens ?? this.text.count(JSON.stringify(tools));
+    if (same === undefined) {
+      this.toolLists.push({ tools, tokens });
+      if (this.toolLists.length > 4) this.toolLists.shift();
+    }
     this.recentTools.set(tools, tokens);
     return tokens;
   }
@@ -144,7 +157,7 @@ export class RequestTokenCounter {
   private messages(messages: readonly Message[]): number {
     const first = messages[0];
     if (first === undefined) return 0;
-    const last = this.conversations.get(first);
+    const last = first === this.lastFirst ? this.lastConversation : this.conversations.get(first);
     let from = 0;
     let before: number[] = [0];
     let old: Map<Message, number> | null = null;
@@ -165,8 +178,13 @@ export class RequestTokenCounter {
       sum += old?.get(message) ?? this.message(message);
       before.push(sum);
     }
-    if (last === undefined) this.conversations.set(first, { messages, before });
-    else last.messages = messages;
+    let conversation = last;
+    if (conversation === undefined) {
+      conversation = { messages, before };
+      this.conversations.set(first, conversation);
+    } else conversation.messages = messages;
+    this.lastFirst = first;
+    this.lastConversation = conversation;
     return sum;
   }
 
