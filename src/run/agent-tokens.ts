@@ -1,12 +1,14 @@
 /**
- * o200k counts of what a request sends (ADR 0117). A conversation's counts are kept as running
- * totals beside its last request's messages, so a request that extends the one before costs its
- * new messages; a message the loop has just counted (a tool result) and a reply the double has
- * just counted are found by identity among the last few, so nothing is counted twice, and no
- * per-message map grows with the history. Text is counted through the TokenCounter, which
- * remembers texts by value, so a text repeated in a new object (a file read twice) is tokenized
- * once. Tool specs are counted as their JSON, once per list. The last few requests are held
- * strongly (a bounded number), conversations only while their first message lives.
+ * o200k counts of what a request sends (ADRs 0117, 0156). A conversation's counts are kept as
+ * running totals beside its last request's messages, so a request that extends the one before
+ * costs its new messages; a tool result is counted by the first request that sends it (or sooner,
+ * if a policy reads the reply's new tokens), and an assistant message and the replies the double
+ * and the loop count are one count, found by the reply's calls (or text) among the last few, so
+ * nothing is counted twice, and no per-message map grows with the history. Text is counted through
+ * the TokenCounter, which remembers texts by value, so a text repeated in a new object (a file read
+ * twice) is tokenized once. Tool specs are counted as their JSON, once per list. The last few
+ * requests are held strongly (a bounded number), conversations only while their first message
+ * lives (and the last one until the next request).
  */
 import type { Message, ModelReply, ModelRequest, ToolCall, ToolSpec } from "../core/model.ts";
 import { processTokenCounter, TokenCounter } from "../core/tokens.ts";
@@ -89,8 +91,9 @@ interface Conversation {
  */
 export class RequestTokenCounter {
   private readonly conversations = new WeakMap<Message, Conversation>();
-  // The loop counts a tool result as it arrives (the reply's new tokens); the next request sends it.
-  private readonly recentMessages = new Recent<Message, number>(64);
+  // A tool result counted when a policy read the reply's new tokens; the next request sends it.
+  // Most are counted by that request instead (ADR 0156), so a miss is the usual case: kept short.
+  private readonly recentMessages = new Recent<Message, number>(16);
   // The double counts a request the loop has just counted, handed the same object.
   private readonly recentRequests = new Recent<ModelRequest, number>(8);
   // A reply's tool calls travel as one array from the model to the loop's history, so its count
