@@ -1,12 +1,14 @@
 /**
- * o200k counts of what a request sends (ADR 0117). A conversation's counts are kept as running
- * totals beside its last request's messages, so a request that extends the one before costs its
- * new messages; a message the loop has just counted (a tool result) and a reply the double has
- * just counted are found by identity among the last few, so nothing is counted twice, and no
- * per-message map grows with the history. Text is counted through the TokenCounter, which
- * remembers texts by value, so a text repeated in a new object (a file read twice) is tokenized
- * once. Tool specs are counted as their JSON, once per list. The last few requests are held
- * strongly (a bounded number), conversations only while their first message lives.
+ * o200k counts of what a request sends (ADRs 0117, 0156). A conversation's counts are kept as
+ * running totals beside its last request's messages, so a request that extends the one before
+ * costs its new messages; a tool result is counted by the first request that sends it (or sooner,
+ * if a policy reads the reply's new tokens), and an assistant message and the replies the double
+ * and the loop count are one count, found by the reply's calls (or text) among the last few, so
+ * nothing is counted twice, and no per-message map grows with the history. Text is counted through
+ * the TokenCounter, which remembers texts by value, so a text repeated in a new object (a file read
+ * twice) is tokenized once. Tool specs are counted as their JSON, once per list. The last few
+ * requests are held strongly (a bounded number), conversations only while their first message
+ * lives (and the last one until the next request).
  */
 import type { Message, ModelReply, ModelRequest, ToolCall, ToolSpec } from "../core/model.ts";
 import { processTokenCounter, TokenCounter } from "../core/tokens.ts";
@@ -89,8 +91,9 @@ interface Conversation {
  */
 export class RequestTokenCounter {
   private readonly conversations = new WeakMap<Message, Conversation>();
-  // The loop counts a tool result as it arrives (the reply's new tokens); the next request sends it.
-  private readonly recentMessages = new Recent<Message, number>(64);
+  // A tool result counted when a policy read the reply's new tokens; the next request sends it.
+  // Most are counted by that request instead (ADR 0156), so a miss is the usual case: kept short.
+  private readonly recentMessages = new Recent<Message, number>(16);
   // The double counts a request the loop has just counted, handed the same object.
   private readonly recentRequests = new Recent<ModelRequest, number>(8);
   // A reply's tool calls travel as one array from the model to the loop's history, so its count
@@ -98,6 +101,12 @@ export class RequestTokenCounter {
   // message are one count, without stringifying the calls three times.
   private readonly recentReplies = new Recent<readonly ToolCall[] | string, { content: string; tokens: number }>(16);
   private readonly recentTools = new Recent<readonly ToolSpec[], number>(8);
+  // Tool lists counted from their JSON: a new array of the same specs (each run's toolbox holds
+  // the tools' own spec objects) is found by sameJson, without its JSON.
+  private readonly toolLists: { tools: readonly ToolSpec[]; tokens: number }[] = [];
+  // The conversation of the last request: the next one of the same run skips the WeakMap.
+  private lastFirst: Message | undefined;
+  private lastConversation: Conversation | undefined;
   // The last few replies counted from their text, to find one that repeats in new objects (the
   // same text and calls, ids aside: ids are not counted) without building its text again.
   private readonly lastReplies: ({ content: string; toolCalls: readonly ToolCall[] | undefined; tokens: number } | undefined)[] = [undefined, undefined, undefined, undefined];
@@ -106,9 +115,11 @@ export class RequestTokenCounter {
   constructor(readonly text: TokenCounter = new TokenCounter()) {}
 
   message(message: Message): number {
+    // An assistant message is its reply's count, found by the reply's calls (or text).
+    if (message.role === "assistant") return this.assistant(message.content, message.toolCalls) + MESSAGE_FRAMING_TOKENS;
     const known = this.recentMessages.get(message);
     if (known !== undefined) return known;
-    const tokens = (message.role === "assistant" ? this.assistant(message.content, message.toolCalls) : this.text.count(messageText(message))) + MESSAGE_FRAMING_TOKENS;
+    const tokens = this.text.count(message.content) + MESSAGE_FRAMING_TOKENS;
     this.recentMessages.set(message, tokens);
     return tokens;
   }
@@ -117,7 +128,12 @@ export class RequestTokenCounter {
     if (tools.length === 0) return 0;
     const known = this.recentTools.get(tools);
     if (known !== undefined) return known;
-    const tokens = this.text.count(JSON.stringify(tools));
+    const same = this.toolLists.find((list) => sameJson(list.tools, tools));
+    const tokens = same?.tokens ?? this.text.count(JSON.stringify(tools));
+    if (same === undefined) {
+      this.toolLists.push({ tools, tokens });
+      if (this.toolLists.length > 4) this.toolLists.shift();
+    }
     this.recentTools.set(tools, tokens);
     return tokens;
   }
@@ -144,7 +160,7 @@ export class RequestTokenCounter {
   private messages(messages: readonly Message[]): number {
     const first = messages[0];
     if (first === undefined) return 0;
-    const last = this.conversations.get(first);
+    const last = first === this.lastFirst ? this.lastConversation : this.conversations.get(first);
     let from = 0;
     let before: number[] = [0];
     let old: Map<Message, number> | null = null;
@@ -165,8 +181,13 @@ export class RequestTokenCounter {
       sum += old?.get(message) ?? this.message(message);
       before.push(sum);
     }
-    if (last === undefined) this.conversations.set(first, { messages, before });
-    else last.messages = messages;
+    let conversation = last;
+    if (conversation === undefined) {
+      conversation = { messages, before };
+      this.conversations.set(first, conversation);
+    } else conversation.messages = messages;
+    this.lastFirst = first;
+    this.lastConversation = conversation;
     return sum;
   }
 

@@ -94,8 +94,13 @@ interface ReplyInProgress {
   text: string;
   toolCalls: ToolCallView[];
   tokens: { input: number; output: number };
-  /** o200k tokens the reply added to the conversation: its output and its tool results. */
+  /** o200k tokens the reply added to the conversation: its output and its tool results counted so far. */
   newTokens: number;
+  /**
+   * Its tool results not yet in newTokens: counted when a policy reads newTokens, else by the next
+   * request that sends them (ADR 0156), so a result is not looked up twice when nothing reads it.
+   */
+  uncounted: Message[];
   /** Compactions made while this reply ran. */
   compactions: number;
 }
@@ -265,7 +270,7 @@ async function runAgentLoop(options: AgentRunOptions & AgentExtras, opened: (she
   if (start.message !== undefined) await say(start.message, "continuation");
 
   let round = 0;
-  let reply: ReplyInProgress = { index: 0, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0, compactions: 0 };
+  let reply: ReplyInProgress = { index: 0, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0, uncounted: [], compactions: 0 };
 
   // Set while the goal's wrap-up round after a hard cap runs: the cap it follows, requests left,
   // and after the wall cap the wall time the round has.
@@ -328,7 +333,7 @@ async function runAgentLoop(options: AgentRunOptions & AgentExtras, opened: (she
         }
         continuations += 1;
         await say(out.decision.message, out.decision.messageKind);
-        reply = { index: reply.index + 1, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0, compactions: 0 };
+        reply = { index: reply.index + 1, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0, uncounted: [], compactions: 0 };
         return "wrap_up";
       }
     }
@@ -459,7 +464,23 @@ async function runAgentLoop(options: AgentRunOptions & AgentExtras, opened: (she
       }
       const outcome = await runTool(call);
       if (outcome.question !== undefined) asked = true;
-      const stepped = control.onStep?.(view(), { index: reply.index, toolCalls: reply.toolCalls, startedAtMs: reply.startedAtMs, nowMs: now(), newTokens: reply.newTokens }, state) ?? { state };
+      const current = reply;
+      const stepped =
+        control.onStep?.(
+          view(),
+          {
+            index: current.index,
+            toolCalls: current.toolCalls,
+            startedAtMs: current.startedAtMs,
+            nowMs: now(),
+            get newTokens() {
+              for (const message of current.uncounted) current.newTokens += counter.message(message);
+              current.uncounted.length = 0;
+              return current.newTokens;
+            },
+          },
+          state,
+        ) ?? { state };
       state = stepped.state;
       await record(stepped.records);
       if (stepped.stop !== undefined) stepStop ??= stepped.stop.reason;
@@ -541,7 +562,7 @@ async function runAgentLoop(options: AgentRunOptions & AgentExtras, opened: (she
       case "continue":
         continuations += 1;
         await say(decision.message, decision.messageKind);
-        reply = { index: reply.index + 1, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0, compactions: 0 };
+        reply = { index: reply.index + 1, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0, uncounted: [], compactions: 0 };
         break;
       case "check_claim":
         // A verdict never asks for another check (contract); treat a second ask as a fault.
@@ -568,7 +589,7 @@ async function runAgentLoop(options: AgentRunOptions & AgentExtras, opened: (she
     if (summary !== undefined) messages.push(summary);
     continuations += 1;
     await say(text, "continuation");
-    reply = { index: reply.index + 1, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0, compactions: 0 };
+    reply = { index: reply.index + 1, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0, uncounted: [], compactions: 0 };
   }
 
   /** Runs one tool call (a built-in tool or a policy's), records it, and feeds the result back. */
@@ -616,7 +637,7 @@ async function runAgentLoop(options: AgentRunOptions & AgentExtras, opened: (she
     }
     const toolMessage: Message = { role: "tool", toolCallId: call.id, name: call.name, content: outcome.output };
     messages.push(toolMessage);
-    reply.newTokens += counter.message(toolMessage);
+    reply.uncounted.push(toolMessage);
     reply.toolCalls.push({
       id: call.id,
       name: call.name,

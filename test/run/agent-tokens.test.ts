@@ -12,6 +12,7 @@ import type { ModelClient, ModelReply, ModelRequest } from "../../src/core/model
 import { countTokens, TokenCounter } from "../../src/core/tokens.ts";
 import { runAgent } from "../../src/run/agent.ts";
 import { MESSAGE_FRAMING_TOKENS, messageText, RequestTokenCounter } from "../../src/run/agent-tokens.ts";
+import { createTurnEndControl } from "../../src/core/policies/index.ts";
 import { loadArm } from "../../src/run/arms/load.ts";
 import { loadPersona, ScriptedClient } from "../../src/run/models/scripted.ts";
 import type { EventOf, RunEvent } from "../../src/run/record.ts";
@@ -138,4 +139,32 @@ describe("the request counter", () => {
       { numRuns: 300 },
     );
   });
+
+  it("gives a policy the reply's new tokens exactly: its outputs and its tool results so far, counted when read (ADR 0157)", async () => {
+    const repo = await fixtureRepo();
+    repos.push(repo);
+    const persona = await loadPersona(path.join(PERSONAS, "diligent.yaml"));
+    const counter = new RequestTokenCounter(new TokenCounter());
+    const model = new Recording(new ScriptedClient(persona, { seed: 1, counter }));
+    // At each step: the reply, the requests made so far, the calls' outputs so far and what the policy read.
+    const steps: { reply: number; requests: number; outputs: string[]; newTokens: number | undefined }[] = [];
+    const inner = createTurnEndControl([{ name: "none" }]);
+    const control = {
+      ...inner,
+      onStep(view: Parameters<NonNullable<typeof inner.onStep>>[0], current: Parameters<NonNullable<typeof inner.onStep>>[1], state: Parameters<typeof inner.onReplyEnd>[1]) {
+        steps.push({ reply: current.index, requests: model.sent.length, outputs: current.toolCalls.map((call) => call.output), newTokens: current.newTokens });
+        return inner.onStep?.(view, current, state) ?? { state };
+      },
+    };
+    await runAgent({ arm: testArm(), model, dir: repo.dir, handoff: HANDOFF, runIndex: 0, seed: 1, counter, control, env: { PATH: process.env.PATH }, onEvent: () => {} });
+    expect(steps.length).toBeGreaterThan(10);
+    // From scratch: the outputs of the reply's requests and each of its tool results with its framing.
+    let firstRequest = 0;
+    const expected = steps.map((step, i) => {
+      if (i > 0 && (steps[i - 1] as (typeof steps)[number]).reply !== step.reply) firstRequest = (steps[i - 1] as (typeof steps)[number]).requests;
+      const outputs = model.sent.slice(firstRequest, step.requests).reduce((sum, sent) => sum + sent.output, 0);
+      return outputs + step.outputs.reduce((sum, output) => sum + countTokens(output) + MESSAGE_FRAMING_TOKENS, 0);
+    });
+    expect(steps.map((step) => step.newTokens)).toEqual(expected);
+  }, 120_000);
 });

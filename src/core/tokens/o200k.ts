@@ -7,6 +7,7 @@
  */
 import { createRequire } from "node:module";
 import { BpeMerger } from "./bpe-merge.ts";
+import { PieceCounts } from "./piece-counts.ts";
 import { PreTokenizer } from "./pretokenize.ts";
 import { buildRankTable, type RankTable } from "./rank-table.ts";
 
@@ -45,9 +46,11 @@ export interface TextShape {
 export class O200kEncoder {
   private readonly pre = new PreTokenizer();
   private readonly merger: BpeMerger;
-  private readonly pieceCounts = new Map<string, number>();
+  private readonly pieceCounts = new PieceCounts(PIECE_CACHE_ENTRIES);
   private readonly encoder = new TextEncoder();
   private bytes = new Uint8Array(4096);
+  // Tokens of each pair of ASCII units, 0 until first seen.
+  private readonly pairs = new Uint8Array(128 * 128);
 
   constructor(
     private readonly table: RankTable,
@@ -63,7 +66,7 @@ export class O200kEncoder {
     let exact = true;
     for (let from = 0; from < text.length; ) {
       const end = pre.end(text, from);
-      let piece = this.countOrCut(text.slice(from, end));
+      let piece = this.pieceAt(text, from, end);
       if (piece < 0) {
         exact = false;
         piece = -piece - 1;
@@ -80,7 +83,7 @@ export class O200kEncoder {
     const shape: TextShape = { tokens: 0, exact: true, headEnds: [], headTokens: [], tailStart: 0, tailTokens: 0 };
     for (let from = 0; from < text.length; ) {
       const end = pre.end(text, from);
-      let piece = this.countOrCut(text.slice(from, end));
+      let piece = this.pieceAt(text, from, end);
       if (piece < 0) {
         shape.exact = false;
         piece = -piece - 1;
@@ -127,7 +130,7 @@ export class O200kEncoder {
       for (;;) {
         if (from >= joined.length) return total;
         const end = pre.end(joined, from);
-        const piece = this.countOrCut(joined.slice(from, end));
+        const piece = this.pieceAt(joined, from, end);
         from = end;
         total += piece < 0 ? -piece - 1 : piece;
         if (end >= joined.length) return total;
@@ -142,9 +145,32 @@ export class O200kEncoder {
     }
   }
 
-  /** A pre-token's count; past the exactness limit, -(count + 1) so the caller can flag it. */
-  private countOrCut(piece: string): number {
+  /**
+   * The count of the pre-token text[from, end); past the exactness limit, -(count + 1) so the
+   * caller can flag it. A short one is looked up where it lies, sliced out only when new.
+   */
+  private pieceAt(text: string, from: number, end: number): number {
+    const length = end - from;
+    // One ASCII unit is one byte, always a token; two are one token if the pair is one, else two.
+    // A fifth of a text's pieces are one unit and a tenth two: no table to touch for them.
+    const first = text.charCodeAt(from);
+    if (length === 1 && first < 128) return 1;
+    if (length === 2 && first < 128) {
+      const second = text.charCodeAt(from + 1);
+      if (second < 128) return this.asciiPair(first, second);
+    }
     // 3 bytes per UTF-16 unit at most, so shorter pieces cannot be over the limit.
+    if (length <= CACHED_PIECE_CHARS && length * 3 <= this.maxExactPieceBytes) {
+      const known = this.pieceCounts.find(text, from, end);
+      if (known >= 0) return known;
+      const tokens = this.countPiece(text.slice(from, end));
+      this.pieceCounts.add(text, from, end, tokens);
+      return tokens;
+    }
+    return this.countOrCut(text.slice(from, end));
+  }
+
+  private countOrCut(piece: string): number {
     const limit = this.maxExactPieceBytes;
     if (piece.length * 3 <= limit || Buffer.byteLength(piece) <= limit) return this.countPiece(piece);
     let tokens = 0;
@@ -152,25 +178,29 @@ export class O200kEncoder {
     return -tokens - 1;
   }
 
+  /** The tokens of two ASCII units: 1 if the two bytes are a token, else 2 (decided on first sight). */
+  private asciiPair(first: number, second: number): number {
+    const at = (first << 7) | second;
+    let tokens = this.pairs[at] as number;
+    if (tokens === 0) {
+      this.bytes[0] = first;
+      this.bytes[1] = second;
+      tokens = this.table.rank(this.bytes, 0, 2) >= 0 ? 1 : 2;
+      this.pairs[at] = tokens;
+    }
+    return tokens;
+  }
+
   /** Forgets remembered piece counts (benchmarks use it to time cold counts). */
   clearPieceCache(): void {
     this.pieceCounts.clear();
   }
 
+  /** A piece's count by its bytes: one token when it is one, else the merge. */
   private countPiece(piece: string): number {
-    const cacheable = piece.length <= CACHED_PIECE_CHARS;
-    if (cacheable) {
-      const known = this.pieceCounts.get(piece);
-      if (known !== undefined) return known;
-    }
     if (this.bytes.length < piece.length * 3) this.bytes = new Uint8Array(piece.length * 3);
     const length = this.encoder.encodeInto(piece, this.bytes).written;
     const tokens = this.table.rank(this.bytes, 0, length) >= 0 ? 1 : this.merger.count(this.bytes, length);
-    if (cacheable) {
-      if (this.pieceCounts.size >= PIECE_CACHE_ENTRIES) this.pieceCounts.clear();
-      // Its own copy: a piece sliced from a long text would otherwise keep the whole text alive.
-      this.pieceCounts.set((piece + " ").slice(0, -1), tokens);
-    }
     // A huge piece's buffer is not kept for the rest of the process.
     if (this.bytes.length > 1 << 20) this.bytes = new Uint8Array(4096);
     return tokens;

@@ -47,8 +47,8 @@ describe("TextCache", () => {
   });
 
   it("keeps at most eight texts of one sketch as themselves; the rest are found by digest", () => {
-    // 100 characters that differ only at index 3, which a sketch does not read: one sketch for all.
-    const text = (i: number) => `abc${String.fromCharCode(65 + i)}${"x".repeat(96)}`;
+    // 100 characters that differ only at index 30, which a sketch does not read: one sketch for all.
+    const text = (i: number) => `${"abc".repeat(10)}${String.fromCharCode(65 + i)}${"x".repeat(69)}`;
     expect(new Set(Array.from({ length: 20 }, (_, i) => sketch(text(i)))).size).toBe(1);
     const cache = new TextCache<number>(100);
     for (let i = 0; i < 20; i += 1) cache.set(text(i), i);
