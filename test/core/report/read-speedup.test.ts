@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { plainLine, readProse } from "../../../src/core/report/read.ts";
 import { plainLine as plainBefore, readProse as readBefore } from "./before/read-before.ts";
 import { loadLabelledReplies } from "./labelled.ts";
+import { withoutSealed } from "./split.ts";
 
 const same = (text: string): void => {
   expect(readProse(text)).toEqual(readBefore(text));
@@ -34,7 +35,8 @@ describe("the reader after its speed-up", () => {
   });
 
   it("reads every labelled reply, and the benchmark's inputs, as before", () => {
-    const replies = loadLabelledReplies();
+    // Split 7 stays sealed until its look (docs/decisions/0165): the reader does not run on it here.
+    const replies = withoutSealed(loadLabelledReplies());
     expect(replies.length).toBeGreaterThanOrEqual(848);
     for (const reply of replies) same(reply.text);
     const fill = (unit: string): string => unit.repeat(Math.ceil(32_768 / unit.length)).slice(0, 32_768);

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadLabelledReplies, replyFiles } from "./labelled.ts";
-import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, type SplitSpec, committedSplit, drawPool, drawSplit } from "./split.ts";
+import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, type SplitSpec, committedSplit, drawPool, drawSplit } from "./split.ts";
 
 // Each split file's digest when it was frozen: any edit to it, by hand or by a new draw, fails here.
 // The last column is the least size a split may have: split 3 (0123) is 40 of the 60 replies found in time.
@@ -13,6 +13,7 @@ const FROZEN: Array<[string, SplitSpec, string, string, number]> = [
   ["split 4 (docs/decisions/0139)", SPLIT_4, "7a28c12ca8960919b1f5e7ea16fa0d5b85455e6748af9fcd7b634fd07a1602b8", "849–968", 50],
   ["split 5 (docs/decisions/0144)", SPLIT_5, "fd4117600b3dbbfd6ee505980770afd03d8b3d2abff44a8c31b368f3560f39d2", "1050–1153", 80],
   ["split 6 (docs/decisions/0148)", SPLIT_6, "bd64fd8f3ee3baf22338736bddbf9a767830086b9443f3ebf7562ba408e8b082", "1400–1541", 100],
+  ["split 7 (docs/decisions/0165)", SPLIT_7, "636e777625ba3555054bac7f0e408f3ffce047ea9384b4c8fa1139f09f2b60f2", "1800–1909", 100],
 ];
 
 describe.each(FROZEN)("the held-out %s of fixtures/final-replies", (_name, spec, sha256, range, least) => {
@@ -43,7 +44,11 @@ it("split 6 (docs/decisions/0148) is the whole of its batch: every reply numbere
   expect(committedSplit(SPLIT_6)).toEqual(drawPool(replyFiles(), SPLIT_6));
 });
 
+it("split 7 (docs/decisions/0165) is the whole of its batch: every reply numbered 1800–1909", () => {
+  expect(committedSplit(SPLIT_7)).toEqual(drawPool(replyFiles(), SPLIT_7));
+});
+
 it("the held-out splits do not overlap", () => {
-  const all = [SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6].flatMap((spec) => committedSplit(spec));
+  const all = [SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7].flatMap((spec) => committedSplit(spec));
   expect(all.length).toBe(new Set(all).size);
 });

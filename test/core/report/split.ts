@@ -14,6 +14,9 @@
  * - Split 6 (docs/decisions/0148): all 142 replies 1400–1541, Cursor, Copilot, Codex CLI, Claude Code and Gemini CLI
  *   sessions from fourteen repositories not used before, labelled from the text alone, the analyzer never run on them.
  *   Sealed through round 5's rules; scored and generated like the others since its one look (0164).
+ * - Split 7 (docs/decisions/0165): all 110 replies 1800–1909, Cursor and Aider sessions from ten repositories not used
+ *   before, labelled from the text alone, the analyzer never run on them. Sealed until a later look: no test runs the
+ *   analyzer on it unless SHOW_HELD_OUT=1 (`withoutSealed`).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -37,6 +40,8 @@ export const SPLIT_4: SplitSpec = { seed: 20261209, size: 50, first: 849, last: 
 export const SPLIT_5: SplitSpec = { seed: 20261207, size: 104, first: 1050, last: 1153, file: join(REPLIES_DIR, "test-split-5.txt") };
 // Split 6 is also a whole batch (size = pool), drawn over 1400–1541 (12a's range is 1400–1599; 142 were found and labelled).
 export const SPLIT_6: SplitSpec = { seed: 20261213, size: 142, first: 1400, last: 1541, file: join(REPLIES_DIR, "test-split-6.txt") };
+// Split 7 is a whole batch too (size = pool), drawn over 1800–1909 (12e's range is 1800–1999; 110 were found and labelled).
+export const SPLIT_7: SplitSpec = { seed: 20261215, size: 110, first: 1800, last: 1909, file: join(REPLIES_DIR, "test-split-7.txt") };
 
 // Split 1's names, kept for the code written against them.
 export const SPLIT_SEED = SPLIT_1.seed;
@@ -75,6 +80,16 @@ export function committedSplit(spec: SplitSpec): string[] {
     .split("\n")
     .map((line) => line.trim())
     .filter((line) => line !== "" && !line.startsWith("#"));
+}
+
+/**
+ * The labelled replies minus split 7, which stays sealed until its look (docs/decisions/0165): tests and scripts
+ * that run the analyzer or its reader over every labelled reply run it over these, so nothing an ordinary run
+ * prints or writes carries a trace of split 7 (the analysis of it runs only under SHOW_HELD_OUT=1).
+ */
+export function withoutSealed<T extends { file: string }>(replies: readonly T[]): T[] {
+  const sealed = new Set(committedSplit(SPLIT_7));
+  return replies.filter((reply) => !sealed.has(reply.file));
 }
 
 export function committedTestSplit(): string[] {

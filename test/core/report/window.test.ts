@@ -10,6 +10,7 @@ import { FENCE_RUNS_READ } from "../../../src/core/report/window.ts";
 import { readProse } from "../../../src/core/report/read.ts";
 import { TokenCounter, countTokens } from "../../../src/core/tokens.ts";
 import { loadLabelledReplies } from "./labelled.ts";
+import { withoutSealed } from "./split.ts";
 
 const WHOLE = { head: Number.POSITIVE_INFINITY, tail: Number.POSITIVE_INFINITY };
 const counter = new TokenCounter();
@@ -22,7 +23,8 @@ function filler(chars: number): string {
 }
 
 describe("every labelled reply is read whole", () => {
-  const replies = loadLabelledReplies();
+  // Split 7 stays sealed until its look (docs/decisions/0165): the analyzer does not run on it here.
+  const replies = withoutSealed(loadLabelledReplies());
 
   it("fits the windows: the longest is under WINDOW_HEAD + WINDOW_TAIL", () => {
     const longest = Math.max(...replies.map((reply) => reply.text.length));
