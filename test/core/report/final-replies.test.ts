@@ -91,7 +91,7 @@ describe("labelled final replies", () => {
 });
 
 // Pinned dev figures; the held-out ones are pinned through the generated files below.
-const DEV_FIGURES = { claimsComplete: [525, 20, 25], statesUnfinished: [88, 19, 9], givesReasonAndNext: [38, 7, 16], asksPermission: [233, 3, 15], fillerEnding: [23, 0, 7] };
+const DEV_FIGURES = { claimsComplete: [542, 21, 26], statesUnfinished: [88, 19, 9], givesReasonAndNext: [38, 7, 16], asksPermission: [235, 3, 15], fillerEnding: [23, 0, 7] };
 
 describe("generated from the labels (held-out results: compared whole, never printed)", () => {
   const update = process.env.UPDATE_METRICS === "1";
