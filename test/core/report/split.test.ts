@@ -5,7 +5,8 @@ import { loadLabelledReplies, replyFiles } from "./labelled.ts";
 import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, type SplitSpec, committedSplit, drawPool, drawSplit } from "./split.ts";
 
 // Each split file's digest when it was frozen: any edit to it, by hand or by a new draw, fails here.
-// The last column is the least size a split may have: split 3 (0123) is 40 of the 60 replies found in time.
+// The last column is the least size a split may have: split 3 (0123) is 40 of the 60 replies found in time; split 7
+// (0165) is 95 after the 15 replies of a project dev batch E shares were moved to dev.
 const FROZEN: Array<[string, SplitSpec, string, string, number]> = [
   ["split 1 (docs/decisions/0090)", SPLIT_1, "62aef7f9eadbcbe081f34ae4ce7e70d160dd91d7ad0f118d9a2864e08e6b239e", "001–312", 50],
   ["split 2 (docs/decisions/0121)", SPLIT_2, "e68a91ee3f6a1cdca6e53f5081b584489551b1f7d4c3e5becbd46487d8ff5f6c", "313–437", 50],
@@ -13,7 +14,7 @@ const FROZEN: Array<[string, SplitSpec, string, string, number]> = [
   ["split 4 (docs/decisions/0139)", SPLIT_4, "7a28c12ca8960919b1f5e7ea16fa0d5b85455e6748af9fcd7b634fd07a1602b8", "849–968", 50],
   ["split 5 (docs/decisions/0144)", SPLIT_5, "fd4117600b3dbbfd6ee505980770afd03d8b3d2abff44a8c31b368f3560f39d2", "1050–1153", 80],
   ["split 6 (docs/decisions/0148)", SPLIT_6, "bd64fd8f3ee3baf22338736bddbf9a767830086b9443f3ebf7562ba408e8b082", "1400–1541", 100],
-  ["split 7 (docs/decisions/0165)", SPLIT_7, "636e777625ba3555054bac7f0e408f3ffce047ea9384b4c8fa1139f09f2b60f2", "1800–1909", 100],
+  ["split 7 (docs/decisions/0165)", SPLIT_7, "4b24d0805147501f523323536c87299a7490dbd3b89d2d2c0b741a8e8002d7f5", "1800–1909 but 1876–1890", 90],
 ];
 
 describe.each(FROZEN)("the held-out %s of fixtures/final-replies", (_name, spec, sha256, range, least) => {
@@ -23,7 +24,8 @@ describe.each(FROZEN)("the held-out %s of fixtures/final-replies", (_name, spec,
 
   it(`is the seeded draw over replies ${range}, so it was not picked by hand`, () => {
     const pool = drawPool(replyFiles(), spec);
-    expect(pool.length).toBe(spec.last - spec.first + 1);
+    const left = spec.except === undefined ? 0 : spec.except.last - spec.except.first + 1;
+    expect(pool.length).toBe(spec.last - spec.first + 1 - left);
     expect(committedSplit(spec)).toEqual(drawSplit(pool, spec));
   });
 
@@ -44,7 +46,7 @@ it("split 6 (docs/decisions/0148) is the whole of its batch: every reply numbere
   expect(committedSplit(SPLIT_6)).toEqual(drawPool(replyFiles(), SPLIT_6));
 });
 
-it("split 7 (docs/decisions/0165) is the whole of its batch: every reply numbered 1800–1909", () => {
+it("split 7 (docs/decisions/0165) is the whole of its batch: every reply numbered 1800–1909 but 1876–1890", () => {
   expect(committedSplit(SPLIT_7)).toEqual(drawPool(replyFiles(), SPLIT_7));
 });
 

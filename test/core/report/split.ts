@@ -14,7 +14,7 @@
  * - Split 6 (docs/decisions/0148): all 142 replies 1400–1541, Cursor, Copilot, Codex CLI, Claude Code and Gemini CLI
  *   sessions from fourteen repositories not used before, labelled from the text alone, the analyzer never run on them.
  *   Sealed through round 5's rules; scored and generated like the others since its one look (0164).
- * - Split 7 (docs/decisions/0165): all 110 replies 1800–1909, Cursor and Aider sessions from ten repositories not used
+ * - Split 7 (docs/decisions/0165): the 95 replies 1800–1909 but 1876–1890 (moved to dev: a project dev batch E shares), Cursor and Aider sessions from ten repositories not used
  *   before, labelled from the text alone, the analyzer never run on them. Sealed until a later look: no test runs the
  *   analyzer on it unless SHOW_HELD_OUT=1 (`withoutSealed`).
  */
@@ -29,6 +29,8 @@ export interface SplitSpec {
   /** Reply numbers the draw is over, inclusive: later replies are dev only. */
   first: number;
   last: number;
+  /** Replies inside the range left out of the pool (and so dev), inclusive. */
+  except?: { first: number; last: number };
   file: string;
 }
 
@@ -41,7 +43,8 @@ export const SPLIT_5: SplitSpec = { seed: 20261207, size: 104, first: 1050, last
 // Split 6 is also a whole batch (size = pool), drawn over 1400–1541 (12a's range is 1400–1599; 142 were found and labelled).
 export const SPLIT_6: SplitSpec = { seed: 20261213, size: 142, first: 1400, last: 1541, file: join(REPLIES_DIR, "test-split-6.txt") };
 // Split 7 is a whole batch too (size = pool), drawn over 1800–1909 (12e's range is 1800–1999; 110 were found and labelled).
-export const SPLIT_7: SplitSpec = { seed: 20261215, size: 110, first: 1800, last: 1909, file: join(REPLIES_DIR, "test-split-7.txt") };
+// 1876–1890 are simbolico/politipo, a project dev batch E (0166) also took from: they are dev, not held out (0165).
+export const SPLIT_7: SplitSpec = { seed: 20261215, size: 95, first: 1800, last: 1909, except: { first: 1876, last: 1890 }, file: join(REPLIES_DIR, "test-split-7.txt") };
 
 // Split 1's names, kept for the code written against them.
 export const SPLIT_SEED = SPLIT_1.seed;
@@ -54,7 +57,7 @@ export function drawPool(sortedFiles: readonly string[], spec: SplitSpec): strin
   return sortedFiles.filter((file) => {
     // Three- or four-digit numbers (1050– is batch B's range): the digits before the first "-".
     const n = Number(file.slice(0, file.indexOf("-")));
-    return n >= spec.first && n <= spec.last;
+    return n >= spec.first && n <= spec.last && !(spec.except !== undefined && n >= spec.except.first && n <= spec.except.last);
   });
 }
 
