@@ -301,6 +301,23 @@ function midTaskStateOnly(prose: Prose, all: readonly PatternHit[]): boolean {
   return unfinished.length > 0 && unfinished.every((hit) => CODE_STATE_ROWS.has(hit.id)) && endsMidTask(prose);
 }
 
+/**
+ * A first statement that answers the person or reports what was read ("Yes, exactly:", "Based on my
+ * analysis, …", "I've reviewed the docs …", "Looking at the code, …", "I can see you have …"): the
+ * reply's subject is the code, the project or the person's situation, not this turn's work.
+ */
+const ANSWER_FRAME = /^\W*(?:(?:yes|exactly|right|correct|good question|great question)\b|based on\b|here(?:'s| is| are) (?:what|how|why)\b(?! (?:I|we)\b)|I(?:'ve| have) (?:now )?(?:reviewed|looked|examined|analy[sz]ed|inspected|explored|investigated|gone through|read|checked)\b|after (?:reviewing|analy[sz]ing|examining|looking)\b|I can see\b|looking at\b|you(?:'re| are) right\b)/i;
+
+/** Unfinished rows that, in an answer, say what the code, the project or a scenario lacks ("X is not configured", "Remaining Work:", "is incomplete"). */
+const ANSWER_STATE_ROWS: ReadonlySet<string> = new Set(["unfinished.not", "unfinished.word", "unfinished.remaining"]);
+
+/** An answer (ANSWER_FRAME) whose only unfinished rows describe its subject (ANSWER_STATE_ROWS): nothing of the agent's own work is left. */
+function answerStateOnly(prose: Prose, all: readonly PatternHit[]): boolean {
+  if (!ANSWER_FRAME.test(prose.statements[0] ?? "")) return false;
+  const unfinished = all.filter((hit) => hit.group === "unfinished");
+  return unfinished.length > 0 && unfinished.every((hit) => ANSWER_STATE_ROWS.has(hit.id));
+}
+
 /** The rows that fired on `text`, in table order, each with the clause it fired on: why a field came out as it did. */
 export function explainFinalReport(text: string, options: AnalyzeOptions = {}): PatternHit[] {
   const window = replyWindow(text, options.window?.head, options.window?.tail);
@@ -317,6 +334,7 @@ function explainProse(prose: Prose, options: AnalyzeOptions, edits: EditBlocks):
   // Say when the unfinished rows were read as findings or as a step under way (see analyzeFinalReport).
   if (findsOnly(all)) return [...all, { id: "findings.no-claim", group: "content", clause: "no completion clause and the ending asks: the unfinished rows describe the code, not the work" }];
   if (midTaskStateOnly(prose, all)) return [...all, { id: "midtask.no-state", group: "content", clause: "the reply ends leading into its next call: the unfinished rows describe a step under way, not the work" }];
+  if (answerStateOnly(prose, all)) return [...all, { id: "answer.no-state", group: "content", clause: "the reply opens as an answer or a review: the unfinished rows describe its subject, not the agent's work" }];
   return all;
 }
 
@@ -342,6 +360,7 @@ export function analyzeFinalReport(text: string, counter?: TokenCounter, options
   // Rows about the agent's own work (could not, remaining, next, blocked, partial) still count.
   if (fired.has("unfinished") && !fired.has("complete") && fired.has("permission") && CODE_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && findsOnly(hits(prose, options, edits))) fired.delete("unfinished");
   if (fired.has("unfinished") && CODE_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && endsMidTask(prose) && midTaskStateOnly(prose, hits(prose, options, edits))) fired.delete("unfinished");
+  if (fired.has("unfinished") && ANSWER_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && answerStateOnly(prose, hits(prose, options, edits))) fired.delete("unfinished");
   const asksPermission = fired.has("permission");
   // A progress mark (❌, ⏳, an unchecked box) is unfinished work only in a reply that reports progress.
   const reportsProgress = fired.has("complete") || prose.statements.some((line) => CHECKED_ITEM.test(line));

@@ -279,6 +279,11 @@ describe("the pattern table", () => {
     ["I'll leave the migration for you to run, since it needs production access.", ["unfinished.handed-back", "reason.cause"]],
     ["I've paused here so you can review the schema.", ["unfinished.blocked"]],
     ["The commit is held by the hooks. You can manually complete the commit.", ["unfinished.handed-back"]],
+    // Second wave (docs/decisions/0167): an imperative "Complete the X" is a step to take, not a state;
+    // an answer's unfinished rows describe its subject.
+    ["1. **Complete the analytics dashboard**", []],
+    ["Complete.", ["complete.word"]],
+    ["Looking at your branch, the export is not implemented yet.", ["unfinished.not", "answer.no-state"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
@@ -439,6 +444,27 @@ describe("analyzeFinalReport fields", () => {
     analyzeFinalReport("Done.", counter);
     analyzeFinalReport("Done.", counter);
     expect(counter.stats()).toEqual({ hits: 1, misses: 1, size: 1 });
+  });
+});
+
+describe("an answer's unfinished rows describe its subject (docs/decisions/0167)", () => {
+  const fields = (text: string) => {
+    const result = analyzeFinalReport(text);
+    return [result.claimsComplete, result.statesUnfinished];
+  };
+  it("an answer or a review: what the code or the project lacks is not work left", () => {
+    expect(fields("Based on the documents, here's the status:\n\n- The dashboard is currently in progress.\n- Remaining work: the export page.")).toEqual([false, false]);
+    expect(fields("I can see you have a repository here, but the push hook is not implemented yet.")).toEqual([false, false]);
+    expect(fields("Yes, exactly. The old handler is incomplete, which is why the retry is lost.")).toEqual([false, false]);
+  });
+  it("the same clauses in a report of the work still leave it unfinished", () => {
+    expect(fields("The dashboard is currently in progress.\n\nRemaining work: the export page.")).toEqual([false, true]);
+    expect(fields("I updated the handler, but it is not tested yet.")).toEqual([false, true]);
+    expect(fields("Here's what I changed: the handler is incomplete; the retry is not wired yet.")).toEqual([false, true]);
+  });
+  it("in an answer, the agent's own work that failed or could not be done still counts", () => {
+    expect(fields("Looking at the code, I couldn't run the tests because the database is down.")).toEqual([false, true]);
+    expect(fields("Based on the run, the build still fails on the type check.")).toEqual([false, true]);
   });
 });
 
