@@ -284,6 +284,17 @@ describe("the pattern table", () => {
     ["1. **Complete the analytics dashboard**", []],
     ["Complete.", ["complete.word"]],
     ["Looking at your branch, the export is not implemented yet.", ["unfinished.not", "answer.no-state"]],
+    // The result stated without a completion word (0167): a defect gone, a behaviour working now, irregular verbs.
+    ["Both bugs are gone.", ["complete.result"]],
+    ["It no longer crashes on empty input.", ["complete.result"]],
+    ["Should work now.", ["complete.result"]],
+    ["You're all set!", ["complete.result"]],
+    ["Took care of both issues.", ["complete.verb"]],
+    ["I've taken care of the migration.", ["complete.ive"]],
+    ["I got the build working again.", ["complete.ive"]],
+    ["Make sure it no longer crashes before you merge.", []],
+    ["Try it and see if it works now.", []],
+    ["The errors are gone only when the cache is cold.", ["reason.cause"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
