@@ -295,6 +295,13 @@ describe("the pattern table", () => {
     ["Make sure it no longer crashes before you merge.", []],
     ["Try it and see if it works now.", []],
     ["The errors are gone only when the cache is cold.", ["reason.cause"]],
+    ["This resolves the compiler warning about the unused variable.", ["complete.result"]],
+    ["The PR is up: #42.", ["complete.result"]],
+    ["Everything should be good now.", ["complete.result"]],
+    ["Why this solves the race:", []],
+    // An alternative compared is not the work (0167): "the DOM one fails" names the rejected option.
+    ["The streaming parser finishes in 9 s; the DOM one fails with out-of-memory.", ["reason.cause"]],
+    ["Two tests fail with out-of-memory.", ["unfinished.fails", "reason.cause"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
