@@ -181,6 +181,26 @@ const LABEL_HINT = /\b(?:changes|fixes|edits|improvements|updates|modifications|
 /** A clause that opens with a subordinator is a premise ("When I deleted X, the method was removed"), not a report. */
 const PREMISE = /^\W*(?:when|whenever|if|after|since|because|once|as soon as|until|unless|while)\b/i;
 
+/** A statement that announces the agent's next act ("I will apply this fix now.", "Let me rerun the tests."). */
+const ANNOUNCES_ACT = /^\W*(?:(?:now|ok|okay|so|next|then)\W+)?(?:I will|I'll|let me|I'm going to|I am going to)\b(?! know\b| be happy\b)[^?\n]{0,300}$/i;
+
+const ACT_HINT = /\b(?:will|'ll|let me|going to)\b/i;
+
+/**
+ * The statement after the last one that announces the agent's next act, or -1: a reply that carries
+ * several steps of a turn ("I will apply this fix now." then the harness's edit, then "The type error
+ * is fixed …") reports on the work at the start of its last step, so the claim zone reads the first
+ * two statements there as it reads the reply's first (docs/decisions/0167). Walks back once.
+ */
+function lastActionAnnounced(statements: readonly string[]): number {
+  for (let k = statements.length - 2; k >= 0; k -= 1) {
+    const tail = (statements[k] as string).slice(-400);
+    // Most statements announce nothing: a cheap test first, the sentence split only for candidates.
+    if (ACT_HINT.test(tail) && ANNOUNCES_ACT.test(sentencesOf(tail).at(-1) ?? "")) return k + 1;
+  }
+  return -1;
+}
+
 /** The parts each scope reads; content blocks (content.ts) are left out of every scope. */
 function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope, string[]> {
   const { lines, paragraphStarts } = prose;
@@ -195,7 +215,8 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
   const ending = ask === -1 ? joinedTail(lines, endingStart, lines.length, 3000) : `${(lines[ask] as string).slice(0, 300)}\n${joinedTail(lines, lastStart, lines.length, 3000)}`;
   const midTask = endsMidTask(prose);
   const lastParagraph = withoutPlanItems(lines.slice(lastStart).filter((line) => !contentText.has(line)));
-  const claimLines = midTask ? [] : [...withoutPlanItems(statements.slice(0, 3)), ...lastParagraph.slice(-6)];
+  const segment = midTask ? -1 : lastActionAnnounced(statements);
+  const claimLines = midTask ? [] : [...withoutPlanItems(statements.slice(0, 3)), ...(segment > 3 ? withoutPlanItems(statements.slice(segment, segment + 2)) : []), ...lastParagraph.slice(-6)];
   const claim = claimLines.flatMap((line) => clausesOf(line.slice(0, 2000))).filter((clause) => !isNarrationOrQuestion(clause) && !PREMISE.test(clause) && !DEFECT_LABEL.test(clause));
   const lastLine = prose.lines.at(-1) ?? "";
   // The last sentence, after trailing emoji ("Happy coding! 🚀"); capped, since fillers are short.

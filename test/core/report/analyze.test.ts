@@ -302,6 +302,14 @@ describe("the pattern table", () => {
     // An alternative compared is not the work (0167): "the DOM one fails" names the rejected option.
     ["The streaming parser finishes in 9 s; the DOM one fails with out-of-memory.", ["reason.cause"]],
     ["Two tests fail with out-of-memory.", ["unfinished.fails", "reason.cause"]],
+    // From dev batch E chunk 1 (0167): an imperative after "Now", a property kept, a next task offered as a question.
+    ["Now visit http://localhost:3000/debug in your browser.", []],
+    ["Now the banner shows on every page.", ["complete.now"]],
+    ["The layout keeps the content width, ensuring the text remains easy to read.", []],
+    ["Content remains contained within the column.", []],
+    ["The export remains blocked on the missing token.", ["unfinished.remaining", "unfinished.blocked", "reason.cause"]],
+    ["Would you like to start working on Task 6 next?", ["next.step", "permission.would-you-like", "permission.what-next"]],
+    ["I'll port the settings page next.", ["unfinished.next", "next.step"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
@@ -483,6 +491,23 @@ describe("an answer's unfinished rows describe its subject (docs/decisions/0167)
   it("in an answer, the agent's own work that failed or could not be done still counts", () => {
     expect(fields("Looking at the code, I couldn't run the tests because the database is down.")).toEqual([false, true]);
     expect(fields("Based on the run, the build still fails on the type check.")).toEqual([false, true]);
+  });
+});
+
+describe("the last step of a turn opens its report (docs/decisions/0167)", () => {
+  const edit = "\n\n````\n\n````\n";
+  const plan = "The error is caused by passing `undefined` to `suggest`, which expects a string.\n\nChange the call to pass `title ?? \"\"`. This ensures a string is always passed.\n\nThe JSX map callback is also missing a parenthesis.";
+  it("the statements after the last announced act are read as the claim zone", () => {
+    const result = analyzeFinalReport(`${plan}\n\nI will apply this fix now.${edit}\nThe type error is fixed by passing a string. I also added the missing parenthesis.\n\nYou can reload the page to check it.`);
+    expect([result.claimsComplete, result.statesUnfinished]).toEqual([true, false]);
+    expect(explainFinalReport(`${plan}\n\nI will apply this fix now.${edit}\nThe type error is fixed by passing a string.\n\nYou can reload the page to check it.`).filter((hit) => hit.group === "complete").map((hit) => hit.clause)).toEqual(["The type error is fixed by passing a string."]);
+  });
+  it("without an announced act the middle of the reply is not the claim zone", () => {
+    const result = analyzeFinalReport(`${plan}\n\nThe type error is fixed by passing a string.\n\nOne more note.\n\nYou can reload the page to check it.`);
+    expect(result.claimsComplete).toBe(false);
+  });
+  it("a reply that ends on its announced act is cut off mid-task, not a claim", () => {
+    expect(analyzeFinalReport(`${plan}\n\nThe type error is fixed.\n\nI will apply this fix now.`).claimsComplete).toBe(false);
   });
 });
 
