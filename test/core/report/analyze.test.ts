@@ -310,6 +310,9 @@ describe("the pattern table", () => {
     ["The export remains blocked on the missing token.", ["unfinished.remaining", "unfinished.blocked", "reason.cause"]],
     ["Would you like to start working on Task 6 next?", ["next.step", "permission.would-you-like", "permission.what-next"]],
     ["I'll port the settings page next.", ["unfinished.next", "next.step"]],
+    ["If you have more errors or need further cleanup, let me know!", ["reason.cause", "filler.generic-need"]],
+    ["Let me know if you have more issues to address!", ["filler.generic-need"]],
+    ["Let me know if you need further refinements or want to propagate this elsewhere.", ["reason.cause", "permission.if-let-me-know"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
