@@ -182,9 +182,9 @@ const LABEL_HINT = /\b(?:changes|fixes|edits|improvements|updates|modifications|
 const PREMISE = /^\W*(?:when|whenever|if|after|since|because|once|as soon as|until|unless|while)\b/i;
 
 /** A statement that announces the agent's next act ("I will apply this fix now.", "Let me rerun the tests."). */
-const ANNOUNCES_ACT = /^\W*(?:(?:now|ok|okay|so|next|then)\W+)?(?:I will|I'll|let me|I'm going to|I am going to)\b(?! know\b| be happy\b)[^?\n]{0,300}$/i;
+const ANNOUNCES_ACT = /^\W*(?:(?:now|ok|okay|so|next|then|also|first|finally)\W+)?(?:I will|I'll|let me|let's|let us|I'm going to|I am going to)\b(?! know\b| be happy\b)[^?\n]{0,300}$/i;
 
-const ACT_HINT = /\b(?:will|'ll|let me|going to)\b/i;
+const ACT_HINT = /\b(?:will|'ll|let me|let's|let us|going to)\b/i;
 
 /**
  * The statement after the last one that announces the agent's next act, or -1: a reply that carries

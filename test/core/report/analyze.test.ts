@@ -313,6 +313,12 @@ describe("the pattern table", () => {
     ["If you have more errors or need further cleanup, let me know!", ["reason.cause", "filler.generic-need"]],
     ["Let me know if you have more issues to address!", ["filler.generic-need"]],
     ["Let me know if you need further refinements or want to propagate this elsewhere.", ["reason.cause", "permission.if-let-me-know"]],
+    // From dev batch E chunk 2 (0167): the next act conditional on the person's wish; a generic need is a sign-off.
+    ["If you want the silhouette leaner, say which direction and we can tune it next.", ["next.step", "permission.soft"]],
+    ["If you want the rest done, send it again and I'll work through the remaining gaps.", ["next.step", "permission.soft"]],
+    ["Admin pages still use the old shell — say if you want those pushed through the same treatment.", ["unfinished.still", "permission.soft"]],
+    ["If you need further refinements or have additional requirements, let me know!", ["reason.cause", "filler.generic-need"]],
+    ["Here's what shipped:", ["complete.label"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
@@ -508,6 +514,9 @@ describe("the last step of a turn opens its report (docs/decisions/0167)", () =>
   it("without an announced act the middle of the reply is not the claim zone", () => {
     const result = analyzeFinalReport(`${plan}\n\nThe type error is fixed by passing a string.\n\nOne more note.\n\nYou can reload the page to check it.`);
     expect(result.claimsComplete).toBe(false);
+  });
+  it("\"Also, let's add …\" announces an act as \"I will …\" does", () => {
+    expect(analyzeFinalReport(`${plan}\n\nAlso, let's add a reference to the README:${edit}\nI've created the documentation for the sync feature.\n\nOne more note.\n\nIt covers the quick start.`).claimsComplete).toBe(true);
   });
   it("a reply that ends on its announced act is cut off mid-task, not a claim", () => {
     expect(analyzeFinalReport(`${plan}\n\nThe type error is fixed.\n\nI will apply this fix now.`).claimsComplete).toBe(false);
