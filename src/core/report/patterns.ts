@@ -45,6 +45,15 @@ function notInCondition(match: RegExpMatchArray): boolean {
   return !/\b(?:if|in case|unless)\b[^.;,:\n]{0,40}$/i.test((match.input ?? "").slice(Math.max(0, index - 60), index));
 }
 
+/**
+ * Not said to be mended in the next 200 characters ("I made a mistake in the config. I've fixed it now."): an own
+ * error that is put right is history, not work left (docs/decisions/0167). Reads at most 200 characters after the match.
+ */
+function notMendedAfter(match: RegExpMatchArray): boolean {
+  const end = (match.index ?? 0) + match[0].length;
+  return !/\b(?:fixed|corrected|resolved|reverted|undid|undone|mended|repaired)\b/i.test((match.input ?? "").slice(end, end + 200));
+}
+
 /** "N of M" with N below M. */
 function partOfWhole(match: RegExpMatchArray): boolean {
   return numberOf(match[1] ?? match[3]) < numberOf(match[2] ?? match[4]);
@@ -132,6 +141,9 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // A clause that carves out an exception: "…, except the docs", "apart from the Windows job", "all done but one".
   { id: "unfinished.except", group: "unfinished", scope: "clause", pattern: /^(?:except|apart from|save for|other than)\b(?![^.;\n]{0,80}\bas (?:you )?(?:asked|requested|agreed|designed|planned))(?!\s+[A-Z][\w.]*(?:\s*,\s*[A-Z][\w.]*)*(?:\s+as\s+\w+)?\s*:)|\b(?:done|complete|finished|everything|all) but (?:one|two|three|\d+|the)\b/i },
   // The agent's own next step: "B3 is next", "Next I'll wire…", "I'll port it next", "for the next session:".
+  // The agent owns a defect of its own work and does not say it is mended: "I made an error - I duplicated the
+  // resolve section. Let me fix that:", "I made a significant mistake by marking the task done" (docs/decisions/0167).
+  { id: "unfinished.own-error", group: "unfinished", scope: "clause", holds: notMendedAfter, pattern: /\b(?:I|we) (?:made|introduced|caused) (?:an? |a few |some |two |several )?(?:[\w-]+ )?(?:error|mistake|bug|regression|typo)s?\b/i },
   { id: "unfinished.next", group: "unfinished", scope: "clause", pattern: /(?:\b(?:is|are) next\b|\bnext is\b|\bnext,? I(?:'ll| will)\b|\bI(?:'ll| will| am going to) [^.;?\n]{1,60}\bnext\b|\b(?:working on|starting) [^.;?\n]{1,60}\bnext\b|\bfor the next session\b|^\W*next,? (?:we|I) (?:still )?(?:need|have) to\b)(?![^.;\n]{0,80}\?)/i },
   // A question or offer to continue names work not done: "Shall I go on with B4–B6?", "Want me to keep going?"
   { id: "continue.ask", group: "continue", scope: "ending", pattern: /\b(?:continue|keep going|go on|carry on|finish the rest|do the rest)\b/i },

@@ -319,6 +319,9 @@ describe("the pattern table", () => {
     ["Admin pages still use the old shell — say if you want those pushed through the same treatment.", ["unfinished.still", "permission.soft"]],
     ["If you need further refinements or have additional requirements, let me know!", ["reason.cause", "filler.generic-need"]],
     ["Here's what shipped:", ["complete.label"]],
+    // An own error not said to be mended is work left (0167); one put right is history.
+    ["I made an error - I duplicated the resolve section. Let me fix that:", ["unfinished.own-error", "reason.cause"]],
+    ["I made a mistake in the config earlier. I've fixed it now.", ["complete.ive"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
