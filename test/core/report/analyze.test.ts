@@ -322,6 +322,16 @@ describe("the pattern table", () => {
     // An own error not said to be mended is work left (0167); one put right is history.
     ["I made an error - I duplicated the resolve section. Let me fix that:", ["unfinished.own-error", "reason.cause"]],
     ["I made a mistake in the config earlier. I've fixed it now.", ["complete.ive"]],
+    // From dev batch E chunk 3 (0167): history with a year, a rule's case, what a feature blocks, a table's name.
+    ["Cards were renamed in 2021.", []],
+    ["- Registered abroad, not yet registered locally → the button is now disabled too", ["complete.now"]],
+    ["The login is not yet registered locally.", ["unfinished.not"]],
+    ["- Police request API + UI (police request blocked for diplomats)", []],
+    ["The deploy is blocked for now.", ["unfinished.blocked"]],
+    ["The in progress table was already correct.", []],
+    ["The settings page is in progress.", ["complete.state", "unfinished.word"]],
+    ['Say "go ahead" when you want me to implement it.', ["permission.soft"]],
+    ["Switch to Agent mode if you want help walking through a live run.", ["permission.soft"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
