@@ -332,6 +332,11 @@ describe("the pattern table", () => {
     ["The settings page is in progress.", ["complete.state", "unfinished.word"]],
     ['Say "go ahead" when you want me to implement it.', ["permission.soft"]],
     ["Switch to Agent mode if you want help walking through a live run.", ["permission.soft"]],
+    // From dev batch E chunk 4 (0167): a hedged fix claim opening a clause; a check kept from running is blocked.
+    ["This should fix the build error in your CI pipeline.", ["complete.idiom", "reason.cause"]],
+    ["Some console issues prevented full testing.", ["unfinished.blocked"]],
+    ["A hook kept me from running the suite.", ["unfinished.blocked"]],
+    ["This prevents duplicate writes.", []],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
