@@ -337,6 +337,13 @@ describe("the pattern table", () => {
     ["Some console issues prevented full testing.", ["unfinished.blocked"]],
     ["A hook kept me from running the suite.", ["unfinished.blocked"]],
     ["This prevents duplicate writes.", []],
+    // A case the code meets is not the work's state (0167): conditions, and what a feature does with such cases.
+    ["If the migration is incomplete, rerun the script.", ["next.step"]],
+    ["When a job is pending, the worker retries it.", []],
+    ["The parser handles incomplete lines by buffering them.", []],
+    ["Added a check for the case where the upload fails halfway.", ["complete.verb", "reason.cause"]],
+    ["| B3 CLI flag | blocked: needs the config change from #41 |", ["unfinished.blocked", "reason.cause"]],
+    ["The importer handles CSV now, but the JSON path is incomplete.", ["unfinished.word"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
