@@ -344,6 +344,10 @@ describe("the pattern table", () => {
     ["Added a check for the case where the upload fails halfway.", ["complete.verb", "reason.cause"]],
     ["| B3 CLI flag | blocked: needs the config change from #41 |", ["unfinished.blocked", "reason.cause"]],
     ["The importer handles CSV now, but the JSON path is incomplete.", ["unfinished.word"]],
+    // From dev batch E chunks 5-6 (0167): what the person can now do is the asked state delivered; an adverb before "now <verb>s".
+    ["Perfect! You can now test it in any directory.", ["complete.result"]],
+    ["Now you can use:", ["complete.result"]],
+    ["Great! The code now dynamically reads the version from package.json.", ["complete.now"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
