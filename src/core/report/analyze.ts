@@ -324,10 +324,11 @@ function midTaskStateOnly(prose: Prose, all: readonly PatternHit[]): boolean {
 
 /**
  * A first statement that answers the person or reports what was read ("Yes, exactly:", "Based on my
- * analysis, …", "I've reviewed the docs …", "Looking at the code, …", "I can see you have …"): the
- * reply's subject is the code, the project or the person's situation, not this turn's work.
+ * analysis, …", "I've reviewed the docs …", "Looking at the code, …", "I can see you have …") or grades
+ * the code ("The server partially satisfies the architecture"): the reply's subject is the code, the
+ * project or the person's situation, not this turn's work.
  */
-const ANSWER_FRAME = /^\W*(?:(?:yes|exactly|right|correct|good question|great question)\b|based on\b|here(?:'s| is| are) (?:what|how|why)\b(?! (?:I|we)\b)|I(?:'ve| have) (?:now )?(?:reviewed|looked|examined|analy[sz]ed|inspected|explored|investigated|gone through|read|checked)\b|after (?:reviewing|analy[sz]ing|examining|looking)\b|I can see\b|looking at\b|you(?:'re| are) right\b)/i;
+const ANSWER_FRAME = /^\W*(?:(?:yes|exactly|right|correct|good question|great question)\b|based on\b|here(?:'s| is| are) (?:what|how|why)\b(?! (?:I|we)\b)|I(?:'ve| have) (?:now )?(?:reviewed|looked|examined|analy[sz]ed|inspected|explored|investigated|gone through|read|checked)\b|after (?:reviewing|analy[sz]ing|examining|looking)\b|I can see\b|looking at\b|you(?:'re| are) right\b|(?:the |this |your )?[\w.-]+(?: [\w.-]+){0,5} (?:partially|partly|largely|mostly|only) (?:satisfies|meets|follows|complies with|aligns with|conforms to|adheres to|implements|covers)\b)/i;
 
 /** Unfinished rows that, in an answer, say what the code, the project or a scenario lacks ("X is not configured", "Remaining Work:", "is incomplete"). */
 const ANSWER_STATE_ROWS: ReadonlySet<string> = new Set(["unfinished.not", "unfinished.word", "unfinished.remaining"]);

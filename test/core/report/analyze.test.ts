@@ -520,11 +520,13 @@ describe("an answer's unfinished rows describe its subject (docs/decisions/0167)
     expect(fields("Based on the documents, here's the status:\n\n- The dashboard is currently in progress.\n- Remaining work: the export page.")).toEqual([false, false]);
     expect(fields("I can see you have a repository here, but the push hook is not implemented yet.")).toEqual([false, false]);
     expect(fields("Yes, exactly. The old handler is incomplete, which is why the retry is lost.")).toEqual([false, false]);
+    expect(fields("The MCP server partially satisfies the architecture but is incomplete.")).toEqual([false, false]);
   });
   it("the same clauses in a report of the work still leave it unfinished", () => {
     expect(fields("The dashboard is currently in progress.\n\nRemaining work: the export page.")).toEqual([false, true]);
     expect(fields("I updated the handler, but it is not tested yet.")).toEqual([false, true]);
     expect(fields("Here's what I changed: the handler is incomplete; the retry is not wired yet.")).toEqual([false, true]);
+    expect(fields("The refactor follows the plan, but the docs are not updated yet.")).toEqual([false, true]);
   });
   it("in an answer, the agent's own work that failed or could not be done still counts", () => {
     expect(fields("Looking at the code, I couldn't run the tests because the database is down.")).toEqual([false, true]);
