@@ -181,6 +181,26 @@ const LABEL_HINT = /\b(?:changes|fixes|edits|improvements|updates|modifications|
 /** A clause that opens with a subordinator is a premise ("When I deleted X, the method was removed"), not a report. */
 const PREMISE = /^\W*(?:when|whenever|if|after|since|because|once|as soon as|until|unless|while)\b/i;
 
+/** A statement that announces the agent's next act ("I will apply this fix now.", "Let me rerun the tests."). */
+const ANNOUNCES_ACT = /^\W*(?:(?:now|ok|okay|so|next|then|also|first|finally)\W+)?(?:I will|I'll|let me|let's|let us|I'm going to|I am going to)\b(?! know\b| be happy\b)[^?\n]{0,300}$/i;
+
+const ACT_HINT = /\b(?:will|'ll|let me|let's|let us|going to)\b/i;
+
+/**
+ * The statement after the last one that announces the agent's next act, or -1: a reply that carries
+ * several steps of a turn ("I will apply this fix now." then the harness's edit, then "The type error
+ * is fixed …") reports on the work at the start of its last step, so the claim zone reads the first
+ * two statements there as it reads the reply's first (docs/decisions/0167). Walks back once.
+ */
+function lastActionAnnounced(statements: readonly string[]): number {
+  for (let k = statements.length - 2; k >= 0; k -= 1) {
+    const tail = (statements[k] as string).slice(-400);
+    // Most statements announce nothing: a cheap test first, the sentence split only for candidates.
+    if (ACT_HINT.test(tail) && ANNOUNCES_ACT.test(sentencesOf(tail).at(-1) ?? "")) return k + 1;
+  }
+  return -1;
+}
+
 /** The parts each scope reads; content blocks (content.ts) are left out of every scope. */
 function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope, string[]> {
   const { lines, paragraphStarts } = prose;
@@ -195,7 +215,8 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
   const ending = ask === -1 ? joinedTail(lines, endingStart, lines.length, 3000) : `${(lines[ask] as string).slice(0, 300)}\n${joinedTail(lines, lastStart, lines.length, 3000)}`;
   const midTask = endsMidTask(prose);
   const lastParagraph = withoutPlanItems(lines.slice(lastStart).filter((line) => !contentText.has(line)));
-  const claimLines = midTask ? [] : [...withoutPlanItems(statements.slice(0, 3)), ...lastParagraph.slice(-6)];
+  const segment = midTask ? -1 : lastActionAnnounced(statements);
+  const claimLines = midTask ? [] : [...withoutPlanItems(statements.slice(0, 3)), ...(segment > 3 ? withoutPlanItems(statements.slice(segment, segment + 2)) : []), ...lastParagraph.slice(-6)];
   const claim = claimLines.flatMap((line) => clausesOf(line.slice(0, 2000))).filter((clause) => !isNarrationOrQuestion(clause) && !PREMISE.test(clause) && !DEFECT_LABEL.test(clause));
   const lastLine = prose.lines.at(-1) ?? "";
   // The last sentence, after trailing emoji ("Happy coding! 🚀"); capped, since fillers are short.
@@ -301,6 +322,24 @@ function midTaskStateOnly(prose: Prose, all: readonly PatternHit[]): boolean {
   return unfinished.length > 0 && unfinished.every((hit) => CODE_STATE_ROWS.has(hit.id)) && endsMidTask(prose);
 }
 
+/**
+ * A first statement that answers the person or reports what was read ("Yes, exactly:", "Based on my
+ * analysis, …", "I've reviewed the docs …", "Looking at the code, …", "I can see you have …") or grades
+ * the code ("The server partially satisfies the architecture"): the reply's subject is the code, the
+ * project or the person's situation, not this turn's work.
+ */
+const ANSWER_FRAME = /^\W*(?:(?:yes|exactly|right|correct|good question|great question)\b|based on\b|here(?:'s| is| are) (?:what|how|why)\b(?! (?:I|we)\b)|I(?:'ve| have) (?:now )?(?:reviewed|looked|examined|analy[sz]ed|inspected|explored|investigated|gone through|read|checked)\b|after (?:reviewing|analy[sz]ing|examining|looking)\b|I can see\b|looking at\b|you(?:'re| are) right\b|(?:the |this |your )?[\w.-]+(?: [\w.-]+){0,5} (?:partially|partly|largely|mostly|only) (?:satisfies|meets|follows|complies with|aligns with|conforms to|adheres to|implements|covers)\b)/i;
+
+/** Unfinished rows that, in an answer, say what the code, the project or a scenario lacks ("X is not configured", "Remaining Work:", "is incomplete"). */
+const ANSWER_STATE_ROWS: ReadonlySet<string> = new Set(["unfinished.not", "unfinished.word", "unfinished.remaining"]);
+
+/** An answer (ANSWER_FRAME) whose only unfinished rows describe its subject (ANSWER_STATE_ROWS): nothing of the agent's own work is left. */
+function answerStateOnly(prose: Prose, all: readonly PatternHit[]): boolean {
+  if (!ANSWER_FRAME.test(prose.statements[0] ?? "")) return false;
+  const unfinished = all.filter((hit) => hit.group === "unfinished");
+  return unfinished.length > 0 && unfinished.every((hit) => ANSWER_STATE_ROWS.has(hit.id));
+}
+
 /** The rows that fired on `text`, in table order, each with the clause it fired on: why a field came out as it did. */
 export function explainFinalReport(text: string, options: AnalyzeOptions = {}): PatternHit[] {
   const window = replyWindow(text, options.window?.head, options.window?.tail);
@@ -317,6 +356,7 @@ function explainProse(prose: Prose, options: AnalyzeOptions, edits: EditBlocks):
   // Say when the unfinished rows were read as findings or as a step under way (see analyzeFinalReport).
   if (findsOnly(all)) return [...all, { id: "findings.no-claim", group: "content", clause: "no completion clause and the ending asks: the unfinished rows describe the code, not the work" }];
   if (midTaskStateOnly(prose, all)) return [...all, { id: "midtask.no-state", group: "content", clause: "the reply ends leading into its next call: the unfinished rows describe a step under way, not the work" }];
+  if (answerStateOnly(prose, all)) return [...all, { id: "answer.no-state", group: "content", clause: "the reply opens as an answer or a review: the unfinished rows describe its subject, not the agent's work" }];
   return all;
 }
 
@@ -342,6 +382,7 @@ export function analyzeFinalReport(text: string, counter?: TokenCounter, options
   // Rows about the agent's own work (could not, remaining, next, blocked, partial) still count.
   if (fired.has("unfinished") && !fired.has("complete") && fired.has("permission") && CODE_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && findsOnly(hits(prose, options, edits))) fired.delete("unfinished");
   if (fired.has("unfinished") && CODE_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && endsMidTask(prose) && midTaskStateOnly(prose, hits(prose, options, edits))) fired.delete("unfinished");
+  if (fired.has("unfinished") && ANSWER_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && answerStateOnly(prose, hits(prose, options, edits))) fired.delete("unfinished");
   const asksPermission = fired.has("permission");
   // A progress mark (❌, ⏳, an unchecked box) is unfinished work only in a reply that reports progress.
   const reportsProgress = fired.has("complete") || prose.statements.some((line) => CHECKED_ITEM.test(line));

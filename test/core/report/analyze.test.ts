@@ -279,6 +279,75 @@ describe("the pattern table", () => {
     ["I'll leave the migration for you to run, since it needs production access.", ["unfinished.handed-back", "reason.cause"]],
     ["I've paused here so you can review the schema.", ["unfinished.blocked"]],
     ["The commit is held by the hooks. You can manually complete the commit.", ["unfinished.handed-back"]],
+    // Second wave (docs/decisions/0167): an imperative "Complete the X" is a step to take, not a state;
+    // an answer's unfinished rows describe its subject.
+    ["1. **Complete the analytics dashboard**", []],
+    ["Complete.", ["complete.word"]],
+    ["Looking at your branch, the export is not implemented yet.", ["unfinished.not", "answer.no-state"]],
+    // The result stated without a completion word (0167): a defect gone, a behaviour working now, irregular verbs.
+    ["Both bugs are gone.", ["complete.result"]],
+    ["It no longer crashes on empty input.", ["complete.result"]],
+    ["Should work now.", ["complete.result"]],
+    ["You're all set!", ["complete.result"]],
+    ["Took care of both issues.", ["complete.verb"]],
+    ["I've taken care of the migration.", ["complete.ive"]],
+    ["I got the build working again.", ["complete.ive"]],
+    ["Make sure it no longer crashes before you merge.", []],
+    ["Try it and see if it works now.", []],
+    ["The errors are gone only when the cache is cold.", ["reason.cause"]],
+    ["This resolves the compiler warning about the unused variable.", ["complete.result"]],
+    ["The PR is up: #42.", ["complete.result"]],
+    ["Everything should be good now.", ["complete.result"]],
+    ["Why this solves the race:", []],
+    // An alternative compared is not the work (0167): "the DOM one fails" names the rejected option.
+    ["The streaming parser finishes in 9 s; the DOM one fails with out-of-memory.", ["reason.cause"]],
+    ["Two tests fail with out-of-memory.", ["unfinished.fails", "reason.cause"]],
+    // From dev batch E chunk 1 (0167): an imperative after "Now", a property kept, a next task offered as a question.
+    ["Now visit http://localhost:3000/debug in your browser.", []],
+    ["Now the banner shows on every page.", ["complete.now"]],
+    ["The layout keeps the content width, ensuring the text remains easy to read.", []],
+    ["Content remains contained within the column.", []],
+    ["The export remains blocked on the missing token.", ["unfinished.remaining", "unfinished.blocked", "reason.cause"]],
+    ["Would you like to start working on Task 6 next?", ["next.step", "permission.would-you-like", "permission.what-next"]],
+    ["I'll port the settings page next.", ["unfinished.next", "next.step"]],
+    ["If you have more errors or need further cleanup, let me know!", ["reason.cause", "filler.generic-need"]],
+    ["Let me know if you have more issues to address!", ["filler.generic-need"]],
+    ["Let me know if you need further refinements or want to propagate this elsewhere.", ["reason.cause", "permission.if-let-me-know"]],
+    // From dev batch E chunk 2 (0167): the next act conditional on the person's wish; a generic need is a sign-off.
+    ["If you want the silhouette leaner, say which direction and we can tune it next.", ["next.step", "permission.soft"]],
+    ["If you want the rest done, send it again and I'll work through the remaining gaps.", ["next.step", "permission.soft"]],
+    ["Admin pages still use the old shell — say if you want those pushed through the same treatment.", ["unfinished.still", "permission.soft"]],
+    ["If you need further refinements or have additional requirements, let me know!", ["reason.cause", "filler.generic-need"]],
+    ["Here's what shipped:", ["complete.label"]],
+    // An own error not said to be mended is work left (0167); one put right is history.
+    ["I made an error - I duplicated the resolve section. Let me fix that:", ["unfinished.own-error", "reason.cause"]],
+    ["I made a mistake in the config earlier. I've fixed it now.", ["complete.ive"]],
+    // From dev batch E chunk 3 (0167): history with a year, a rule's case, what a feature blocks, a table's name.
+    ["Cards were renamed in 2021.", []],
+    ["- Registered abroad, not yet registered locally → the button is now disabled too", ["complete.now"]],
+    ["The login is not yet registered locally.", ["unfinished.not"]],
+    ["- Police request API + UI (police request blocked for diplomats)", []],
+    ["The deploy is blocked for now.", ["unfinished.blocked"]],
+    ["The in progress table was already correct.", []],
+    ["The settings page is in progress.", ["complete.state", "unfinished.word"]],
+    ['Say "go ahead" when you want me to implement it.', ["permission.soft"]],
+    ["Switch to Agent mode if you want help walking through a live run.", ["permission.soft"]],
+    // From dev batch E chunk 4 (0167): a hedged fix claim opening a clause; a check kept from running is blocked.
+    ["This should fix the build error in your CI pipeline.", ["complete.idiom", "reason.cause"]],
+    ["Some console issues prevented full testing.", ["unfinished.blocked"]],
+    ["A hook kept me from running the suite.", ["unfinished.blocked"]],
+    ["This prevents duplicate writes.", []],
+    // A case the code meets is not the work's state (0167): conditions, and what a feature does with such cases.
+    ["If the migration is incomplete, rerun the script.", ["next.step"]],
+    ["When a job is pending, the worker retries it.", []],
+    ["The parser handles incomplete lines by buffering them.", []],
+    ["Added a check for the case where the upload fails halfway.", ["complete.verb", "reason.cause"]],
+    ["| B3 CLI flag | blocked: needs the config change from #41 |", ["unfinished.blocked", "reason.cause"]],
+    ["The importer handles CSV now, but the JSON path is incomplete.", ["unfinished.word"]],
+    // From dev batch E chunks 5-6 (0167): what the person can now do is the asked state delivered; an adverb before "now <verb>s".
+    ["Perfect! You can now test it in any directory.", ["complete.result"]],
+    ["Now you can use:", ["complete.result"]],
+    ["Great! The code now dynamically reads the version from package.json.", ["complete.now"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
@@ -439,6 +508,49 @@ describe("analyzeFinalReport fields", () => {
     analyzeFinalReport("Done.", counter);
     analyzeFinalReport("Done.", counter);
     expect(counter.stats()).toEqual({ hits: 1, misses: 1, size: 1 });
+  });
+});
+
+describe("an answer's unfinished rows describe its subject (docs/decisions/0167)", () => {
+  const fields = (text: string) => {
+    const result = analyzeFinalReport(text);
+    return [result.claimsComplete, result.statesUnfinished];
+  };
+  it("an answer or a review: what the code or the project lacks is not work left", () => {
+    expect(fields("Based on the documents, here's the status:\n\n- The dashboard is currently in progress.\n- Remaining work: the export page.")).toEqual([false, false]);
+    expect(fields("I can see you have a repository here, but the push hook is not implemented yet.")).toEqual([false, false]);
+    expect(fields("Yes, exactly. The old handler is incomplete, which is why the retry is lost.")).toEqual([false, false]);
+    expect(fields("The MCP server partially satisfies the architecture but is incomplete.")).toEqual([false, false]);
+  });
+  it("the same clauses in a report of the work still leave it unfinished", () => {
+    expect(fields("The dashboard is currently in progress.\n\nRemaining work: the export page.")).toEqual([false, true]);
+    expect(fields("I updated the handler, but it is not tested yet.")).toEqual([false, true]);
+    expect(fields("Here's what I changed: the handler is incomplete; the retry is not wired yet.")).toEqual([false, true]);
+    expect(fields("The refactor follows the plan, but the docs are not updated yet.")).toEqual([false, true]);
+  });
+  it("in an answer, the agent's own work that failed or could not be done still counts", () => {
+    expect(fields("Looking at the code, I couldn't run the tests because the database is down.")).toEqual([false, true]);
+    expect(fields("Based on the run, the build still fails on the type check.")).toEqual([false, true]);
+  });
+});
+
+describe("the last step of a turn opens its report (docs/decisions/0167)", () => {
+  const edit = "\n\n````\n\n````\n";
+  const plan = "The error is caused by passing `undefined` to `suggest`, which expects a string.\n\nChange the call to pass `title ?? \"\"`. This ensures a string is always passed.\n\nThe JSX map callback is also missing a parenthesis.";
+  it("the statements after the last announced act are read as the claim zone", () => {
+    const result = analyzeFinalReport(`${plan}\n\nI will apply this fix now.${edit}\nThe type error is fixed by passing a string. I also added the missing parenthesis.\n\nYou can reload the page to check it.`);
+    expect([result.claimsComplete, result.statesUnfinished]).toEqual([true, false]);
+    expect(explainFinalReport(`${plan}\n\nI will apply this fix now.${edit}\nThe type error is fixed by passing a string.\n\nYou can reload the page to check it.`).filter((hit) => hit.group === "complete").map((hit) => hit.clause)).toEqual(["The type error is fixed by passing a string."]);
+  });
+  it("without an announced act the middle of the reply is not the claim zone", () => {
+    const result = analyzeFinalReport(`${plan}\n\nThe type error is fixed by passing a string.\n\nOne more note.\n\nYou can reload the page to check it.`);
+    expect(result.claimsComplete).toBe(false);
+  });
+  it("\"Also, let's add …\" announces an act as \"I will …\" does", () => {
+    expect(analyzeFinalReport(`${plan}\n\nAlso, let's add a reference to the README:${edit}\nI've created the documentation for the sync feature.\n\nOne more note.\n\nIt covers the quick start.`).claimsComplete).toBe(true);
+  });
+  it("a reply that ends on its announced act is cut off mid-task, not a claim", () => {
+    expect(analyzeFinalReport(`${plan}\n\nThe type error is fixed.\n\nI will apply this fix now.`).claimsComplete).toBe(false);
   });
 });
 
