@@ -34,7 +34,7 @@ import { join } from "node:path";
 import type { Message, ModelReply, ModelRequest, ToolSpec } from "../../src/core/model.ts";
 import { TokenCounter } from "../../src/core/tokens.ts";
 import { runAgent } from "../../src/run/agent.ts";
-import { RequestTokenCounter } from "../../src/run/agent-tokens.ts";
+import { RequestTokenCounter, type HistoryMark } from "../../src/run/agent-tokens.ts";
 import { ScriptedClient, loadPersona } from "../../src/run/models/scripted.ts";
 import { withRunGroup } from "../../src/run/sandbox/cgroup.ts";
 import { defaultRunSandbox } from "../../src/run/sandbox/default.ts";
@@ -54,7 +54,7 @@ const SAMPLING = 100;
 /** The accounting's source: the request counter (and its JSON comparison) and everything of src/core/tokens. */
 const ACCOUNTING = /\/src\/(run\/agent-tokens\.ts|run\/same-json\.ts|core\/tokens\.ts|core\/tokens\/)/;
 
-type Call = { kind: "message"; arg: Message } | { kind: "tools"; arg: readonly ToolSpec[] } | { kind: "request"; arg: ModelRequest } | { kind: "reply"; arg: Pick<ModelReply, "text" | "toolCalls"> };
+type Call = { kind: "message"; arg: Message } | { kind: "tools"; arg: readonly ToolSpec[] } | { kind: "request"; arg: ModelRequest; mark: HistoryMark | undefined } | { kind: "reply"; arg: Pick<ModelReply, "text" | "toolCalls"> };
 
 /** Process CPU in µs (all threads): getrusage, ~1 µs a reading, µs resolution. */
 function cpuMicros(): number {
@@ -100,8 +100,9 @@ class CpuTimedCounter extends RequestTokenCounter {
   override tools(tools: readonly ToolSpec[]): number {
     return this.timed(() => super.tools(tools), { kind: "tools", arg: tools });
   }
-  override request(request: ModelRequest): number {
-    return this.timed(() => super.request(request), { kind: "request", arg: request });
+  // The loop's mark passed on, as the plain counter gets it (ADR 0169).
+  override request(request: ModelRequest, mark?: HistoryMark): number {
+    return this.timed(() => super.request(request, mark), { kind: "request", arg: request, mark });
   }
   override reply(reply: Pick<ModelReply, "text" | "toolCalls">): number {
     return this.timed(() => super.reply(reply), { kind: "reply", arg: reply });
@@ -212,7 +213,7 @@ function replay(calls: readonly Call[]): number {
   for (const call of calls) {
     if (call.kind === "message") counter.message(call.arg);
     else if (call.kind === "tools") counter.tools(call.arg);
-    else if (call.kind === "request") counter.request(call.arg);
+    else if (call.kind === "request") counter.request(call.arg, call.mark);
     else counter.reply(call.arg);
   }
   return cpuNow() - start;

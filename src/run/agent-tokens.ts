@@ -78,10 +78,23 @@ class Recent<K, V> {
   }
 }
 
-/** A conversation's last request: its messages and, at each index, the tokens of those before it. */
+/**
+ * A history's vouch (ADR 0169): two requests whose messages carry the same mark (by identity)
+ * differ only by messages appended to the later one. Opaque to the counter; made by History.
+ */
+export interface HistoryMark {
+  readonly history: object;
+  readonly epoch: number;
+}
+
+/**
+ * A conversation's last request: its messages, at each index the tokens of those before it, and
+ * the mark its messages came with (undefined: none, so the next request is compared in full).
+ */
 interface Conversation {
   messages: readonly Message[];
   before: number[];
+  mark: HistoryMark | undefined;
 }
 
 /**
@@ -138,11 +151,14 @@ export class RequestTokenCounter {
     return tokens;
   }
 
-  /** The input a request sends: every message plus the tool list. */
-  request(request: ModelRequest): number {
+  /**
+   * The input a request sends: every message plus the tool list. `mark` is the loop's vouch
+   * for its messages (History.snapshot); without it, or with another, they are compared in full.
+   */
+  request(request: ModelRequest, mark?: HistoryMark): number {
     const known = this.recentRequests.get(request);
     if (known !== undefined) return known;
-    const total = this.tools(request.tools) + this.messages(request.messages);
+    const total = this.tools(request.tools) + this.messages(request.messages, mark);
     this.recentRequests.set(request, total);
     return total;
   }
@@ -156,8 +172,9 @@ export class RequestTokenCounter {
    * The tokens of `messages`: the part the conversation's last request also sent, from its running
    * totals; the rest message by message. Where the two part (compaction replaced a message), the
    * old counts of the messages after that point are still found by identity, not counted again.
+   * With the last request's mark, the shared part is the last request's messages, uncompared.
    */
-  private messages(messages: readonly Message[]): number {
+  private messages(messages: readonly Message[], mark: HistoryMark | undefined): number {
     const first = messages[0];
     if (first === undefined) return 0;
     const last = first === this.lastFirst ? this.lastConversation : this.conversations.get(first);
@@ -166,7 +183,9 @@ export class RequestTokenCounter {
     let old: Map<Message, number> | null = null;
     if (last !== undefined) {
       const shared = Math.min(messages.length, last.messages.length);
-      while (from < shared && messages[from] === last.messages[from]) from += 1;
+      // The same mark: the history only grew since (a shorter array would mean it did not).
+      if (mark !== undefined && mark === last.mark && shared === last.messages.length) from = shared;
+      else while (from < shared && messages[from] === last.messages[from]) from += 1;
       before = last.before;
       if (from < last.messages.length) {
         old = new Map();
@@ -183,9 +202,12 @@ export class RequestTokenCounter {
     }
     let conversation = last;
     if (conversation === undefined) {
-      conversation = { messages, before };
+      conversation = { messages, before, mark };
       this.conversations.set(first, conversation);
-    } else conversation.messages = messages;
+    } else {
+      conversation.messages = messages;
+      conversation.mark = mark;
+    }
     this.lastFirst = first;
     this.lastConversation = conversation;
     return sum;

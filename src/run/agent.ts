@@ -43,6 +43,7 @@ import { resolveContext } from "../core/context/settings.ts";
 import { SUMMARY_MARK } from "../core/context/summary.ts";
 import { CONTEXT_WINDOWS, contextWindowFor } from "../core/context/windows.ts";
 import { ContextManager } from "./context/manager.ts";
+import { History } from "./history.ts";
 import { PLAN_TOOLS, createPlanRun } from "../core/plan/run.ts";
 import { combinePolicies, createPolicies } from "../core/policies/index.ts";
 import { timeLimitProblem } from "../core/limits.ts";
@@ -261,9 +262,10 @@ async function runAgentLoop(options: AgentRunOptions & AgentExtras, opened: (she
   state = start.state;
   await record(start.records);
 
-  const messages: Message[] = [{ role: "system", content: arm.prompt.text }];
+  // Appended to, or rewritten through history.rewrite: the counter trusts its snapshots' marks (ADR 0169).
+  const history = new History([{ role: "system", content: arm.prompt.text }]);
   const say = async (text: string, kind: "handoff" | "continuation" | "nudge") => {
-    messages.push({ role: "user", content: text });
+    history.push({ role: "user", content: text });
     await emit({ t: now(), type: "user.message", text, kind });
   };
   await say(handoff, "handoff");
@@ -353,7 +355,7 @@ async function runAgentLoop(options: AgentRunOptions & AgentExtras, opened: (she
     const tools = policyTools.length === 0 ? toolbox.specs() : [...toolbox.specs(), ...policyTools];
     if (contextManager !== null) {
       const { made, fits } = await contextManager.fit({
-        messages,
+        history,
         tools,
         meta: { runIndex, round },
         signal: runAbort.signal,
@@ -372,12 +374,13 @@ async function runAgentLoop(options: AgentRunOptions & AgentExtras, opened: (she
         continue;
       }
     }
+    const sent = history.snapshot();
     const request: ModelRequest = {
-      messages: [...messages],
+      messages: sent.messages,
       tools,
       meta: { runIndex, round, purpose: "agent" },
     };
-    const countedInput = counter.request(request);
+    const countedInput = counter.request(request, sent.mark);
     const requestStart = now();
     let answer: ModelReply;
     try {
@@ -441,7 +444,7 @@ async function runAgentLoop(options: AgentRunOptions & AgentExtras, opened: (she
       await emit({ t: now(), type: "assistant.text", text: answer.text, final: toolCalls.length === 0 });
     }
     if (endReason === null) {
-      messages.push(toolCalls.length === 0 ? { role: "assistant", content: answer.text } : { role: "assistant", content: answer.text, toolCalls });
+      history.push(toolCalls.length === 0 ? { role: "assistant", content: answer.text } : { role: "assistant", content: answer.text, toolCalls });
     }
     if (endReason === null && toolCalls.length === 0) endReason = "no_tool_call";
 
@@ -584,9 +587,11 @@ async function runAgentLoop(options: AgentRunOptions & AgentExtras, opened: (she
     const text = contextCheckpoint(view(), reply.compactions);
     await emit({ t: now(), type: "policy.decision", policy: "context", decision: "continue", reason: why });
     // Keep the system prompt, the handoff and the latest summary of earlier turns; the checkpoint follows.
-    const summary = messages.findLast((m) => m.role === "user" && m.content.startsWith(SUMMARY_MARK));
-    messages.splice(2);
-    if (summary !== undefined) messages.push(summary);
+    const summary = history.messages.findLast((m) => m.role === "user" && m.content.startsWith(SUMMARY_MARK));
+    history.rewrite((messages) => {
+      messages.splice(2);
+      if (summary !== undefined) messages.push(summary);
+    });
     continuations += 1;
     await say(text, "continuation");
     reply = { index: reply.index + 1, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0, uncounted: [], compactions: 0 };
@@ -636,7 +641,7 @@ async function runAgentLoop(options: AgentRunOptions & AgentExtras, opened: (she
       await emit({ t: now(), type: "plan.update", items: todos });
     }
     const toolMessage: Message = { role: "tool", toolCallId: call.id, name: call.name, content: outcome.output };
-    messages.push(toolMessage);
+    history.push(toolMessage);
     reply.uncounted.push(toolMessage);
     reply.toolCalls.push({
       id: call.id,

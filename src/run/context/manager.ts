@@ -5,16 +5,18 @@
  * `model.request` with purpose `compaction`. The caller ends the reply with a checkpoint once a
  * reply has had `maxPerReply` compactions.
  */
-import type { Message, ModelClient, ModelReply, ToolSpec } from "../../core/model.ts";
+import type { ModelClient, ModelReply, ToolSpec } from "../../core/model.ts";
 import { clearOldToolResults } from "../../core/context/clear.ts";
 import type { ResolvedContext } from "../../core/context/settings.ts";
 import { references, summaryCut, summaryMessage, summaryRequest } from "../../core/context/summary.ts";
 import type { RequestTokenCounter } from "../agent-tokens.ts";
+import type { History } from "../history.ts";
 import type { RunEvent } from "../record.ts";
 import { harnessFault, HarnessFaultError } from "../models/fault.ts";
 
 export interface FitOptions {
-  messages: Message[];
+  /** The run's history, compacted in place through its rewrite (so the counter compares the next request in full). */
+  history: History;
   tools: ToolSpec[];
   meta: { runIndex: number; round: number };
   signal: AbortSignal;
@@ -31,17 +33,19 @@ export class ContextManager {
     private readonly counter: RequestTokenCounter,
   ) {}
 
-  // The run's own tool list, not a copy: the counter knows its count by the array.
-  private size(messages: readonly Message[], tools: ToolSpec[]): number {
-    return this.counter.request({ messages: [...messages], tools });
+  // The run's own tool list, not a copy: the counter knows its count by the array. The snapshot's
+  // mark spares the counter comparing the history the last request also sent (ADR 0169).
+  private size(history: History, tools: ToolSpec[]): number {
+    const { messages, mark } = history.snapshot();
+    return this.counter.request({ messages, tools }, mark);
   }
 
   /** Step 1 (and the last resort): clears all but the newest `keep` results; the new size, or null when nothing was cleared. */
   private async clear(options: FitOptions, keep: number, before: number): Promise<number | null> {
-    const cleared = clearOldToolResults(options.messages, keep);
+    const cleared = clearOldToolResults(options.history.messages, keep);
     if (cleared.cleared.length === 0) return null;
-    options.messages.splice(0, options.messages.length, ...cleared.messages);
-    const after = this.size(options.messages, options.tools);
+    options.history.rewrite((messages) => messages.splice(0, messages.length, ...cleared.messages));
+    const after = this.size(options.history, options.tools);
     await options.emit({ t: options.now(), type: "compaction", tokensBefore: before, tokensAfter: after, kind: "clear_tool_results", cleared: cleared.cleared });
     return after;
   }
@@ -52,8 +56,8 @@ export class ContextManager {
    * request is still over the threshold, and the caller hands off from a checkpoint.
    */
   async fit(options: FitOptions): Promise<{ made: number; fits: boolean }> {
-    const { messages, tools } = options;
-    let before = this.size(messages, tools);
+    const { history, tools } = options;
+    let before = this.size(history, tools);
     if (before <= this.settings.limit) return { made: 0, fits: true };
     let made = 0;
     const cleared = await this.clear(options, this.settings.keepToolResults, before);
@@ -78,7 +82,8 @@ export class ContextManager {
 
   /** Step 2: the oldest turns summarised through the model; the new size, or null when nothing could be. */
   private async summarise(options: FitOptions, before: number): Promise<number | null> {
-    const { messages, tools, emit, now } = options;
+    const { history, tools, emit, now } = options;
+    const messages = history.messages;
     const cut = summaryCut(messages, this.settings.keepMessages);
     if (cut === null) return null;
     const old = messages.slice(cut.from, cut.to);
@@ -114,8 +119,8 @@ export class ContextManager {
     // A failed summary still replaces the turns: the references alone restore them.
     const summary = reply.stop === "error" || reply.stop === "usage_limit" ? "" : reply.text;
     const refs = references(old);
-    messages.splice(cut.from, cut.to - cut.from, summaryMessage(summary, refs));
-    const after = this.size(messages, tools);
+    history.rewrite((list) => list.splice(cut.from, cut.to - cut.from, summaryMessage(summary, refs)));
+    const after = this.size(history, tools);
     await emit({
       t: now(),
       type: "compaction",
