@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { parse } from "yaml";
 import { seededRng } from "../../../src/core/random.ts";
 import { BOOLEAN_FIELDS, type BooleanField, REPLIES_DIR, replyFiles } from "./labelled.ts";
+import { type Agreement, agreement } from "./relabel.ts";
 import { SPLIT_6, committedSplit } from "./split.ts";
 
 export const ROUND5_RELABEL_FILE = join(REPLIES_DIR, "relabel-round5.yaml");
@@ -54,22 +55,6 @@ export function loadRound5Relabels(): Record<string, Record<BooleanField, boolea
   return parse(readFileSync(ROUND5_RELABEL_FILE, "utf8")) as Record<string, Record<BooleanField, boolean>>;
 }
 
-export interface FieldAgreement {
-  field: BooleanField;
-  n: number;
-  agree: number;
-  raw: number;
-  /** Cohen's kappa; null when both labellers gave one value to every reply (chance agreement 1). */
-  kappa: number | null;
-}
-
-/** Raw agreement and Cohen's kappa over pairs of booleans (first labelling, second labelling), as in relabel.ts. */
-export function fieldAgreement(field: BooleanField, pairs: ReadonlyArray<readonly [boolean, boolean]>): FieldAgreement {
-  const n = pairs.length;
-  const agree = pairs.filter(([a, b]) => a === b).length;
-  const pa = pairs.filter(([a]) => a).length / n;
-  const pb = pairs.filter(([, b]) => b).length / n;
-  const expected = pa * pb + (1 - pa) * (1 - pb);
-  const raw = agree / n;
-  return { field, n, agree, raw, kappa: expected === 1 ? null : (raw - expected) / (1 - expected) };
-}
+/** Raw agreement and Cohen's kappa, computed as for the first second labelling (relabel.ts). */
+export type FieldAgreement = Agreement<BooleanField>;
+export const fieldAgreement = (field: BooleanField, pairs: ReadonlyArray<readonly [boolean, boolean]>): FieldAgreement => agreement(field, pairs);

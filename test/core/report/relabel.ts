@@ -36,8 +36,8 @@ export function loadRelabels(): Record<string, Record<RelabelField, boolean>> {
   return parse(readFileSync(RELABEL_FILE, "utf8")) as Record<string, Record<RelabelField, boolean>>;
 }
 
-export interface Agreement {
-  field: RelabelField;
+export interface Agreement<F extends string = RelabelField> {
+  field: F;
   n: number;
   agree: number;
   raw: number;
@@ -46,7 +46,7 @@ export interface Agreement {
 }
 
 /** Raw agreement and Cohen's kappa over pairs of booleans (first labelling, second labelling). */
-export function agreement(field: RelabelField, pairs: ReadonlyArray<readonly [boolean, boolean]>): Agreement {
+export function agreement<F extends string = RelabelField>(field: F, pairs: ReadonlyArray<readonly [boolean, boolean]>): Agreement<F> {
   const n = pairs.length;
   const agree = pairs.filter(([a, b]) => a === b).length;
   const pa = pairs.filter(([a]) => a).length / n;
