@@ -380,9 +380,12 @@ export function analyzeFinalReport(text: string, counter?: TokenCounter, options
   // describes the code's present state ("the lookup fails after a fresh clone", "Gemini test not
   // updated") tells what the agent found, not what it left (ADR 0089: nothing was claimed or left).
   // Rows about the agent's own work (could not, remaining, next, blocked, partial) still count.
-  if (fired.has("unfinished") && !fired.has("complete") && fired.has("permission") && CODE_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && findsOnly(hits(prose, options, edits))) fired.delete("unfinished");
-  if (fired.has("unfinished") && CODE_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && endsMidTask(prose) && midTaskStateOnly(prose, hits(prose, options, edits))) fired.delete("unfinished");
-  if (fired.has("unfinished") && ANSWER_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && answerStateOnly(prose, hits(prose, options, edits))) fired.delete("unfinished");
+  // Every row that fires, read at most once and only when a test below needs it.
+  let every: PatternHit[] | undefined;
+  const all = (): PatternHit[] => (every ??= hits(prose, options, edits));
+  if (fired.has("unfinished") && !fired.has("complete") && fired.has("permission") && CODE_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && findsOnly(all())) fired.delete("unfinished");
+  if (fired.has("unfinished") && CODE_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && endsMidTask(prose) && midTaskStateOnly(prose, all())) fired.delete("unfinished");
+  if (fired.has("unfinished") && ANSWER_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && answerStateOnly(prose, all())) fired.delete("unfinished");
   const asksPermission = fired.has("permission");
   // A progress mark (❌, ⏳, an unchecked box) is unfinished work only in a reply that reports progress.
   const reportsProgress = fired.has("complete") || prose.statements.some((line) => CHECKED_ITEM.test(line));
