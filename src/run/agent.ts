@@ -272,7 +272,9 @@ async function runAgentLoop(options: AgentRunOptions & AgentExtras, opened: (she
   if (start.message !== undefined) await say(start.message, "continuation");
 
   let round = 0;
-  let reply: ReplyInProgress = { index: 0, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0, uncounted: [], compactions: 0 };
+  // A reply starts with nothing said, called or counted.
+  const freshReply = (index: number): ReplyInProgress => ({ index, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0, uncounted: [], compactions: 0 });
+  let reply = freshReply(0);
 
   // Set while the goal's wrap-up round after a hard cap runs: the cap it follows, requests left,
   // and after the wall cap the wall time the round has.
@@ -335,7 +337,7 @@ async function runAgentLoop(options: AgentRunOptions & AgentExtras, opened: (she
         }
         continuations += 1;
         await say(out.decision.message, out.decision.messageKind);
-        reply = { index: reply.index + 1, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0, uncounted: [], compactions: 0 };
+        reply = freshReply(reply.index + 1);
         return "wrap_up";
       }
     }
@@ -565,7 +567,7 @@ async function runAgentLoop(options: AgentRunOptions & AgentExtras, opened: (she
       case "continue":
         continuations += 1;
         await say(decision.message, decision.messageKind);
-        reply = { index: reply.index + 1, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0, uncounted: [], compactions: 0 };
+        reply = freshReply(reply.index + 1);
         break;
       case "check_claim":
         // A verdict never asks for another check (contract); treat a second ask as a fault.
@@ -594,7 +596,7 @@ async function runAgentLoop(options: AgentRunOptions & AgentExtras, opened: (she
     });
     continuations += 1;
     await say(text, "continuation");
-    reply = { index: reply.index + 1, startedAtMs: now(), text: "", toolCalls: [], tokens: { input: 0, output: 0 }, newTokens: 0, uncounted: [], compactions: 0 };
+    reply = freshReply(reply.index + 1);
   }
 
   /** Runs one tool call (a built-in tool or a policy's), records it, and feeds the result back. */
