@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { loadLabelledReplies } from "./labelled.ts";
+import { agreement } from "./relabel.ts";
+import { SPLIT1_FIELDS, disagreements, loadSplit1Relabels, secondAsReader } from "./relabel-split1.ts";
+import { SPLIT_1, committedSplit } from "./split.ts";
+
+// Label reliability of the frozen split 1 (docs/decisions/0179): a blind second labelling of all 110 replies against
+// labels.yaml. Labels only: nothing here runs the analyzer.
+const relabels = loadSplit1Relabels();
+const labels = new Map(loadLabelledReplies().map((reply) => [reply.file, reply.expected as unknown as Record<string, unknown>]));
+const split = committedSplit(SPLIT_1);
+
+describe("the blind second labelling of split 1", () => {
+  it("labels exactly the 110 replies of test-split.txt, every field as a boolean", () => {
+    expect(split.length).toBe(110);
+    expect(Object.keys(relabels).sort()).toEqual([...split].sort());
+    for (const [file, label] of Object.entries(relabels)) {
+      expect(Object.keys(label).sort(), file).toEqual([...SPLIT1_FIELDS].sort());
+      expect(Object.values(label).every((value) => typeof value === "boolean"), file).toBe(true);
+    }
+  });
+
+  it("agrees with labels.yaml as pinned (agreement, Cohen's kappa, the second labelling's P/R, every disagreement)", () => {
+    const figures = SPLIT1_FIELDS.map((field) => {
+      for (const file of split) expect(typeof labels.get(file)?.[field], `${file} ${field} in labels.yaml`).toBe("boolean");
+      const pairs = split.map((file) => [labels.get(file)?.[field] as boolean, relabels[file]?.[field] as boolean] as const);
+      return {
+        ...agreement(field, pairs),
+        positives: [pairs.filter(([a]) => a).length, pairs.filter(([, b]) => b).length],
+        ...secondAsReader(pairs),
+      };
+    });
+    const listed = disagreements(split, labels, relabels);
+    const fixed = (value: number | null) => value?.toFixed(3) ?? "–";
+    console.log(
+      `second labelling, split 1 (${split.length} replies; positives first / second):\n${figures
+        .map(
+          (f) =>
+            `  ${f.field.padEnd(18)} agree ${f.agree}/${f.n} (${(f.raw * 100).toFixed(1)} %)  kappa ${fixed(f.kappa)}  positives ${f.positives[0]} / ${f.positives[1]}  second as reader P ${fixed(f.precision)} R ${fixed(f.recall)}`,
+        )
+        .join("\n")}\n${listed.map((d) => `  - ${d.file} ${d.field}: labels.yaml ${d.first}, second ${d.second}`).join("\n")}`,
+    );
+    // Each field's disagreements are exactly the replies it does not agree on.
+    expect(figures.map((f) => [f.field, f.n - f.agree])).toEqual(SPLIT1_FIELDS.map((field) => [field, listed.filter((d) => d.field === field).length]));
+  });
+});
+
+it("the second labelling read as a reader: precision over its positives, recall over the first's", () => {
+  expect(secondAsReader([[true, true], [true, false], [false, true], [false, false], [true, true]])).toEqual({ precision: 2 / 3, recall: 2 / 3 });
+  expect(secondAsReader([[false, false]])).toEqual({ precision: null, recall: null });
+  const first = new Map([["a.md", { claimsComplete: true, statesUnfinished: false, givesReasonAndNext: false, asksPermission: false, fillerEnding: false }]]);
+  const second = { "a.md": { claimsComplete: false, statesUnfinished: true, givesReasonAndNext: false, asksPermission: false, fillerEnding: false } };
+  expect(disagreements(["a.md"], first, second)).toEqual([
+    { file: "a.md", field: "claimsComplete", first: true, second: false },
+    { file: "a.md", field: "statesUnfinished", first: false, second: true },
+  ]);
+});
