@@ -14,8 +14,8 @@ import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8,
 // Split 7 (docs/decisions/0165, 95 Cursor and Aider replies from nine further projects) is sealed as split 6 was before
 // its look: the analyzer is not run on it at all unless SHOW_HELD_OUT=1, and it is kept out of the generated files,
 // so nothing a tuning run prints or writes carries a trace of it.
-// Split 8 (docs/decisions/0180, 80 replies of Claude Code, Codex CLI, Gemini CLI, OpenCode and Cursor from four further
-// projects) is sealed harder, for a later session's fresh measure: the analyzer is not run on it here at all, not even
+// Split 8 (docs/decisions/0180, 142 replies of Claude Code, Codex CLI, Gemini CLI, OpenCode, Copilot, Cursor and Barnaby
+// from nine further projects) is sealed harder, for a later session's fresh measure: the analyzer is not run on it here at all, not even
 // under SHOW_HELD_OUT=1 (that is split 7's look), and it is kept out of the generated files.
 const allReplies = loadLabelledReplies();
 const test5Files = new Set(committedSplit(SPLIT_5));

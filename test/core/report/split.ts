@@ -17,8 +17,8 @@
  * - Split 7 (docs/decisions/0165): the 95 replies 1800–1909 but 1876–1890 (moved to dev: a project dev batch E shares), Cursor and Aider sessions from ten repositories not used
  *   before, labelled from the text alone, the analyzer never run on them. Sealed until a later look: no test runs the
  *   analyzer on it unless SHOW_HELD_OUT=1 (`withoutSealed`).
- * - Split 8 (docs/decisions/0180): all 80 replies 2000–2079, Claude Code, Codex CLI, Gemini CLI, OpenCode and Cursor sessions
- *   from four repositories not used before, labelled from the text alone, the analyzer never run on them. Sealed for a later
+ * - Split 8 (docs/decisions/0180): all 142 replies 2000–2141, Claude Code, Codex CLI, Gemini CLI, OpenCode, Copilot, Cursor and
+ *   Barnaby sessions from nine repositories not used before, labelled from the text alone, the analyzer never run on them. Sealed for a later
  *   session's fresh measure: no test runs the analyzer on it, not even under SHOW_HELD_OUT=1 (split 7's look), and
  *   `withoutSealed` drops it from everything scored, printed or generated.
  */
@@ -49,8 +49,8 @@ export const SPLIT_6: SplitSpec = { seed: 20261213, size: 142, first: 1400, last
 // Split 7 is a whole batch too (size = pool), drawn over 1800–1909 (12e's range is 1800–1999; 110 were found and labelled).
 // 1876–1890 are simbolico/politipo, a project dev batch E (0166) also took from: they are dev, not held out (0165).
 export const SPLIT_7: SplitSpec = { seed: 20261215, size: 95, first: 1800, last: 1909, except: { first: 1876, last: 1890 }, file: join(REPLIES_DIR, "test-split-7.txt") };
-// Split 8 is a whole batch too (size = pool), drawn over 2000–2079 (12j's range is 2000–2199; 80 were found and labelled).
-export const SPLIT_8: SplitSpec = { seed: 20261217, size: 80, first: 2000, last: 2079, file: join(REPLIES_DIR, "test-split-8.txt") };
+// Split 8 is a whole batch too (size = pool), drawn over 2000–2141 (12j's range is 2000–2199; 142 were found and labelled).
+export const SPLIT_8: SplitSpec = { seed: 20261217, size: 142, first: 2000, last: 2141, file: join(REPLIES_DIR, "test-split-8.txt") };
 
 /** The splits no ordinary run may analyse, print or generate anything from, each until its own look. */
 export const SEALED_SPLITS: readonly SplitSpec[] = [SPLIT_7, SPLIT_8];
