@@ -2,7 +2,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BOOLEAN_FIELDS, type BooleanField, analyzeReply, loadLabelledReplies, portions, renderAccuracyModule, renderMetricsSection, replyFiles, score } from "./labelled.ts";
-import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, committedSplit, withoutSealed } from "./split.ts";
+import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8, committedSplit, withoutSealed } from "./split.ts";
 
 // The held-out splits (docs/decisions/0090, 0121, 0123, 0139) are scored here but never shown while patterns are
 // developed: their per-reply results and figures go only into generated files, compared as a whole,
@@ -14,11 +14,16 @@ import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, committe
 // Split 7 (docs/decisions/0165, 95 Cursor and Aider replies from nine further projects) is sealed as split 6 was before
 // its look: the analyzer is not run on it at all unless SHOW_HELD_OUT=1, and it is kept out of the generated files,
 // so nothing a tuning run prints or writes carries a trace of it.
+// Split 8 (docs/decisions/0180, 142 replies of Claude Code, Codex CLI, Gemini CLI, OpenCode, Copilot, Cursor and Barnaby
+// from nine further projects) is sealed harder, for a later session's fresh measure: the analyzer is not run on it here at all, not even
+// under SHOW_HELD_OUT=1 (that is split 7's look), and it is kept out of the generated files.
 const allReplies = loadLabelledReplies();
 const test5Files = new Set(committedSplit(SPLIT_5));
 const test6Files = new Set(committedSplit(SPLIT_6));
 const test7Files = new Set(committedSplit(SPLIT_7));
 const test7 = allReplies.filter((reply) => test7Files.has(reply.file));
+const test8Files = new Set(committedSplit(SPLIT_8));
+const test8 = allReplies.filter((reply) => test8Files.has(reply.file));
 const replies = withoutSealed(allReplies);
 const testFiles = new Set(committedSplit(SPLIT_1));
 const test2Files = new Set(committedSplit(SPLIT_2));
@@ -54,6 +59,11 @@ describe("labelled final replies", () => {
   it("keeps split 7 out of every scored portion, whole, and never analyses it here", () => {
     expect(test7.length).toBe(SPLIT_7.size);
     expect(replies.filter((reply) => test7Files.has(reply.file))).toEqual([]);
+  });
+
+  it("keeps split 8 out of every scored portion, whole, and never analyses it", () => {
+    expect(test8.length).toBe(SPLIT_8.size);
+    expect(replies.filter((reply) => test8Files.has(reply.file))).toEqual([]);
   });
 
   it("keeps split 6 out of the dev portion, whole", () => {

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadLabelledReplies, replyFiles } from "./labelled.ts";
-import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, type SplitSpec, committedSplit, drawPool, drawSplit } from "./split.ts";
+import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8, SEALED_SPLITS, type SplitSpec, committedSplit, drawPool, drawSplit, withoutSealed } from "./split.ts";
 
 // Each split file's digest when it was frozen: any edit to it, by hand or by a new draw, fails here.
 // The last column is the least size a split may have: split 3 (0123) is 40 of the 60 replies found in time; split 7
@@ -15,6 +15,7 @@ const FROZEN: Array<[string, SplitSpec, string, string, number]> = [
   ["split 5 (docs/decisions/0144)", SPLIT_5, "fd4117600b3dbbfd6ee505980770afd03d8b3d2abff44a8c31b368f3560f39d2", "1050–1153", 80],
   ["split 6 (docs/decisions/0148)", SPLIT_6, "bd64fd8f3ee3baf22338736bddbf9a767830086b9443f3ebf7562ba408e8b082", "1400–1541", 100],
   ["split 7 (docs/decisions/0165)", SPLIT_7, "4b24d0805147501f523323536c87299a7490dbd3b89d2d2c0b741a8e8002d7f5", "1800–1909 but 1876–1890", 90],
+  ["split 8 (docs/decisions/0180)", SPLIT_8, "2a7c99d8e3a7fdcc14069454f1e659274ec0b0361586a46ada2dec7a831132a0", "2000–2141", 140],
 ];
 
 describe.each(FROZEN)("the held-out %s of fixtures/final-replies", (_name, spec, sha256, range, least) => {
@@ -50,7 +51,20 @@ it("split 7 (docs/decisions/0165) is the whole of its batch: every reply numbere
   expect(committedSplit(SPLIT_7)).toEqual(drawPool(replyFiles(), SPLIT_7));
 });
 
+it("split 8 (docs/decisions/0180) is the whole of its batch: every reply numbered 2000–2141", () => {
+  expect(committedSplit(SPLIT_8)).toEqual(drawPool(replyFiles(), SPLIT_8));
+});
+
+it("split 8 (docs/decisions/0180) is sealed: withoutSealed drops every one of its replies and nothing else", () => {
+  const all = loadLabelledReplies();
+  const split8 = new Set(committedSplit(SPLIT_8));
+  const split7 = new Set(committedSplit(SPLIT_7));
+  expect(SEALED_SPLITS).toEqual([SPLIT_7, SPLIT_8]);
+  expect(all.filter((reply) => split8.has(reply.file)).length).toBe(SPLIT_8.size);
+  expect(withoutSealed(all).map((reply) => reply.file)).toEqual(all.filter((reply) => !split8.has(reply.file) && !split7.has(reply.file)).map((reply) => reply.file));
+});
+
 it("the held-out splits do not overlap", () => {
-  const all = [SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7].flatMap((spec) => committedSplit(spec));
+  const all = [SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8].flatMap((spec) => committedSplit(spec));
   expect(all.length).toBe(new Set(all).size);
 });

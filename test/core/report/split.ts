@@ -17,6 +17,10 @@
  * - Split 7 (docs/decisions/0165): the 95 replies 1800–1909 but 1876–1890 (moved to dev: a project dev batch E shares), Cursor and Aider sessions from ten repositories not used
  *   before, labelled from the text alone, the analyzer never run on them. Sealed until a later look: no test runs the
  *   analyzer on it unless SHOW_HELD_OUT=1 (`withoutSealed`).
+ * - Split 8 (docs/decisions/0180): all 142 replies 2000–2141, Claude Code, Codex CLI, Gemini CLI, OpenCode, Copilot, Cursor and
+ *   Barnaby sessions from nine repositories not used before, labelled from the text alone, the analyzer never run on them. Sealed for a later
+ *   session's fresh measure: no test runs the analyzer on it, not even under SHOW_HELD_OUT=1 (split 7's look), and
+ *   `withoutSealed` drops it from everything scored, printed or generated.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -45,6 +49,11 @@ export const SPLIT_6: SplitSpec = { seed: 20261213, size: 142, first: 1400, last
 // Split 7 is a whole batch too (size = pool), drawn over 1800–1909 (12e's range is 1800–1999; 110 were found and labelled).
 // 1876–1890 are simbolico/politipo, a project dev batch E (0166) also took from: they are dev, not held out (0165).
 export const SPLIT_7: SplitSpec = { seed: 20261215, size: 95, first: 1800, last: 1909, except: { first: 1876, last: 1890 }, file: join(REPLIES_DIR, "test-split-7.txt") };
+// Split 8 is a whole batch too (size = pool), drawn over 2000–2141 (12j's range is 2000–2199; 142 were found and labelled).
+export const SPLIT_8: SplitSpec = { seed: 20261217, size: 142, first: 2000, last: 2141, file: join(REPLIES_DIR, "test-split-8.txt") };
+
+/** The splits no ordinary run may analyse, print or generate anything from, each until its own look. */
+export const SEALED_SPLITS: readonly SplitSpec[] = [SPLIT_7, SPLIT_8];
 
 // Split 1's names, kept for the code written against them.
 export const SPLIT_SEED = SPLIT_1.seed;
@@ -86,12 +95,12 @@ export function committedSplit(spec: SplitSpec): string[] {
 }
 
 /**
- * The labelled replies minus split 7, which stays sealed until its look (docs/decisions/0165): tests and scripts
- * that run the analyzer or its reader over every labelled reply run it over these, so nothing an ordinary run
- * prints or writes carries a trace of split 7 (the analysis of it runs only under SHOW_HELD_OUT=1).
+ * The labelled replies minus the sealed splits, 7 (docs/decisions/0165) and 8 (0180), each sealed until its look: tests and
+ * scripts that run the analyzer or its reader over every labelled reply run it over these, so nothing an ordinary run
+ * prints or writes carries a trace of them (split 7's analysis runs only under SHOW_HELD_OUT=1; split 8's nowhere yet).
  */
 export function withoutSealed<T extends { file: string }>(replies: readonly T[]): T[] {
-  const sealed = new Set(committedSplit(SPLIT_7));
+  const sealed = new Set(SEALED_SPLITS.flatMap((spec) => committedSplit(spec)));
   return replies.filter((reply) => !sealed.has(reply.file));
 }
 
