@@ -76,6 +76,45 @@ function notInConditionOrCase(match: RegExpMatchArray): boolean {
   return notInCondition(match) && notACase(match);
 }
 
+/**
+ * Not a thing kept: a bare "<the thing> remains." whose subject names no work, defect or count ("The sector-damage red
+ * vignette remains.", "The old header remains") says an element stays as it was, not that work is left ("One issue
+ * remains.", "Two tests remain.", "the migration step remains" still count) (docs/decisions/0176). Reads at most 60
+ * characters before the match and one after.
+ */
+function notAThingKept(match: RegExpMatchArray): boolean {
+  if (!/^remains?$/i.test(match[0])) return true;
+  const index = match.index ?? 0;
+  const input = match.input ?? "";
+  if (!/^\s*(?:[.!]|$)/.test(input.slice(index + match[0].length, index + match[0].length + 2))) return true;
+  const before = input.slice(Math.max(0, index - 60), index);
+  const subject = /(?:^|[.;:!?\n]\s*|\b(?:and|but|while)\s+)(?:the|this|that|its|their|our|your)\s+((?:[\w-]+\s+){1,5})$/i.exec(before);
+  return subject === null || /\b(?:issues?|problems?|bugs?|errors?|warnings?|failures?|tests?|steps?|tasks?|work|items?|todos?|questions?|gaps?|concerns?|parts?|pieces?|changes?|fix(?:es)?|conflicts?|risks?|caveats?|limitations?|things?|ones?|edge cases?|cases?|tickets?|stories|story|migrations?|\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+$/i.test(subject[1] as string);
+}
+
+/** Both: not a case the code meets (notACase) and not a thing kept (notAThingKept). */
+function notACaseOrKept(match: RegExpMatchArray): boolean {
+  return notACase(match) && notAThingKept(match);
+}
+
+/**
+ * Not an ability or a concession: "I can't open Word and edit like a human, but I can help you read and modify .docx
+ * files" sets what the agent cannot do against what it can — a statement of ability, not work left; "While we can't see
+ * the detailed output …, the successful execution indicates …" concedes a limit of what could be observed before the
+ * result it states. Only the present "can't"/"cannot" ("I couldn't run the tests" reports this turn's outcome) and, for
+ * the concession, only seeing (docs/decisions/0176). Reads at most 30 characters before and 160 after the match.
+ */
+function notAbilityOrConcession(match: RegExpMatchArray): boolean {
+  const text = match[0];
+  if (!/\b(?:can't|cannot)\b/i.test(text)) return true;
+  const index = match.index ?? 0;
+  const input = match.input ?? "";
+  const end = index + text.length;
+  // The contrast may open the next clause (clauses break before "but"): one newline may lie between.
+  if (/^[^.;\n]{0,140}(?:\n\W{0,3})?\bbut (?:I|we) (?:can|could)\b(?! ?n't\b| not\b)/i.test(input.slice(end, end + 160))) return false;
+  return !(/\b(?:see|view|display|read)$/i.test(text) && /\b(?:while|although|though|even though)\s+$/i.test(input.slice(Math.max(0, index - 30), index)));
+}
+
 /** "N of M" with N below M. */
 function partOfWhole(match: RegExpMatchArray): boolean {
   return numberOf(match[1] ?? match[3]) < numberOf(match[2] ?? match[4]);
@@ -128,7 +167,7 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   { id: "mark.progress", group: "mark", scope: "clause", pattern: /^\W{0,4}[❌⏳🚧]|\|\s*[❌⏳🚧]|^\s*[-*+] \[ \]|\|\s*(?:⬜️?\s*)?not started\b/iu },
   // Leftover work: "Remaining:", "still to do", "4 to go", "the rest still use", "the remaining 8", "S3 and S4 remain"
   // ("the remaining 2 commits applied cleanly" says they are done).
-  { id: "unfinished.remaining", group: "unfinished", scope: "clause", holds: notACase, pattern: /\bremaining(?: work| steps?| items?| tasks?| parts?)?(?: from [^:\n]{1,60})?:|\b(?:still|yet) to (?:do|go|be done|run|come)\b|\bleft to do\b|\b(?:is|are) left\b|\bleftover\b|\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|few|more)(?: [a-z]+)? to go\b|\bthe (?:\d+|two|three|four|five|six|seven|eight|nine|ten) remaining (?:work|steps?|items?|tasks?|parts?|files|endpoints|tests|commits|changes|suggestions|comments|issues|points|todos)\b(?![^;\n]{0,120}\b(?:applied|passed|pass|succeeded|work|cleanly|already|are (?:done|fine|unchanged|unaffected)|were \w+ed)\b)|\bthe (?:remaining|other) (?:\d+ |two |three |four |five |six |seven |eight |nine |ten )?(?:work|steps?|items?|tasks?|parts?|ones|files|endpoints|tests|commits|changes|suggestions|comments|issues|points|todos|\d+|two|three|four|five|six|seven|eight|nine|ten)\b(?<!\bthe other (?:ones|files|endpoints|tests|commits|changes|suggestions|comments|issues|points|todos))(?![^;\n]{0,120}\b(?:applied|passed|pass|succeeded|work|cleanly|already|are (?:done|fine|unchanged|unaffected)|were \w+ed)\b)|\b(?:remains?|remain)\b(?<!\bno\b[^.;,\n]{0,60}\b(?:remains?|remain))(?<!\b(?:ensur(?:e|es|ing)|keep(?:s|ing)?|mak(?:e|es|ing) sure|so that|while)\b[^.;,\n]{0,40}\b(?:remains?|remain))(?! (?!un|blocked\b|failed\b|stalled\b|unaddressed\b)[a-z]{3,}ed\b)(?! (?:the same|unchanged|compatible|as|intact|stable|valid|available|untouched|accurate|correct|true|relevant|safe|fine|consistent|pending until|on|in|at|until|under|inside|within|where|there|local|private|optional|supported|functional|operational|usable|responsive|active|enabled|disabled|in effect|in sync|backwards? compatible|backwards?-compatible|readable|accessible|visible)\b)/i },
+  { id: "unfinished.remaining", group: "unfinished", scope: "clause", holds: notACaseOrKept, pattern: /\bremaining(?: work| steps?| items?| tasks?| parts?)?(?: from [^:\n]{1,60})?:|\b(?:still|yet) to (?:do|go|be done|run|come)\b|\bleft to do\b|\b(?:is|are) left\b|\bleftover\b|\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|few|more)(?: [a-z]+)? to go\b|\bthe (?:\d+|two|three|four|five|six|seven|eight|nine|ten) remaining (?:work|steps?|items?|tasks?|parts?|files|endpoints|tests|commits|changes|suggestions|comments|issues|points|todos)\b(?![^;\n]{0,120}\b(?:applied|passed|pass|succeeded|work|cleanly|already|are (?:done|fine|unchanged|unaffected)|were \w+ed)\b)|\bthe (?:remaining|other) (?:\d+ |two |three |four |five |six |seven |eight |nine |ten )?(?:work|steps?|items?|tasks?|parts?|ones|files|endpoints|tests|commits|changes|suggestions|comments|issues|points|todos|\d+|two|three|four|five|six|seven|eight|nine|ten)\b(?<!\bthe other (?:ones|files|endpoints|tests|commits|changes|suggestions|comments|issues|points|todos))(?![^;\n]{0,120}\b(?:applied|passed|pass|succeeded|work|cleanly|already|are (?:done|fine|unchanged|unaffected)|were \w+ed)\b)|\b(?:remains?|remain)\b(?<!\bno\b[^.;,\n]{0,60}\b(?:remains?|remain))(?<!\b(?:ensur(?:e|es|ing)|keep(?:s|ing)?|mak(?:e|es|ing) sure|so that|while)\b[^.;,\n]{0,40}\b(?:remains?|remain))(?! (?!un|blocked\b|failed\b|stalled\b|unaddressed\b)[a-z]{3,}ed\b)(?! (?:the same|unchanged|compatible|as|intact|stable|valid|available|untouched|accurate|correct|true|relevant|safe|fine|consistent|pending until|on|in|at|until|under|inside|within|where|there|local|private|optional|supported|functional|operational|usable|responsive|active|enabled|disabled|in effect|in sync|backwards? compatible|backwards?-compatible|readable|accessible|visible)\b)/i },
   // Deferred: "Template files can be reviewed later", "left for a follow-up" (docs/decisions/0152).
   { id: "unfinished.deferred", group: "unfinished", scope: "clause", pattern: /\b(?:can|could|will|should) be (?:reviewed|done|handled|addressed|fixed|added|completed|implemented|tackled|revisited|migrated|converted|updated) later\b|\b(?:left|deferred|postponed|parked) (?:for|until|to) (?:later|a later \w+|a follow-up|another (?:pass|session|PR|round))\b/i },
   // Pending: "the two about wording are pending", "pending review".
@@ -136,7 +175,7 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // Still not right: "two tests still fail", "still uses the old one", "still working through", "we still get QUOTE".
   { id: "unfinished.still", group: "unfinished", scope: "clause", holds: notInConditionOrCase, pattern: /(?<!\b(?:an?|any|each|every) [\w-]+ (?:that|which|who) )\bstill (?:fails?(?! (?:gracefully|safely|closed|fast|loudly|early)\b)|failing|broken|missing|pending|open|red|(?:uses?|describes?|prints?|shows?|reads?|points? to|returns?|runs?|is on|are on|on) the old|in progress|working (?:through|on)|needs? (?:work|fixing|to be)|building|throws?|crashes|errors?|times? out|to (?:do|come|be done))\b|\bstill (?:get|gets|getting|see|sees|seeing|hit|hits|hitting) (?:an? |the |this |that |same )*(?:QUOTE|CODE|[^.;\n]{0,40}\b(?:errors?|failures?|warnings?|exceptions?|crash(?:es)?|not found|timeouts?))\b/i },
   // The speaker could not do it: "I couldn't", "we were unable to", "I didn't get to", "I skipped", "I'm restricted to the workspace".
-  { id: "unfinished.cannot", group: "unfinished", scope: "clause", pattern: /(?<!\bwhich )\b(?:I|we) (?:(?:couldn't|could not|can't|cannot) (?:finish|complete|do|run|access|reach|reproduce|test|check|verify|get|push|deploy|open|install|build|inspect|see|find|connect|log|sign|merge|fix|directly)|was unable to|were unable to|wasn't able to|weren't able to|haven't been able to|didn't get to|did not get to|ran out of|don't have (?:a way|access)|do not have (?:a way|access)|skipped|left out|didn't have time)\b|\bI(?:'m| am) (?:currently )?(?:not able to|unable to|restricted to|limited to)\b|\b(?:we|I)(?:'re| are|'ve been| have been) (?:currently |still )?(?:unable|not able) to\b|\bI need (?:the|a|an|your|access|you)\b[^.;\n]{0,80}\bto (?:run|finish|complete|deploy|continue|apply)\b/i },
+  { id: "unfinished.cannot", group: "unfinished", scope: "clause", holds: notAbilityOrConcession, pattern: /(?<!\bwhich )\b(?:I|we) (?:(?:couldn't|could not|can't|cannot) (?:finish|complete|do|run|access|reach|reproduce|test|check|verify|get|push|deploy|open|install|build|inspect|see|find|connect|log|sign|merge|fix|directly)|was unable to|were unable to|wasn't able to|weren't able to|haven't been able to|didn't get to|did not get to|ran out of|don't have (?:a way|access)|do not have (?:a way|access)|skipped|left out|didn't have time)\b|\bI(?:'m| am) (?:currently )?(?:not able to|unable to|restricted to|limited to)\b|\b(?:we|I)(?:'re| are|'ve been| have been) (?:currently |still )?(?:unable|not able) to\b|\bI need (?:the|a|an|your|access|you)\b[^.;\n]{0,80}\bto (?:run|finish|complete|deploy|continue|apply)\b/i },
   // Code work handed back after the edits: "You'll need to update the `ingest` functions to use the new embedder",
   // "I'll leave the migration for you to run", "You can manually complete the commit"
   // (a setup step, "you'll need to add the key to .env", or an input, "add main.py to the chat", is not; docs/decisions/0152).
@@ -151,8 +190,13 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // fails CODE", a test input's path), or placed outside the work: said to predate the change, "outside the
   // scope of the task", "other failing tests", "failures in other areas" (ADR 0089; docs/decisions/0124); a test to
   // write ("generate failing tests for P0", test-first) is work to do, not a failure (docs/decisions/0152).
-  { id: "unfinished.fails", group: "unfinished", scope: "clause", holds: notACase, pattern: /(?<!\b(?:if|when|whenever|unless|before|until|would|could|might|will|can|may|should|must|why|how)\b[^.;\n]{0,60})(?<!n't |\bnot |\bnever |\bno longer |\bother )(?<!\b(?:an?|any|each|every) [\w-]+ (?:that|which|who) (?:still )?)(?<!\b(?:the|that|this) [\w-]+ (?:one|option|approach|variant|alternative) )(?<!\b(?:fixed|fixes|fixing|resolved|addressed|repaired)(?: all| the| every| each| those| these| both)?(?: [\w-]+)? )\b(?:fails|fail|failing)\b(?<!\b(?:generate|generates|generating|write|writes|writing|add|adds|adding|create|creates|creating|produce|produces|producing) (?:fails|fail|failing))(?! CODE| (?:gracefully|safely|closed|fast|early|loudly)\b)(?![^.\n]{0,80}\b(?:as (?:it )?did before|before my change|the same way before|pre-existing|already|unrelated|outside (?:the|our|this|my) (?:scope|task|work|change)|not caused by))|\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|some|several|a few) failures? in\b(?! other\b| unrelated\b)(?![^.\n]{0,120}\b(?:pre-existing|unrelated|outside (?:the|our|this|my) (?:scope|task|work|change)|not caused by))/i },
+  { id: "unfinished.fails", group: "unfinished", scope: "clause", holds: notACase, pattern: /(?<!\b(?:if|when|whenever|unless|before|until|would|could|might|will|can|may|should|must|why|how)\b[^.;\n]{0,60})(?<!(?:n't|\bnot|\bnever|\bno longer|\bother|\brather than|\binstead of|\bwithout)(?: (?:completely|entirely|fully|totally|ever|actually|just))? )(?<!\b(?:an?|any|each|every) [\w-]+ (?:that|which|who) (?:still )?)(?<!\b(?:the|that|this) [\w-]+ (?:one|option|approach|variant|alternative) )(?<!\b(?:fixed|fixes|fixing|resolved|addressed|repaired)(?: all| the| every| each| those| these| both)?(?: [\w-]+)? )\b(?:fails|fail|failing)\b(?<!\b(?:generate|generates|generating|write|writes|writing|add|adds|adding|create|creates|creating|produce|produces|producing) (?:fails|fail|failing))(?! CODE| (?:gracefully|safely|closed|fast|early|loudly)\b)(?![^.\n]{0,80}\b(?:as (?:it )?did before|before my change|the same way before|pre-existing|already|unrelated|outside (?:the|our|this|my) (?:scope|task|work|change)|not caused by|(?:in|from|across) (?:other|unrelated) (?:parts|areas|modules|files|packages|places|components|suites|tests)\b|elsewhere\b))|\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|some|several|a few) failures? in\b(?! other\b| unrelated\b)(?![^.\n]{0,120}\b(?:pre-existing|unrelated|outside (?:the|our|this|my) (?:scope|task|work|change)|not caused by))/i },
   // A count short of the whole: "three of six", "5 of the 7", "4/7 tasks", "half of", "the first half".
+  // Checker errors present now: "there are many linting errors", "There are still 3 type errors" — the state of the
+  // checks the work is held to (docs/decisions/0176). In a diagnosis that asks, or a step under way, it describes the
+  // code like the fails row (CODE_STATE_ROWS); in an answer it describes the subject unless the reply also reports its
+  // own work done (analyze.ts).
+  { id: "unfinished.errors-left", group: "unfinished", scope: "clause", holds: notInConditionOrCase, pattern: /\bthere (?:are|is) (?:still )?(?:many|several|some|a few|a number of|multiple|numerous|a lot of|lots of|\d+|two|three|four|five|six|seven|eight|nine|ten)(?: remaining| more| new| other)? (?:lint|linting|linter|eslint|type|typescript|TS|type-check|compile|compiler|compilation|build|test|mypy|pylint|flake8|clippy|ruff)(?:-| )?(?:errors?|warnings?|failures?|issues?)\b/i },
   // "Some of" and "half of" are partial only about the state of the work ("some of the tests are fixed", "fixed
   // half of them", "half of the endpoints use the new router"); "might not support some of the newer features" counts nothing done; "to reach 100 %" says
   // the count is short of it now (docs/decisions/0140).
@@ -166,7 +210,9 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // The agent owns a defect of its own work and does not say it is mended: "I made an error - I duplicated the
   // resolve section. Let me fix that:", "I made a significant mistake by marking the task done" (docs/decisions/0167).
   { id: "unfinished.own-error", group: "unfinished", scope: "clause", holds: notMendedAfter, pattern: /\b(?:I|we) (?:made|introduced|caused) (?:an? |a few |some |two |several )?(?:[\w-]+ )?(?:error|mistake|bug|regression|typo)s?\b/i },
-  { id: "unfinished.next", group: "unfinished", scope: "clause", pattern: /(?:\b(?:is|are) next\b|\bnext is\b|\bnext,? I(?:'ll| will)\b|\bI(?:'ll| will| am going to) [^.;?\n]{1,60}\bnext\b|\b(?:working on|starting) [^.;?\n]{1,60}\bnext\b|\bfor the next session\b|^\W*next,? (?:we|I) (?:still )?(?:need|have) to\b)(?![^.;\n]{0,80}\?)/i },
+  // Going on to the rest of the work is work left: "I will proceed to implement the same for the following areas, one by
+  // one:" (docs/decisions/0176).
+  { id: "unfinished.next", group: "unfinished", scope: "clause", pattern: /(?:\b(?:is|are) next\b|\bnext is\b|\bnext,? I(?:'ll| will)\b|\bI(?:'ll| will| am going to) [^.;?\n]{1,60}\bnext\b|\b(?:working on|starting) [^.;?\n]{1,60}\bnext\b|\bfor the next session\b|\b(?:I|we)(?:'ll| will) (?:now |then )?(?:proceed|continue|go on|move on) (?:to|with) [^.;?\n]{0,120}\b(?:the following|the remaining|remaining|the rest|the other|one by one|each of)\b|^\W*next,? (?:we|I) (?:still )?(?:need|have) to\b)(?![^.;\n]{0,80}\?)/i },
   // A question or offer to continue names work not done: "Shall I go on with B4–B6?", "Want me to keep going?"
   { id: "continue.ask", group: "continue", scope: "ending", pattern: /\b(?:continue|keep going|go on|carry on|finish the rest|do the rest)\b/i },
   // "Want me to pick up B4?" after a reply that reports progress: the next piece of the same work.

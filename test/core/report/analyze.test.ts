@@ -348,6 +348,23 @@ describe("the pattern table", () => {
     ["Perfect! You can now test it in any directory.", ["complete.result"]],
     ["Now you can use:", ["complete.result"]],
     ["Great! The code now dynamically reads the version from package.json.", ["complete.now"]],
+    // Round 6 (0176): a failure negated or elsewhere, a thing kept, an ability or a concession, checker errors left, the rest of the work.
+    ["The fallback ensures the import doesn't completely fail on bad rows.", ["reason.cause"]],
+    ["It degrades gracefully rather than completely failing.", ["reason.cause"]],
+    ["The import still fails on bad rows.", ["unfinished.still", "unfinished.fails", "reason.cause"]],
+    ["There are failing tests in other parts of the codebase.", ["reason.cause"]],
+    ["The old header remains.", []],
+    ["One issue remains.", ["unfinished.remaining"]],
+    ["The migration step remains.", ["unfinished.remaining"]],
+    ["I can't open Word and edit like a human, but I can help you read the XML.", ["reason.cause"]],
+    ["I can't reach the staging server.", ["unfinished.cannot", "reason.cause"]],
+    ["While we can't see the detailed output here, the run exits cleanly.", ["reason.cause"]],
+    ["We can't see the output, so the fix is unconfirmed.", ["unfinished.cannot", "reason.cause"]],
+    ["There are still 3 type errors in the file.", ["unfinished.errors-left", "reason.cause"]],
+    // In an answer the errors describe its subject; after the reply reports its own work done they are the work's (0176).
+    ["I can see there are many linting errors in the file.", ["unfinished.errors-left", "reason.cause", "answer.no-state"]],
+    ["I can see there are many linting errors, but I've implemented both methods.", ["complete.ive", "unfinished.errors-left", "reason.cause"]],
+    ["I will proceed to implement the same workflow for the following areas, one by one:", ["unfinished.next"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
