@@ -361,6 +361,20 @@ function midTaskStateOnly(prose: Prose, all: readonly PatternHit[]): boolean {
  */
 const ANSWER_FRAME = /^\W*(?:(?:yes|exactly|right|correct|good question|great question)\b|based on\b|here(?:'s| is| are) (?:what|how|why)\b(?! (?:I|we)\b)|I(?:'ve| have) (?:now )?(?:reviewed|looked|examined|analy[sz]ed|inspected|explored|investigated|gone through|read|checked)\b|after (?:reviewing|analy[sz]ing|examining|looking)\b|I can see\b|looking at\b|you(?:'re| are) right\b|(?:the |this |your )?[\w.-]+(?: [\w.-]+){0,5} (?:partially|partly|largely|mostly|only) (?:satisfies|meets|follows|complies with|aligns with|conforms to|adheres to|implements|covers)\b)/i;
 
+/**
+ * A first statement that heads a review or an audit ("## Code Review Summary", "Security Audit Summary", "Verdict:
+ * APPROVE"): what it finds done or ready ("The branch is ready to merge", "✅ Strong Security Posture") is the state of
+ * the code reviewed, not a claim of this turn's work (docs/decisions/0176). Only a short heading line.
+ */
+const REVIEW_FRAME = /^\W*(?:(?:(?:code|security|pr|pull request|final|design|architecture)\s+)?(?:review|audit)\s+(?:summary|findings|results|report)\b[^\n]{0,40}|verdict\s*:[^\n]{0,40})$/i;
+
+/** Whether the reply opens as a review or an audit (REVIEW_FRAME). */
+function opensAsReview(prose: Prose): boolean {
+  // A rule line ("---") before the heading says nothing: the first statement with a letter or digit.
+  const first = prose.statements.slice(0, 3).find((line) => /\w/.test(line)) ?? "";
+  return first.length <= 80 && REVIEW_FRAME.test(first);
+}
+
 /** Unfinished rows that, in an answer, say what the code, the project or a scenario lacks ("X is not configured", "Remaining Work:", "is incomplete"). */
 const ANSWER_STATE_ROWS: ReadonlySet<string> = new Set(["unfinished.not", "unfinished.word", "unfinished.remaining", "unfinished.errors-left"]);
 
@@ -385,7 +399,8 @@ export function explainFinalReport(text: string, options: AnalyzeOptions = {}): 
 
 /** The rows that fired on a reply already read, with the notes on findings and mid-task endings. */
 function explainProse(prose: Prose, options: AnalyzeOptions, edits: EditBlocks): PatternHit[] {
-  const all = hits(prose, options, edits);
+  const found = hits(prose, options, edits);
+  const all = opensAsReview(prose) && found.some((hit) => hit.group === "complete") ? [...found, { id: "review.no-claim", group: "content" as const, clause: "the reply opens as a review or an audit: what it finds done is the code reviewed, not this turn's work" }] : found;
   // Say when the unfinished rows were read as findings or as a step under way (see analyzeFinalReport).
   if (findsOnly(all)) return [...all, { id: "findings.no-claim", group: "content", clause: "no completion clause and the ending asks: the unfinished rows describe the code, not the work" }];
   if (midTaskStateOnly(prose, all)) return [...all, { id: "midtask.no-state", group: "content", clause: "the reply ends leading into its next call: the unfinished rows describe a step under way, not the work" }];
@@ -426,7 +441,7 @@ export function analyzeFinalReport(text: string, counter?: TokenCounter, options
   return {
     firstLine: plainLine(prose.firstLineRaw),
     firstLineRaw: prose.firstLineRaw,
-    claimsComplete: fired.has("complete") && !statesUnfinished,
+    claimsComplete: fired.has("complete") && !statesUnfinished && !opensAsReview(prose),
     statesUnfinished,
     givesReasonAndNext: statesUnfinished && fired.has("reason") && fired.has("next"),
     asksPermission,

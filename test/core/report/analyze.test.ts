@@ -480,6 +480,25 @@ describe("analyzeFinalReport fields", () => {
     expect(plainLine(line)).toBe(expected);
   });
 
+  it("a reply that opens as a review claims nothing of what it finds ready (0176)", () => {
+    const review = "## Code Review Summary\n\n**Verdict: APPROVE**\n\nThe changes look good.\n\nThe branch is ready to merge.";
+    const fields = (text: string) => {
+      const { claimsComplete, statesUnfinished } = analyzeFinalReport(text);
+      return { claimsComplete, statesUnfinished, review: reportPatternHits(text).includes("review.no-claim") };
+    };
+    expect([fields(review), fields(`---\n\n${review}`), fields(review.replace("## Code Review Summary\n\n**Verdict: APPROVE**\n\n", ""))]).toEqual([
+      { claimsComplete: false, statesUnfinished: false, review: true },
+      { claimsComplete: false, statesUnfinished: false, review: true },
+      { claimsComplete: true, statesUnfinished: false, review: false },
+    ]);
+  });
+
+  it("the items of a hypothesis list are not work left; the same items as a status list are (0176)", () => {
+    const items = "1. The directories were restored after the commit, OR\n2. The deletion was not committed and is still pending";
+    const unfinished = (intro: string) => analyzeFinalReport(`The files show as changed.\n\n${intro}\n\n${items}\n\nWould you like me to help you commit them?`).statesUnfinished;
+    expect([unfinished("This suggests either:"), unfinished("It might be:"), unfinished("Status:")]).toEqual([false, false, true]);
+  });
+
   it("a last paragraph made only of menu entries is read with the line above it (0152)", () => {
     const text = "The methodology is saved to `docs/method.md`.\n\nReady for more discussion?\n\n[E] Exit Party Mode - end the session";
     expect([analyzeFinalReport(text).asksPermission, analyzeFinalReport(text.replace("Ready for more discussion?", "Agents have contributed.")).asksPermission]).toEqual([true, false]);
