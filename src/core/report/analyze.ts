@@ -128,12 +128,15 @@ function joinedTail(lines: readonly string[], from: number, to: number, limit: n
  * fetch fails on a fresh clone", "❌ Original problematic command:") tells the old state, not what is left of the
  * work, nor what was delivered (docs/decisions/0140: the claim zone skips it too).
  */
-const DEFECT_LABEL = /^\W*(?:(?:bug|issue|problem)\s*#?\d+\b|(?:the )?(?:bug|root cause|problem|symptom|cause)\s*:|(?:the )?(?:original|old|previous|before)\b[^:\n]{0,40}:)/i;
+const DEFECT_LABEL = /^\W*(?:(?:bug|issue|problem)\s*#?\d+\b|(?:the )?(?:bug|root cause|problem|symptom|cause|issue|defect|impact)\s*:|(?:the )?(?:original|old|previous|before)\b[^:\n]{0,40}:)/i;
 
 /**
  * A line that introduces hypotheses ("This suggests either:", "It might be:", "Possible causes:"): the list after it
  * names what may be so, not what the work left (docs/decisions/0176).
  */
+/** A heading for the state before the change ("Before (Problematic)", "Old behaviour"): its list is what was fixed (docs/decisions/0177). */
+const BEFORE_HEADING = /^\W*(?:before|old (?:behaviou?r|logic|code|version|flow)|original (?:behaviou?r|logic|code|version))\b[^\n]{0,40}$/i;
+
 const HYPOTHESIS_INTRO = /\b(?:either|(?:it|this|that|which|there|the (?:cause|problem|issue|error|reason))\s+(?:might|could|may) be|possible (?:causes|reasons|explanations|scenarios)|(?:likely|potential) (?:causes|reasons|explanations)|one of (?:the following|these|two things))\s*:\s*$/i;
 
 /** Whether the line's last character other than white space is a colon (a cheap test before HYPOTHESIS_INTRO). */
@@ -143,14 +146,14 @@ function endsWithColon(line: string): boolean {
   return line[k] === ":";
 }
 
-/** The statements, less the items of a list that a hypothesis line (HYPOTHESIS_INTRO) introduces. */
+/** The statements, less the items of a list that a hypothesis line (HYPOTHESIS_INTRO) or a before-the-change heading (BEFORE_HEADING) introduces. */
 function withoutHypothesisItems(statements: readonly string[]): readonly string[] {
   let out: string[] | undefined;
   let inList = false;
   for (let i = 0; i < statements.length; i += 1) {
     const line = statements[i] as string;
     const item = inList && isListItem(line);
-    if (!item) inList = endsWithColon(line) && HYPOTHESIS_INTRO.test(line.slice(-200));
+    if (!item) inList = (endsWithColon(line) && HYPOTHESIS_INTRO.test(line.slice(-200))) || (line.length <= 60 && BEFORE_HEADING.test(line));
     if (item) out ??= statements.slice(0, i);
     else out?.push(line);
   }
@@ -249,7 +252,8 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
   // The last sentence, after trailing emoji ("Happy coding! 🚀"); capped, since fillers are short.
   const lastSentence = sentencesOf(lastLine.slice(-400).replace(/[\p{Extended_Pictographic}\uFE0F\u200D\s]+$/u, "")).at(-1) ?? "";
   const clause = allClauses(statements);
-  // The unfinished rows skip the items of a hypothesis list (the reason rows still read them: a cause may be one).
+  // The unfinished and mark rows skip the items of a hypothesis list or a before-the-change list (the reason rows still
+  // read them: a cause may be one).
   const hypothesesOut = withoutHypothesisItems(statements);
   const unfinishedClause = hypothesesOut === statements ? clause : allClauses(hypothesesOut);
   return {
@@ -303,7 +307,7 @@ function hits(prose: Prose, options: AnalyzeOptions, edits: EditBlocks, firstPer
   for (const row of REPORT_PATTERNS) {
     if (firstPerGroup && fired.has(row.group)) continue;
     const all = clauseRow.get(row);
-    const clause = all !== undefined ? firstClause(row.group === "unfinished" && row.scope === "clause" ? parts.unfinishedClause : (joinedOf[row.scope] as string), row, all) : parts[row.scope].find((part) => {
+    const clause = all !== undefined ? firstClause((row.group === "unfinished" || row.group === "mark") && row.scope === "clause" ? parts.unfinishedClause : (joinedOf[row.scope] as string), row, all) : parts[row.scope].find((part) => {
       // An unchecked item of a list is a plan's or a progress list's entry: only the mark row reads it.
       if (row.group !== "mark" && UNCHECKED_ITEM.test(part)) return false;
       if (row.holds === undefined) return row.pattern.test(part);

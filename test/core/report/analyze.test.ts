@@ -365,6 +365,20 @@ describe("the pattern table", () => {
     ["I can see there are many linting errors in the file.", ["unfinished.errors-left", "reason.cause", "answer.no-state"]],
     ["I can see there are many linting errors, but I've implemented both methods.", ["complete.ive", "unfinished.errors-left", "reason.cause"]],
     ["I will proceed to implement the same workflow for the following areas, one by one:", ["unfinished.next"]],
+    // Dev batch F chunk 1 (0177): a former state, a defect's impact, a harm prevented, a document's content, more claim forms.
+    ["- 25 tests passing (previously 3 failing)", ["reason.cause"]],
+    ["- Impact: Incomplete configuration guidance", []],
+    ["The factory gives each test its own instance, preventing test interference.", []],
+    ["A hook is preventing the commit.", ["unfinished.blocked"]],
+    ["I've updated the plan to reflect what's still pending.", ["complete.ive"]],
+    ["The file now shows a clear breakdown of missing work - 6 test files still need to be created.", ["complete.now", "reason.cause"]],
+    ["Added tasks for the remaining work.", ["complete.verb"]],
+    ["The remaining work: the CLI.", ["unfinished.remaining"]],
+    ["This resolves both the ambiguity error and the interface errors.", ["complete.result", "reason.cause"]],
+    ["The tool was run with the argument awesome.", ["complete.state"]],
+    ["I have significantly increased the test coverage.", ["complete.ive"]],
+    ["If you need, I can suggest specific logging changes.", ["reason.cause", "permission.soft"]],
+    ["While there are some minor linter warnings remaining, the core is ready.", ["unfinished.errors-left"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
@@ -491,6 +505,11 @@ describe("analyzeFinalReport fields", () => {
       { claimsComplete: false, statesUnfinished: false, review: true },
       { claimsComplete: true, statesUnfinished: false, review: false },
     ]);
+  });
+
+  it("the items under a before-the-change heading are the old state, not progress marks (0177)", () => {
+    const reply = (heading: string) => `I've updated the script to handle mixed solutions.\n\n### ${heading}\n- ❌ Exits on any library project\n- ❌ Ignores the application projects\n\n### After\n- ✅ Scans all projects`;
+    expect([analyzeFinalReport(reply("Before (Problematic)")).statesUnfinished, analyzeFinalReport(reply("Status")).statesUnfinished]).toEqual([false, true]);
   });
 
   it("the items of a hypothesis list are not work left; the same items as a status list are (0176)", () => {
