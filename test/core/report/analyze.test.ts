@@ -379,6 +379,14 @@ describe("the pattern table", () => {
     ["I have significantly increased the test coverage.", ["complete.ive"]],
     ["If you need, I can suggest specific logging changes.", ["reason.cause", "permission.soft"]],
     ["While there are some minor linter warnings remaining, the core is ready.", ["unfinished.errors-left"]],
+    // Dev batch F chunk 3 (0177): a future after "Now", a location, a document's priorities, checker errors that remain, a change's effect.
+    ["Now we'll see detailed logging of:", []],
+    ["The config file matches exactly what's in the zip file.", []],
+    ["I've updated TODO.md to accurately reflect the current state of the project and prioritize the remaining tasks.", ["complete.ive"]],
+    ["However, the same persistent linter errors remain in core.py.", ["unfinished.errors-left", "reason.cause"]],
+    ["- No linting issues remain", []],
+    ["These changes make the CLI much more robust.", ["complete.result"]],
+    ["These changes would make the CLI more robust.", []],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
