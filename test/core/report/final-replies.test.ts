@@ -101,7 +101,7 @@ describe("labelled final replies", () => {
 });
 
 // Pinned dev figures; the held-out ones are pinned through the generated files below.
-const DEV_FIGURES = { claimsComplete: [641, 30, 27], statesUnfinished: [98, 24, 18], givesReasonAndNext: [41, 14, 22], asksPermission: [270, 3, 10], fillerEnding: [29, 0, 4] };
+const DEV_FIGURES = { claimsComplete: [659, 30, 28], statesUnfinished: [98, 24, 18], givesReasonAndNext: [41, 14, 22], asksPermission: [271, 3, 10], fillerEnding: [29, 0, 4] };
 
 describe("generated from the labels (held-out results: compared whole, never printed)", () => {
   const update = process.env.UPDATE_METRICS === "1";
