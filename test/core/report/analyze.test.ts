@@ -92,7 +92,7 @@ describe("the pattern table", () => {
     ["## Why ping fails but HTTP works\n\nContainers do not answer ICMP.", ["reason.cause"]],
     ["Would you like me to apply the overlay fixes now to achieve 100% test pass rate?", ["unfinished.count", "permission.want-me"]],
     ["Both issues are fixed.\n\nWould you like me to:\n1. wait for the success status\n2. check the response processing\n\nWe're very close to a working test!", ["complete.state", "complete.final", "permission.want-me", "permission.options", "content.ask"]],
-    ["I've fixed the workflow.\n\n❌ Original problematic command:\n\n```\ncd agent\n```\n\nThe fix adds `cd ..` first.", ["complete.ive"]],
+    ["I've fixed the workflow.\n\n❌ Original problematic command:\n\n```\ncd agent\n```\n\nThe fix adds `cd ..` first.", ["complete.ive", "complete.result"]],
     ["The Problem: the trigger only works when the workflow file is in the default branch. Which solution would you prefer?", ["permission.prefer"]],
     ["Added a full done / partial / not done matrix to the doc.", ["complete.verb"]],
     ["I can help you modify the files programmatically if you tell me what you want changed.", ["permission.soft", "permission.tell-me"]],
@@ -102,7 +102,7 @@ describe("the pattern table", () => {
     ["The change is clean.", ["complete.state"]],
     ["Added a retry, giving you 2 attempts before the release fails.", ["complete.verb", "reason.cause", "next.step"]],
     ["The plan is updated with the correct approach.", ["complete.state"]],
-    ["Clean. The fix adds the directory first.", ["complete.word"]],
+    ["Clean. The fix adds the directory first.", ["complete.word", "complete.result"]],
     ["No diff, gofmt is satisfied now.", ["complete.state"]],
     ["I'll pause here and wait for you to finish the rebase.", ["reason.cause", "next.step"]],
     ["We can't see it from a fresh clone. We'd need access to the original copy.", ["unfinished.cannot", "reason.cause", "next.step"]],
@@ -387,6 +387,17 @@ describe("the pattern table", () => {
     ["- No linting issues remain", []],
     ["These changes make the CLI much more robust.", ["complete.result"]],
     ["These changes would make the CLI more robust.", []],
+    // Dev batch F chunk 2 (0177, written after chunks 3-4 were scored): kept properties with an adverb, what the code keeps
+    // itself from doing, a first pass done, one issue remaining, a numbered part next, what a fix does.
+    ["All the existing commands remain exactly the same.", []],
+    ["The leading line remains only as a breadcrumb.", []],
+    ["This ensures the script exits, preventing it from running in the wrong place.", []],
+    ["First pass of Task 2 completed:", ["complete.final", "unfinished.count"]],
+    ["However, I need to address one remaining semantic issue.", ["unfinished.remaining", "reason.cause"]],
+    ["I will now proceed with Phase 1 of the plan.", ["unfinished.next"]],
+    ["Say go and I'll start with step 1.", ["permission.soft"]],
+    ["The fix removes the packages line.", ["complete.result"]],
+    ["The fix would remove the packages line.", []],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
