@@ -398,6 +398,8 @@ describe("the pattern table", () => {
     ["Say go and I'll start with step 1.", ["permission.soft"]],
     ["The fix removes the packages line.", ["complete.result"]],
     ["The fix would remove the packages line.", []],
+    ["I started adding it but there's one linter error to fix.", ["unfinished.errors-left", "reason.cause"]],
+    ["There's one formatting error that needs to be fixed.", ["unfinished.errors-left", "reason.cause"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
