@@ -128,7 +128,37 @@ function joinedTail(lines: readonly string[], from: number, to: number, limit: n
  * fetch fails on a fresh clone", "❌ Original problematic command:") tells the old state, not what is left of the
  * work, nor what was delivered (docs/decisions/0140: the claim zone skips it too).
  */
-const DEFECT_LABEL = /^\W*(?:(?:bug|issue|problem)\s*#?\d+\b|(?:the )?(?:bug|root cause|problem|symptom|cause)\s*:|(?:the )?(?:original|old|previous|before)\b[^:\n]{0,40}:)/i;
+const DEFECT_LABEL = /^\W*(?:(?:bug|issue|problem)\s*#?\d+\b|(?:the )?(?:bug|root cause|problem|symptom|cause|issue|defect|impact)\s*:|(?:the )?(?:original|old|previous|before)\b[^:\n]{0,40}:)/i;
+
+/**
+ * A line that introduces hypotheses ("This suggests either:", "It might be:", "Possible causes:"): the list after it
+ * names what may be so, not what the work left (docs/decisions/0176).
+ */
+/** A heading for the state before the change ("Before (Problematic)", "Old behaviour"): its list is what was fixed (docs/decisions/0177). */
+const BEFORE_HEADING = /^\W*(?:before|old (?:behaviou?r|logic|code|version|flow)|original (?:behaviou?r|logic|code|version))\b[^\n]{0,40}$/i;
+
+const HYPOTHESIS_INTRO = /\b(?:either|(?:it|this|that|which|there|the (?:cause|problem|issue|error|reason))\s+(?:might|could|may) be|possible (?:causes|reasons|explanations|scenarios)|(?:likely|potential) (?:causes|reasons|explanations)|one of (?:the following|these|two things))\s*:\s*$/i;
+
+/** Whether the line's last character other than white space is a colon (a cheap test before HYPOTHESIS_INTRO). */
+function endsWithColon(line: string): boolean {
+  let k = line.length - 1;
+  while (k >= 0 && (line[k] === " " || line[k] === "\t")) k -= 1;
+  return line[k] === ":";
+}
+
+/** The statements, less the items of a list that a hypothesis line (HYPOTHESIS_INTRO) or a before-the-change heading (BEFORE_HEADING) introduces. */
+function withoutHypothesisItems(statements: readonly string[]): readonly string[] {
+  let out: string[] | undefined;
+  let inList = false;
+  for (let i = 0; i < statements.length; i += 1) {
+    const line = statements[i] as string;
+    const item = inList && isListItem(line);
+    if (!item) inList = (endsWithColon(line) && HYPOTHESIS_INTRO.test(line.slice(-200))) || (line.length <= 60 && BEFORE_HEADING.test(line));
+    if (item) out ??= statements.slice(0, i);
+    else out?.push(line);
+  }
+  return out ?? statements;
+}
 
 /** Every clause of every statement but defect labels, joined by newlines (a clause never holds one). */
 function allClauses(statements: readonly string[]): string {
@@ -202,7 +232,7 @@ function lastActionAnnounced(statements: readonly string[]): number {
 }
 
 /** The parts each scope reads; content blocks (content.ts) are left out of every scope. */
-function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope, string[]> {
+function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope, string[]> & { unfinishedClause: string } {
   const { lines, paragraphStarts } = prose;
   // Most replies have no content block: then nothing is copied.
   const anyContent = content.includes(true);
@@ -222,9 +252,14 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
   // The last sentence, after trailing emoji ("Happy coding! 🚀"); capped, since fillers are short.
   const lastSentence = sentencesOf(lastLine.slice(-400).replace(/[\p{Extended_Pictographic}\uFE0F\u200D\s]+$/u, "")).at(-1) ?? "";
   const clause = allClauses(statements);
+  // The unfinished and mark rows skip the items of a hypothesis list or a before-the-change list (the reason rows still
+  // read them: a cause may be one).
+  const hypothesesOut = withoutHypothesisItems(statements);
+  const unfinishedClause = hypothesesOut === statements ? clause : allClauses(hypothesesOut);
   return {
     claim,
     clause: [clause],
+    unfinishedClause,
     // Short lines anywhere, for the label row: "**Three fixes applied:**" in the middle still reports
     // the work. Every label names changes, fixes, edits, files, what was done or a verdict: a reply without
     // those words has no candidate, and skips the copy.
@@ -272,7 +307,7 @@ function hits(prose: Prose, options: AnalyzeOptions, edits: EditBlocks, firstPer
   for (const row of REPORT_PATTERNS) {
     if (firstPerGroup && fired.has(row.group)) continue;
     const all = clauseRow.get(row);
-    const clause = all !== undefined ? firstClause(joinedOf[row.scope] as string, row, all) : parts[row.scope].find((part) => {
+    const clause = all !== undefined ? firstClause((row.group === "unfinished" || row.group === "mark") && row.scope === "clause" ? parts.unfinishedClause : (joinedOf[row.scope] as string), row, all) : parts[row.scope].find((part) => {
       // An unchecked item of a list is a plan's or a progress list's entry: only the mark row reads it.
       if (row.group !== "mark" && UNCHECKED_ITEM.test(part)) return false;
       if (row.holds === undefined) return row.pattern.test(part);
@@ -303,7 +338,7 @@ function hits(prose: Prose, options: AnalyzeOptions, edits: EditBlocks, firstPer
 }
 
 /** Unfinished rows that can describe the code rather than the work ("still fails" says a try was made, so it is not one). */
-const CODE_STATE_ROWS: ReadonlySet<string> = new Set(["unfinished.fails", "unfinished.not", "unfinished.word"]);
+const CODE_STATE_ROWS: ReadonlySet<string> = new Set(["unfinished.fails", "unfinished.not", "unfinished.word", "unfinished.errors-left"]);
 
 /** Every row's hits: no completion row, a permission row, and unfinished rows only of CODE_STATE_ROWS. */
 function findsOnly(all: readonly PatternHit[]): boolean {
@@ -330,14 +365,30 @@ function midTaskStateOnly(prose: Prose, all: readonly PatternHit[]): boolean {
  */
 const ANSWER_FRAME = /^\W*(?:(?:yes|exactly|right|correct|good question|great question)\b|based on\b|here(?:'s| is| are) (?:what|how|why)\b(?! (?:I|we)\b)|I(?:'ve| have) (?:now )?(?:reviewed|looked|examined|analy[sz]ed|inspected|explored|investigated|gone through|read|checked)\b|after (?:reviewing|analy[sz]ing|examining|looking)\b|I can see\b|looking at\b|you(?:'re| are) right\b|(?:the |this |your )?[\w.-]+(?: [\w.-]+){0,5} (?:partially|partly|largely|mostly|only) (?:satisfies|meets|follows|complies with|aligns with|conforms to|adheres to|implements|covers)\b)/i;
 
+/**
+ * A first statement that heads a review or an audit ("## Code Review Summary", "Security Audit Summary", "Verdict:
+ * APPROVE"): what it finds done or ready ("The branch is ready to merge", "✅ Strong Security Posture") is the state of
+ * the code reviewed, not a claim of this turn's work (docs/decisions/0176). Only a short heading line.
+ */
+const REVIEW_FRAME = /^\W*(?:(?:(?:code|security|pr|pull request|final|design|architecture)\s+)?(?:review|audit)\s+(?:summary|findings|results|report)\b[^\n]{0,40}|verdict\s*:[^\n]{0,40})$/i;
+
+/** Whether the reply opens as a review or an audit (REVIEW_FRAME). */
+function opensAsReview(prose: Prose): boolean {
+  // A rule line ("---") before the heading says nothing: the first statement with a letter or digit.
+  const first = prose.statements.slice(0, 3).find((line) => /\w/.test(line)) ?? "";
+  return first.length <= 80 && REVIEW_FRAME.test(first);
+}
+
 /** Unfinished rows that, in an answer, say what the code, the project or a scenario lacks ("X is not configured", "Remaining Work:", "is incomplete"). */
-const ANSWER_STATE_ROWS: ReadonlySet<string> = new Set(["unfinished.not", "unfinished.word", "unfinished.remaining"]);
+const ANSWER_STATE_ROWS: ReadonlySet<string> = new Set(["unfinished.not", "unfinished.word", "unfinished.remaining", "unfinished.errors-left"]);
 
 /** An answer (ANSWER_FRAME) whose only unfinished rows describe its subject (ANSWER_STATE_ROWS): nothing of the agent's own work is left. */
 function answerStateOnly(prose: Prose, all: readonly PatternHit[]): boolean {
   if (!ANSWER_FRAME.test(prose.statements[0] ?? "")) return false;
   const unfinished = all.filter((hit) => hit.group === "unfinished");
-  return unfinished.length > 0 && unfinished.every((hit) => ANSWER_STATE_ROWS.has(hit.id));
+  // Checker errors left after the reply reports its own work done are the work's state, answer or not (docs/decisions/0176).
+  const reportsWork = all.some((hit) => hit.group === "complete");
+  return unfinished.length > 0 && unfinished.every((hit) => ANSWER_STATE_ROWS.has(hit.id) && !(reportsWork && hit.id === "unfinished.errors-left"));
 }
 
 /** The rows that fired on `text`, in table order, each with the clause it fired on: why a field came out as it did. */
@@ -352,7 +403,8 @@ export function explainFinalReport(text: string, options: AnalyzeOptions = {}): 
 
 /** The rows that fired on a reply already read, with the notes on findings and mid-task endings. */
 function explainProse(prose: Prose, options: AnalyzeOptions, edits: EditBlocks): PatternHit[] {
-  const all = hits(prose, options, edits);
+  const found = hits(prose, options, edits);
+  const all = opensAsReview(prose) && found.some((hit) => hit.group === "complete") ? [...found, { id: "review.no-claim", group: "content" as const, clause: "the reply opens as a review or an audit: what it finds done is the code reviewed, not this turn's work" }] : found;
   // Say when the unfinished rows were read as findings or as a step under way (see analyzeFinalReport).
   if (findsOnly(all)) return [...all, { id: "findings.no-claim", group: "content", clause: "no completion clause and the ending asks: the unfinished rows describe the code, not the work" }];
   if (midTaskStateOnly(prose, all)) return [...all, { id: "midtask.no-state", group: "content", clause: "the reply ends leading into its next call: the unfinished rows describe a step under way, not the work" }];
@@ -393,7 +445,7 @@ export function analyzeFinalReport(text: string, counter?: TokenCounter, options
   return {
     firstLine: plainLine(prose.firstLineRaw),
     firstLineRaw: prose.firstLineRaw,
-    claimsComplete: fired.has("complete") && !statesUnfinished,
+    claimsComplete: fired.has("complete") && !statesUnfinished && !opensAsReview(prose),
     statesUnfinished,
     givesReasonAndNext: statesUnfinished && fired.has("reason") && fired.has("next"),
     asksPermission,

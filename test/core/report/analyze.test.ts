@@ -92,7 +92,7 @@ describe("the pattern table", () => {
     ["## Why ping fails but HTTP works\n\nContainers do not answer ICMP.", ["reason.cause"]],
     ["Would you like me to apply the overlay fixes now to achieve 100% test pass rate?", ["unfinished.count", "permission.want-me"]],
     ["Both issues are fixed.\n\nWould you like me to:\n1. wait for the success status\n2. check the response processing\n\nWe're very close to a working test!", ["complete.state", "complete.final", "permission.want-me", "permission.options", "content.ask"]],
-    ["I've fixed the workflow.\n\n❌ Original problematic command:\n\n```\ncd agent\n```\n\nThe fix adds `cd ..` first.", ["complete.ive"]],
+    ["I've fixed the workflow.\n\n❌ Original problematic command:\n\n```\ncd agent\n```\n\nThe fix adds `cd ..` first.", ["complete.ive", "complete.result"]],
     ["The Problem: the trigger only works when the workflow file is in the default branch. Which solution would you prefer?", ["permission.prefer"]],
     ["Added a full done / partial / not done matrix to the doc.", ["complete.verb"]],
     ["I can help you modify the files programmatically if you tell me what you want changed.", ["permission.soft", "permission.tell-me"]],
@@ -102,7 +102,7 @@ describe("the pattern table", () => {
     ["The change is clean.", ["complete.state"]],
     ["Added a retry, giving you 2 attempts before the release fails.", ["complete.verb", "reason.cause", "next.step"]],
     ["The plan is updated with the correct approach.", ["complete.state"]],
-    ["Clean. The fix adds the directory first.", ["complete.word"]],
+    ["Clean. The fix adds the directory first.", ["complete.word", "complete.result"]],
     ["No diff, gofmt is satisfied now.", ["complete.state"]],
     ["I'll pause here and wait for you to finish the rebase.", ["reason.cause", "next.step"]],
     ["We can't see it from a fresh clone. We'd need access to the original copy.", ["unfinished.cannot", "reason.cause", "next.step"]],
@@ -348,6 +348,58 @@ describe("the pattern table", () => {
     ["Perfect! You can now test it in any directory.", ["complete.result"]],
     ["Now you can use:", ["complete.result"]],
     ["Great! The code now dynamically reads the version from package.json.", ["complete.now"]],
+    // Round 6 (0176): a failure negated or elsewhere, a thing kept, an ability or a concession, checker errors left, the rest of the work.
+    ["The fallback ensures the import doesn't completely fail on bad rows.", ["reason.cause"]],
+    ["It degrades gracefully rather than completely failing.", ["reason.cause"]],
+    ["The import still fails on bad rows.", ["unfinished.still", "unfinished.fails", "reason.cause"]],
+    ["There are failing tests in other parts of the codebase.", ["reason.cause"]],
+    ["The old header remains.", []],
+    ["One issue remains.", ["unfinished.remaining"]],
+    ["The migration step remains.", ["unfinished.remaining"]],
+    ["I can't open Word and edit like a human, but I can help you read the XML.", ["reason.cause"]],
+    ["I can't reach the staging server.", ["unfinished.cannot", "reason.cause"]],
+    ["While we can't see the detailed output here, the run exits cleanly.", ["reason.cause"]],
+    ["We can't see the output, so the fix is unconfirmed.", ["unfinished.cannot", "reason.cause"]],
+    ["There are still 3 type errors in the file.", ["unfinished.errors-left", "reason.cause"]],
+    // In an answer the errors describe its subject; after the reply reports its own work done they are the work's (0176).
+    ["I can see there are many linting errors in the file.", ["unfinished.errors-left", "reason.cause", "answer.no-state"]],
+    ["I can see there are many linting errors, but I've implemented both methods.", ["complete.ive", "unfinished.errors-left", "reason.cause"]],
+    ["I will proceed to implement the same workflow for the following areas, one by one:", ["unfinished.next"]],
+    // Dev batch F chunk 1 (0177): a former state, a defect's impact, a harm prevented, a document's content, more claim forms.
+    ["- 25 tests passing (previously 3 failing)", ["reason.cause"]],
+    ["- Impact: Incomplete configuration guidance", []],
+    ["The factory gives each test its own instance, preventing test interference.", []],
+    ["A hook is preventing the commit.", ["unfinished.blocked"]],
+    ["I've updated the plan to reflect what's still pending.", ["complete.ive"]],
+    ["The file now shows a clear breakdown of missing work - 6 test files still need to be created.", ["complete.now", "reason.cause"]],
+    ["Added tasks for the remaining work.", ["complete.verb"]],
+    ["The remaining work: the CLI.", ["unfinished.remaining"]],
+    ["This resolves both the ambiguity error and the interface errors.", ["complete.result", "reason.cause"]],
+    ["The tool was run with the argument awesome.", ["complete.state"]],
+    ["I have significantly increased the test coverage.", ["complete.ive"]],
+    ["If you need, I can suggest specific logging changes.", ["reason.cause", "permission.soft"]],
+    ["While there are some minor linter warnings remaining, the core is ready.", ["unfinished.errors-left"]],
+    // Dev batch F chunk 3 (0177): a future after "Now", a location, a document's priorities, checker errors that remain, a change's effect.
+    ["Now we'll see detailed logging of:", []],
+    ["The config file matches exactly what's in the zip file.", []],
+    ["I've updated TODO.md to accurately reflect the current state of the project and prioritize the remaining tasks.", ["complete.ive"]],
+    ["However, the same persistent linter errors remain in core.py.", ["unfinished.errors-left", "reason.cause"]],
+    ["- No linting issues remain", []],
+    ["These changes make the CLI much more robust.", ["complete.result"]],
+    ["These changes would make the CLI more robust.", []],
+    // Dev batch F chunk 2 (0177, written after chunks 3-4 were scored): kept properties with an adverb, what the code keeps
+    // itself from doing, a first pass done, one issue remaining, a numbered part next, what a fix does.
+    ["All the existing commands remain exactly the same.", []],
+    ["The leading line remains only as a breadcrumb.", []],
+    ["This ensures the script exits, preventing it from running in the wrong place.", []],
+    ["First pass of Task 2 completed:", ["complete.final", "unfinished.count"]],
+    ["However, I need to address one remaining semantic issue.", ["unfinished.remaining", "reason.cause"]],
+    ["I will now proceed with Phase 1 of the plan.", ["unfinished.next"]],
+    ["Say go and I'll start with step 1.", ["permission.soft"]],
+    ["The fix removes the packages line.", ["complete.result"]],
+    ["The fix would remove the packages line.", []],
+    ["I started adding it but there's one linter error to fix.", ["unfinished.errors-left", "reason.cause"]],
+    ["There's one formatting error that needs to be fixed.", ["unfinished.errors-left", "reason.cause"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
@@ -461,6 +513,30 @@ describe("analyzeFinalReport fields", () => {
     ["  ##   Spaced   ", "Spaced"],
   ])("plainLine(%j) = %j", (line, expected) => {
     expect(plainLine(line)).toBe(expected);
+  });
+
+  it("a reply that opens as a review claims nothing of what it finds ready (0176)", () => {
+    const review = "## Code Review Summary\n\n**Verdict: APPROVE**\n\nThe changes look good.\n\nThe branch is ready to merge.";
+    const fields = (text: string) => {
+      const { claimsComplete, statesUnfinished } = analyzeFinalReport(text);
+      return { claimsComplete, statesUnfinished, review: reportPatternHits(text).includes("review.no-claim") };
+    };
+    expect([fields(review), fields(`---\n\n${review}`), fields(review.replace("## Code Review Summary\n\n**Verdict: APPROVE**\n\n", ""))]).toEqual([
+      { claimsComplete: false, statesUnfinished: false, review: true },
+      { claimsComplete: false, statesUnfinished: false, review: true },
+      { claimsComplete: true, statesUnfinished: false, review: false },
+    ]);
+  });
+
+  it("the items under a before-the-change heading are the old state, not progress marks (0177)", () => {
+    const reply = (heading: string) => `I've updated the script to handle mixed solutions.\n\n### ${heading}\n- ❌ Exits on any library project\n- ❌ Ignores the application projects\n\n### After\n- ✅ Scans all projects`;
+    expect([analyzeFinalReport(reply("Before (Problematic)")).statesUnfinished, analyzeFinalReport(reply("Status")).statesUnfinished]).toEqual([false, true]);
+  });
+
+  it("the items of a hypothesis list are not work left; the same items as a status list are (0176)", () => {
+    const items = "1. The directories were restored after the commit, OR\n2. The deletion was not committed and is still pending";
+    const unfinished = (intro: string) => analyzeFinalReport(`The files show as changed.\n\n${intro}\n\n${items}\n\nWould you like me to help you commit them?`).statesUnfinished;
+    expect([unfinished("This suggests either:"), unfinished("It might be:"), unfinished("Status:")]).toEqual([false, false, true]);
   });
 
   it("a last paragraph made only of menu entries is read with the line above it (0152)", () => {
