@@ -3,15 +3,17 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { BOOLEAN_FIELDS, type BooleanField, REPLIES_DIR, loadLabelledReplies } from "./labelled.ts";
-import { disagreements, loadSplit1Relabels } from "./relabel-split1.ts";
+import { ADJUDICATED, disagreements, firstLabelling, loadSplit1Relabels } from "./relabel-split1.ts";
 import { SPLIT_1, committedSplit } from "./split.ts";
 
 // Adjudication of split 1's label disagreements (docs/decisions/0183): a third, blind labelling of the seven replies
 // on which labels.yaml (first) and relabel-split1.yaml (second, ADR 0179) differ, and the majority of the three per
-// disputed field. Labels only: nothing here runs the analyzer, and nothing here edits labels.yaml.
+// disputed field. Labels only: nothing here runs the analyzer. The lead applied the majority to labels.yaml in its own
+// commit (docs/decisions/0182); `first` is labels.yaml before that (firstLabelling).
 const THIRD_FILE = join(REPLIES_DIR, "relabel-split1-third.yaml");
 const third = parse(readFileSync(THIRD_FILE, "utf8")) as Record<string, Record<BooleanField, boolean>>;
-const labels = new Map(loadLabelledReplies().map((reply) => [reply.file, reply.expected as unknown as Record<string, unknown>]));
+const current = new Map(loadLabelledReplies().map((reply) => [reply.file, reply.expected as unknown as Record<string, unknown>]));
+const labels = firstLabelling(current);
 const second = loadSplit1Relabels();
 const split = committedSplit(SPLIT_1);
 
@@ -62,6 +64,11 @@ describe("the third labelling of split 1's disputed replies", () => {
     );
     expect(verdicts).toEqual(MAJORITY);
     expect(verdicts.filter((v) => v.majority !== v.first).map((v) => `${v.file} ${v.field}`)).toEqual(CHANGES_LABELS_YAML);
+  });
+
+  it("labels.yaml now holds the majority on every field of the seven replies, and ADJUDICATED lists exactly the changes", () => {
+    for (const [file, label] of adjudicated) expect(Object.fromEntries(BOOLEAN_FIELDS.map((field) => [field, current.get(file)?.[field]])), file).toEqual(label);
+    expect(ADJUDICATED.map((change) => `${change.file} ${change.field}`)).toEqual(CHANGES_LABELS_YAML);
   });
 
   it("agrees with the first two wherever they agree, on these seven replies", () => {

@@ -1,13 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { loadLabelledReplies } from "./labelled.ts";
 import { agreement } from "./relabel.ts";
-import { SPLIT1_FIELDS, disagreements, loadSplit1Relabels, secondAsReader } from "./relabel-split1.ts";
+import { ADJUDICATED, SPLIT1_FIELDS, disagreements, firstLabelling, loadSplit1Relabels, secondAsReader } from "./relabel-split1.ts";
 import { SPLIT_1, committedSplit } from "./split.ts";
 
 // Label reliability of the frozen split 1 (docs/decisions/0179): a blind second labelling of all 110 replies against
-// labels.yaml. Labels only: nothing here runs the analyzer.
+// the first labelling (labels.yaml before the majority of three was applied to it, docs/decisions/0183). Labels only:
+// nothing here runs the analyzer.
 const relabels = loadSplit1Relabels();
-const labels = new Map(loadLabelledReplies().map((reply) => [reply.file, reply.expected as unknown as Record<string, unknown>]));
+const current = new Map(loadLabelledReplies().map((reply) => [reply.file, reply.expected as unknown as Record<string, unknown>]));
+const labels = firstLabelling(current);
 const split = committedSplit(SPLIT_1);
 
 describe("the blind second labelling of split 1", () => {
@@ -20,7 +22,12 @@ describe("the blind second labelling of split 1", () => {
     }
   });
 
-  it("agrees with labels.yaml as pinned (agreement, Cohen's kappa, the second labelling's P/R, every disagreement)", () => {
+  it("labels.yaml holds the second labelling's value on the eight fields the majority changed, the first's elsewhere", () => {
+    expect(ADJUDICATED.map((change) => [change.file, change.field, current.get(change.file)?.[change.field]])).toEqual(ADJUDICATED.map((change) => [change.file, change.field, relabels[change.file]?.[change.field]]));
+    expect(ADJUDICATED.every((change) => change.first !== relabels[change.file]?.[change.field])).toBe(true);
+  });
+
+  it("agrees with the first labelling as pinned (agreement, Cohen's kappa, the second labelling's P/R, every disagreement)", () => {
     const figures = SPLIT1_FIELDS.map((field) => {
       for (const file of split) expect(typeof labels.get(file)?.[field], `${file} ${field} in labels.yaml`).toBe("boolean");
       const pairs = split.map((file) => [labels.get(file)?.[field] as boolean, relabels[file]?.[field] as boolean] as const);
@@ -42,7 +49,7 @@ describe("the blind second labelling of split 1", () => {
     );
     // Each field's disagreements are exactly the replies it does not agree on.
     expect(figures.map((f) => [f.field, f.n - f.agree])).toEqual(SPLIT1_FIELDS.map((field) => [field, listed.filter((d) => d.field === field).length]));
-    // A label edit on either side moves these and fails here (labels.yaml is never edited to match: ADR 0179).
+    // A label edit on either side moves these and fails here (labels.yaml changes only by the majority: ADRs 0179, 0183).
     expect(figures.map((f) => [f.field, f.agree, f.n, ...f.positives, fixed(f.kappa), fixed(f.precision), fixed(f.recall)])).toEqual(PINNED);
     expect(listed).toEqual(DISAGREEMENTS);
   });

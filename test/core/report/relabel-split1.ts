@@ -46,3 +46,25 @@ export function secondAsReader(pairs: ReadonlyArray<readonly [boolean, boolean]>
   const wereTrue = pairs.filter(([a]) => a).length;
   return { precision: saidTrue === 0 ? null : tp / saidTrue, recall: wereTrue === 0 ? null : tp / wereTrue };
 }
+
+/**
+ * The eight fields of labels.yaml that the majority of three (docs/decisions/0183) changed on split 1, applied in
+ * their own commit at the round-6 look (docs/decisions/0182), with the value the first labelling gave.
+ */
+export const ADJUDICATED: readonly { file: string; field: BooleanField; first: boolean }[] = [
+  { file: "038-pi-release-process.md", field: "statesUnfinished", first: false },
+  { file: "038-pi-release-process.md", field: "givesReasonAndNext", first: false },
+  { file: "039-pi-commit-and-tag.md", field: "statesUnfinished", first: false },
+  { file: "039-pi-commit-and-tag.md", field: "givesReasonAndNext", first: false },
+  { file: "045-pi-progress-wp1-14.md", field: "givesReasonAndNext", first: false },
+  { file: "049-pi-remaining-from-plan.md", field: "givesReasonAndNext", first: false },
+  { file: "115-pi-got-it-we-ve-made.md", field: "claimsComplete", first: false },
+  { file: "304-permission-continue-or-stop.md", field: "givesReasonAndNext", first: false },
+];
+
+/** The first labelling of split 1 as labels.yaml held it before the majority was applied: the reliability figures' baseline. */
+export function firstLabelling(labels: Labels): Map<string, Readonly<Record<string, unknown>>> {
+  const first = new Map<string, Readonly<Record<string, unknown>>>(labels);
+  for (const change of ADJUDICATED) first.set(change.file, { ...first.get(change.file), [change.field]: change.first });
+  return first;
+}
