@@ -42,5 +42,24 @@ describe("the blind second labelling of split 8", () => {
     );
     expect(figures.map((f) => f.n)).toEqual(SPLIT8_FIELDS.map(() => 50));
     expect(listed.length).toBe(figures.reduce((sum, f) => sum + (f.n - f.agree), 0));
+    expect(figures.map((f) => [f.field, f.agree, f.n, f.kappa === null ? null : Number(f.kappa.toFixed(3)), f.positives])).toEqual(PINNED);
+    expect(listed).toEqual(DISAGREEMENTS);
   });
 });
+
+// [field, agreeing replies, drawn replies, Cohen's kappa to 3 places, [positives in labels.yaml, in the second labelling]],
+// as first seen after both commits (docs/decisions/0184): a label edit on either side moves these and fails here.
+const PINNED = [
+  ["claimsComplete", 50, 50, 1, [30, 30]],
+  ["statesUnfinished", 49, 50, 0.79, [2, 3]],
+  ["givesReasonAndNext", 50, 50, 1, [2, 2]],
+  ["asksPermission", 50, 50, 1, [16, 16]],
+  ["fillerEnding", 48, 50, 0, [0, 2]],
+];
+
+// Reported, not resolved: labels.yaml is not edited (docs/decisions/0184 reads each).
+const DISAGREEMENTS = [
+  { file: "2079-mgemini-i-do-not.md", field: "fillerEnding", first: false, second: true },
+  { file: "2138-barnaby-here-s-the.md", field: "statesUnfinished", first: false, second: true },
+  { file: "2141-barnaby-hi-what-do.md", field: "fillerEnding", first: false, second: true },
+];
