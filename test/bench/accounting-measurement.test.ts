@@ -1,25 +1,25 @@
 /**
- * The accounting bench's measurement helpers (ADR 0174): the counter's call tree made visible in
- * a profile (entered), what counts as accounting code, and the distribution-free shift between
+ * The accounting bench's measurement helpers (ADR 0174): the counter's functions as a profile names
+ * them, what counts as accounting code, and the distribution-free shift between
  * two sets of samples.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ACCOUNTING, ACCOUNTING_FILES } from "../../scripts/bench/lib/accounting-code.ts";
-import { ENTRY_FILE, entered } from "../../scripts/bench/lib/counter-entry.ts";
+import type { Runtime } from "node:inspector";
+import { Session } from "node:inspector/promises";
+import { either, inFiles } from "../../scripts/bench/lib/accounting-code.ts";
+import { functionKeys, isOneOf, methodsOf } from "../../scripts/bench/lib/counter-functions.ts";
 import { mannWhitneyNull, shiftInterval } from "../../scripts/bench/lib/shift-interval.ts";
 import { TokenCounter } from "../../src/core/tokens.ts";
 import { RequestTokenCounter } from "../../src/run/agent-tokens.ts";
 
-describe("entered", () => {
+describe("the counter's functions", () => {
   class Base {
-    calls: string[] = [];
     constructor(readonly offset: number) {}
-    add(a: number, b?: number): number {
-      this.calls.push(`add ${a} ${b}`);
-      return a + (b ?? 0) + this.offset + this.helper();
+    add(a: number): number {
+      return a + this.offset + this.helper();
     }
-    protected helper(): number {
+    helper(): number {
       return 0;
     }
     get value(): number {
@@ -30,72 +30,63 @@ describe("entered", () => {
     override helper(): number {
       return 100;
     }
-    fail(): never {
-      throw new Error("from inside");
-    }
   }
+  const outside = (): number => 1;
 
-  it("behaves as the class it enters, nearest definitions first, accessors untouched", () => {
-    const counter = new (entered(Child))(1);
-    expect([counter.add(2), counter.add(2, 3), counter.value, counter instanceof Child, counter.calls]).toEqual([103, 106, 1, true, ["add 2 undefined", "add 2 3"]]);
+  it("are every method, accessor and constructor up the prototype chain, overridden ones too", () => {
+    const getter = (Object.getOwnPropertyDescriptor(Base.prototype, "value") as PropertyDescriptor).get;
+    expect(new Set(methodsOf([Child]))).toEqual(new Set([Child, Child.prototype.helper, Base, Base.prototype.add, Base.prototype.helper, getter]));
   });
 
-  it("puts a frame of its own file on the stack of every method call, inherited ones too", () => {
-    const counter = new (entered(Child))(0);
-    let stack = "";
+  it("are found in a profile by where V8 says each starts", async () => {
+    const session = new Session();
+    session.connect();
     try {
-      counter.fail();
-    } catch (error) {
-      stack = (error as Error).stack ?? "";
+      const keys = await functionKeys(session, methodsOf([Child, RequestTokenCounter]));
+      const [add, helper] = [...(await functionKeys(session, [Base.prototype.add])), ...(await functionKeys(session, [outside]))];
+      expect([keys.size, keys.has(add as string), keys.has(helper as string)]).toEqual([methodsOf([Child, RequestTokenCounter]).length, true, false]);
+      // A profile of calls into the counter names their frames as [[FunctionLocation]] does.
+      // Sampled until a sample lands in `request` (a bound on tries, not on time).
+      await session.post("Profiler.enable");
+      await session.post("Profiler.setSamplingInterval", { interval: 50 });
+      const text = "Read src/a.ts and fix the bug; then run the tests and report. ".repeat(40);
+      let frames: Runtime.CallFrame[] = [];
+      for (let attempt = 0; attempt < 200 && !frames.some((frame) => frame.functionName === "request"); attempt += 1) {
+        await session.post("Profiler.start");
+        const counter = new RequestTokenCounter(new TokenCounter());
+        for (let i = 0; i < 50; i += 1) counter.request({ messages: [{ role: "user", content: `${i} ${text}` }], tools: [] });
+        frames = (await session.post("Profiler.stop")).profile.nodes.map((node) => node.callFrame);
+      }
+      const inCounter = isOneOf(keys);
+      const request = frames.filter((frame) => frame.functionName === "request");
+      expect(request.length).toBeGreaterThan(0);
+      expect(request.map((frame) => [/agent-tokens\.ts$/.test(frame.url), inCounter(frame)])).toEqual(request.map(() => [true, true]));
+      // This file's frames (the test's own functions) are not the counter's.
+      const mine = frames.filter((frame) => /accounting-measurement\.test\.ts$/.test(frame.url));
+      expect(mine.map(inCounter)).toEqual(mine.map(() => false));
+    } finally {
+      session.disconnect();
     }
-    const frames = stack.split("\n").slice(1);
-    // The method's own frame, then the entry's (a profile's url is the file's, as a stack's is).
-    expect(frames.slice(0, 2).map((line) => ENTRY_FILE.test(line.replace(/:\d+:\d+\)?$/, "")))).toEqual([false, true]);
-    const plain = new Child(0);
-    try {
-      plain.fail();
-    } catch (error) {
-      expect(((error as Error).stack ?? "").split("\n").some((line) => ENTRY_FILE.test(line.replace(/:\d+:\d+\)?$/, "")))).toBe(false);
-    }
-  });
-
-  it("counts a request counter's requests exactly as the plain one does", () => {
-    const request = { messages: [{ role: "system" as const, content: "You are careful." }, { role: "user" as const, content: "Read src/a.ts and fix the bug." }], tools: [] };
-    const reply = { text: "Done.", toolCalls: [{ id: "1", name: "read_file", arguments: { path: "src/a.ts" } }] };
-    const plain = new RequestTokenCounter(new TokenCounter());
-    const counter = new (entered(RequestTokenCounter))(new TokenCounter());
-    expect([counter.request(request), counter.reply(reply), counter.message(request.messages[1] as never)]).toEqual([plain.request(request), plain.reply(reply), plain.message(request.messages[1] as never)]);
   });
 });
 
 describe("the accounting's code", () => {
-  it("is the request counter, its JSON comparison, all of src/core/tokens, and any call into an entered counter", () => {
+  it("is the request counter, its JSON comparison, all of src/core/tokens, or a frame either test takes", () => {
+    const frame = (url: string, functionName = "f") => ({ functionName, url, scriptId: "1", lineNumber: 0, columnNumber: 0 });
     const urls = [
       "file:///w/src/run/agent-tokens.ts",
       "file:///w/src/run/same-json.ts",
       "file:///w/src/core/tokens.ts",
       "file:///w/src/core/tokens/o200k.ts",
       "file:///w/src/core/tokens/new-file-13f-adds.ts",
-      "file:///w/scripts/bench/lib/counter-entry.ts",
       "file:///w/src/run/agent.ts",
       "file:///w/src/run/history.ts",
       "file:///w/src/run/models/scripted.ts",
-      "file:///w/scripts/bench/lib/counter-entry.ts.map",
       "",
     ];
-    expect(urls.map((url) => [ACCOUNTING.test(url), ACCOUNTING_FILES.test(url)])).toEqual([
-      [true, true],
-      [true, true],
-      [true, true],
-      [true, true],
-      [true, true],
-      [true, false],
-      [false, false],
-      [false, false],
-      [false, false],
-      [false, false],
-      [false, false],
-    ]);
+    expect(urls.map((url) => inFiles(frame(url)))).toEqual([true, true, true, true, true, false, false, false, false]);
+    const named = (f: Runtime.CallFrame) => f.functionName === "counted";
+    expect([either(named, inFiles)(frame("file:///w/src/run/agent.ts", "counted")), either(named, inFiles)(frame("file:///w/src/run/agent.ts")), either(named, inFiles)(frame("file:///w/src/core/tokens.ts"))]).toEqual([true, false, true]);
   });
 });
 
