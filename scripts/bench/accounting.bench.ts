@@ -11,8 +11,9 @@
  *    checks) read from each run's cgroup; the accounting is the timed figure below;
  *  - the verdict, over this process's CPU alone: the share of V8 profile samples whose stack is in
  *    the accounting (lib/accounting-code.ts): a frame of any method of the request counter or its
- *    text counter (lib/counter-functions.ts, located through the inspector: so whatever the counter
- *    calls is inside, in any file), or of the accounting's files. Samples follow CPU time and
+ *    text counter (lib/counter-functions.ts, located through the inspector: whatever they call, in
+ *    any file), or of the accounting's modules (lib/accounting-modules.ts: the files ADR 0131
+ *    named and whatever they alone import, so a file the counter comes to use joins by itself). Samples follow CPU time and
  *    nothing is added to any call. The profiler takes at most ~10 samples a ms of busy CPU here
  *    (its thread's round trip, not the interval asked for), so the verdict asks for one per 10 µs
  *    and takes many sets (21) for ~70 accounting samples each and an interval with k > 1;
@@ -31,11 +32,13 @@
  * `npm run bench -- accounting`
  */
 import { Session } from "node:inspector/promises";
+import { join } from "node:path";
 import type { Message, ModelReply, ModelRequest, ToolSpec } from "../../src/core/model.ts";
 import { TokenCounter } from "../../src/core/tokens.ts";
 import { RequestTokenCounter, type HistoryMark } from "../../src/run/agent-tokens.ts";
-import { either, inFiles } from "./lib/accounting-code.ts";
-import { runs } from "./lib/accounting-workload.ts";
+import { either } from "./lib/accounting-code.ts";
+import { accountingModules, inModules, readImports } from "./lib/accounting-modules.ts";
+import { ROOT, runs } from "./lib/accounting-workload.ts";
 import { functionKeys, isOneOf, methodsOf } from "./lib/counter-functions.ts";
 import { medianInterval, type Interval } from "./lib/interval.ts";
 import { profileShare } from "./lib/profile-share.ts";
@@ -144,6 +147,9 @@ session.connect();
 await session.post("Profiler.enable");
 // The counter's call tree: a frame of any method of the request counter or its text counter.
 const inCounter = isOneOf(await functionKeys(session, methodsOf([RequestTokenCounter, TokenCounter])));
+// The accounting's modules: the seeds and what they alone import.
+const modules = accountingModules(readImports(join(ROOT, "src")));
+const inFiles = inModules(modules);
 const inAccounting = either(inCounter, inFiles);
 
 interface Profiled {
@@ -246,7 +252,7 @@ const rows: Row[] = [
     peer: `double with its own counter: ${median(own.map((r) => r.wholeShare)).toFixed(2)} % (median of ${own.length} sets)`,
   },
   {
-    figure: `**the verdict**: the same over this process's CPU alone (the double using the loop's counter): the share of its busy CPU profile samples (one per ${FINE} µs asked, ~${Math.round(median(fine.map((r) => r.busy)))} busy a set) whose stack is in a call into the counter (a frame of any method of RequestTokenCounter or TokenCounter, found through the inspector) or in the accounting's files (src/run/agent-tokens.ts and same-json.ts, src/core/tokens*); median of ${fine.length} sets, ${coverage(sampled)} interval`,
+    figure: `**the verdict**: the same over this process's CPU alone (the double using the loop's counter): the share of its busy CPU profile samples (one per ${FINE} µs asked, ~${Math.round(median(fine.map((r) => r.busy)))} busy a set) whose stack is in a call into the counter (a frame of any method of RequestTokenCounter or TokenCounter, found through the inspector) or in the accounting's modules (src/run/agent-tokens.ts and same-json.ts, src/core/tokens*, and what they alone import: ${modules.size} files); median of ${fine.length} sets, ${coverage(sampled)} interval`,
     value: `${sampled.median.toFixed(2)} % (${median(fine.map((r) => r.samples)).toFixed(0)} samples a set; ${pooled(fine)}); interval ${sampled.low.toFixed(2)}–${sampled.high.toFixed(2)} %: ${established ? "established" : biasedLow ? "withheld (the finer interval reads lower)" : "not established"}`,
     goal: "< 2 %",
     met: established,
@@ -278,5 +284,5 @@ console.log("");
 console.log(table(rows));
 console.log("");
 console.log(
-  `CPU of this process during the runs (the sandboxes' processes only where the figure says so), after one warm-up set of each kind; the sets took ${minutes.toFixed(1)} min. Profiled sets at ${FINE} µs ${fine.map((r) => r.share.toFixed(2)).join(", ")} %; at ${COARSE} µs ${coarse.map((r) => r.share.toFixed(2)).join(", ")} %; of the verdict's accounting samples ${treeOnly} were in a counter method's call outside the accounting's files and ${filesOnly} in those files outside any counter method's call. Timed sets ${timed.map((r) => r.share.toFixed(2)).join(", ")} %; plain sets ${plainCpu.low.toFixed(0)}–${plainCpu.high.toFixed(0)} ms, sets counting nothing median ${median(uncounted.map((r) => r.cpu)).toFixed(0)} ms. An interval is the k-th smallest to the k-th largest of n samples (distribution-free, coverage as given); "established" only if its upper end is below the goal. CPU in a bracket is every thread's, so a concurrent compile or marker reads as accounting: the timed figure errs high.`,
+  `CPU of this process during the runs (the sandboxes' processes only where the figure says so), after one warm-up set of each kind; the sets took ${minutes.toFixed(1)} min. Profiled sets at ${FINE} µs ${fine.map((r) => r.share.toFixed(2)).join(", ")} %; at ${COARSE} µs ${coarse.map((r) => r.share.toFixed(2)).join(", ")} %; of the verdict's accounting samples ${treeOnly} were in a counter method's call outside the accounting's modules and ${filesOnly} in those modules outside any counter method's call (inlined methods lose their frames, so the modules carry them). The modules: ${[...modules].sort().join(", ")}. Timed sets ${timed.map((r) => r.share.toFixed(2)).join(", ")} %; plain sets ${plainCpu.low.toFixed(0)}–${plainCpu.high.toFixed(0)} ms, sets counting nothing median ${median(uncounted.map((r) => r.cpu)).toFixed(0)} ms. An interval is the k-th smallest to the k-th largest of n samples (distribution-free, coverage as given); "established" only if its upper end is below the goal. CPU in a bracket is every thread's, so a concurrent compile or marker reads as accounting: the timed figure errs high.`,
 );

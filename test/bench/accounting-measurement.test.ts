@@ -1,13 +1,15 @@
 /**
  * The accounting bench's measurement helpers (ADR 0174): the counter's functions as a profile names
- * them, what counts as accounting code, and the distribution-free shift between
+ * them, the accounting's modules by their imports, and the distribution-free shift between
  * two sets of samples.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Runtime } from "node:inspector";
 import { Session } from "node:inspector/promises";
-import { either, inFiles } from "../../scripts/bench/lib/accounting-code.ts";
+import { join } from "node:path";
+import { either, type FrameTest } from "../../scripts/bench/lib/accounting-code.ts";
+import { accountingModules, inModules, readImports, valueImports } from "../../scripts/bench/lib/accounting-modules.ts";
 import { functionKeys, isOneOf, methodsOf } from "../../scripts/bench/lib/counter-functions.ts";
 import { mannWhitneyNull, shiftInterval } from "../../scripts/bench/lib/shift-interval.ts";
 import { TokenCounter } from "../../src/core/tokens.ts";
@@ -70,23 +72,51 @@ describe("the counter's functions", () => {
   });
 });
 
-describe("the accounting's code", () => {
-  it("is the request counter, its JSON comparison, all of src/core/tokens, or a frame either test takes", () => {
-    const frame = (url: string, functionName = "f") => ({ functionName, url, scriptId: "1", lineNumber: 0, columnNumber: 0 });
-    const urls = [
-      "file:///w/src/run/agent-tokens.ts",
-      "file:///w/src/run/same-json.ts",
-      "file:///w/src/core/tokens.ts",
-      "file:///w/src/core/tokens/o200k.ts",
-      "file:///w/src/core/tokens/new-file-13f-adds.ts",
-      "file:///w/src/run/agent.ts",
-      "file:///w/src/run/history.ts",
-      "file:///w/src/run/models/scripted.ts",
-      "",
-    ];
-    expect(urls.map((url) => inFiles(frame(url)))).toEqual([true, true, true, true, true, false, false, false, false]);
-    const named = (f: Runtime.CallFrame) => f.functionName === "counted";
-    expect([either(named, inFiles)(frame("file:///w/src/run/agent.ts", "counted")), either(named, inFiles)(frame("file:///w/src/run/agent.ts")), either(named, inFiles)(frame("file:///w/src/core/tokens.ts"))]).toEqual([true, false, true]);
+describe("the accounting's modules", () => {
+  it("reads value imports, not type-only ones", () => {
+    const source = [
+      `import type { Message } from "../core/model.ts";`,
+      `import { processTokenCounter, TokenCounter } from "../core/tokens.ts";`,
+      `import {\n  a,\n  type B,\n} from "./multi-line.ts";`,
+      `export { MAX } from "./tokens/o200k.ts";`,
+      `export type { Shape } from "./types.ts";`,
+      `import "./side-effect.ts";`,
+      `const later = await import("./lazy.ts");`,
+      `export const from = "not an import";`,
+      `import { hash } from "node:crypto";`,
+    ].join("\n");
+    expect(valueImports(source)).toEqual(["../core/tokens.ts", "./multi-line.ts", "./tokens/o200k.ts", "./side-effect.ts", "node:crypto", "./lazy.ts"]);
+  });
+
+  it("are the seeds and, to a fixed point, what only they import", () => {
+    const imports = new Map<string, string[]>([
+      ["run/agent.ts", ["run/agent-tokens.ts", "run/history.ts", "core/tokens.ts"]],
+      ["run/agent-tokens.ts", ["core/tokens.ts", "run/same-json.ts", "run/rings.ts", "run/history.ts"]],
+      ["run/rings.ts", ["run/ring-slot.ts"]],
+      ["run/ring-slot.ts", []],
+      ["run/history.ts", []],
+      ["run/same-json.ts", []],
+      ["core/tokens.ts", ["core/tokens/o200k.ts", "core/hash.ts"]],
+      ["core/tokens/o200k.ts", []],
+      ["core/hash.ts", []],
+      ["run/record.ts", ["core/hash.ts"]],
+      ["core/tokens/unused.ts", []],
+    ]);
+    expect([...accountingModules(imports)].sort()).toEqual(["core/tokens.ts", "core/tokens/o200k.ts", "core/tokens/unused.ts", "run/agent-tokens.ts", "run/ring-slot.ts", "run/rings.ts", "run/same-json.ts"]);
+  });
+
+  it("on this checkout hold every file ADR 0131 named and none the loop imports for itself", () => {
+    const modules = accountingModules(readImports(join(import.meta.dirname, "../../src")));
+    for (const path of ["run/agent-tokens.ts", "run/same-json.ts", "core/tokens.ts", "core/tokens/o200k.ts", "core/tokens/text-cache.ts"]) expect(modules.has(path)).toBe(true);
+    for (const path of ["run/agent.ts", "run/history.ts", "run/models/scripted.ts", "core/model.ts"]) expect(modules.has(path)).toBe(false);
+  });
+
+  it("match a profile frame by its url's path under src/", () => {
+    const test = inModules(new Set(["run/agent-tokens.ts", "core/tokens/o200k.ts"]));
+    const frame = (url: string) => ({ functionName: "f", url, scriptId: "1", lineNumber: 0, columnNumber: 0 });
+    expect(["file:///w/src/run/agent-tokens.ts", "file:///w/src/core/tokens/o200k.ts", "file:///w/src/run/agent.ts", "file:///w/src/core/tokens.ts", "", "node:internal/x"].map((url) => test(frame(url)))).toEqual([true, true, false, false, false, false]);
+    const named: FrameTest = (f) => f.functionName === "counted";
+    expect([either(named, test)({ ...frame("file:///w/src/run/agent.ts"), functionName: "counted" }), either(named, test)(frame("file:///w/src/run/agent.ts")), either(named, test)(frame("file:///w/src/run/agent-tokens.ts"))]).toEqual([true, false, true]);
   });
 });
 
