@@ -12,6 +12,7 @@ import { either, type FrameTest } from "../../scripts/bench/lib/accounting-code.
 import { accountingModules, inModules, readImports, valueImports } from "../../scripts/bench/lib/accounting-modules.ts";
 import { functionKeys, isOneOf, methodsOf } from "../../scripts/bench/lib/counter-functions.ts";
 import { mannWhitneyNull, shiftInterval } from "../../scripts/bench/lib/shift-interval.ts";
+import { threadCpu, threadSpan } from "../../scripts/bench/lib/thread-cpu.ts";
 import { TokenCounter } from "../../src/core/tokens.ts";
 import { RequestTokenCounter } from "../../src/run/agent-tokens.ts";
 
@@ -171,5 +172,31 @@ describe("shiftInterval", () => {
 
   it("spans every difference when there are too few samples for the level", () => {
     expect(shiftInterval([1, 2], [0])).toEqual({ low: 1, shift: 1.5, high: 2, coverage: 1 });
+  });
+});
+
+describe("thread CPU", () => {
+  it("splits the CPU between two readings into the main thread's, the others' and the left-out ones'", () => {
+    const before = new Map([
+      [1, { comm: "node", ns: 100 }],
+      [2, { comm: "v8:ProfEvntProc", ns: 50 }],
+      [3, { comm: "libuv-worker", ns: 10 }],
+      [9, { comm: "ended", ns: 5 }],
+    ]);
+    const after = new Map([
+      [1, { comm: "node", ns: 400 }],
+      [2, { comm: "v8:ProfEvntProc", ns: 250 }],
+      [3, { comm: "libuv-worker", ns: 30 }],
+      [4, { comm: "started", ns: 7 }],
+    ]);
+    expect(threadSpan(before, after, 1, (comm) => comm.startsWith("v8:Prof"))).toEqual({ main: 300, others: 27, leftOut: 200 });
+  });
+
+  it("reads this process's threads, the main one among them, with CPU that only grows", () => {
+    const before = threadCpu();
+    let x = 0;
+    for (let i = 0; i < 1e5; i += 1) x += Math.sqrt(i);
+    const after = threadCpu();
+    expect([x > 0, before.has(process.pid), after.has(process.pid), [...after].every(([tid, t]) => t.ns >= (before.get(tid)?.ns ?? 0))]).toEqual([true, true, true, true]);
   });
 });
