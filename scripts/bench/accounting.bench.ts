@@ -9,18 +9,20 @@
  * Sets are interleaved in rounds, in rotating order. The figures:
  *  - over the runs' whole CPU: this process's, and their sandboxes' processes' (shell commands and
  *    checks) read from each run's cgroup; the accounting is the timed figure below;
- *  - the verdict, over this process's CPU alone: the share of V8 profile samples whose stack is in
- *    the accounting (lib/accounting-code.ts): a frame of any method of the request counter or its
- *    text counter (lib/counter-functions.ts, located through the inspector: whatever they call, in
- *    any file), or of the accounting's modules (lib/accounting-modules.ts: the files ADR 0131
- *    named and whatever they alone import, so a file the counter comes to use joins by itself). Samples follow CPU time and
- *    nothing is added to any call. The profiler takes at most ~10 samples a ms of busy CPU here
- *    (its thread's round trip, not the interval asked for), so the verdict asks for one per 10 µs
- *    and takes 18 sets (3 a round) for ~75 accounting samples each and an interval with k = 5;
- *  - the same at one sample per 100 µs (the figure before ADR 0174, a set a round), and the shift
- *    between the two (lib/shift-interval.ts): sampling 2–3× as often costs CPU in every set, and
- *    if that moved the share the shift would show it; a finer figure reading lower than the
- *    coarse one, beyond its interval, withholds the verdict;
+ *  - the verdict, over this process's CPU alone: the share of V8 profile samples (one asked per
+ *    100 µs, as before ADR 0174) whose stack is in the accounting (lib/accounting-code.ts): a frame
+ *    of any method of the request counter or its text counter (lib/counter-functions.ts, located
+ *    through the inspector: whatever they call, in any file), or of the accounting's modules
+ *    (lib/accounting-modules.ts: the files ADR 0131 named and whatever they alone import, so a file
+ *    the counter comes to use joins by itself). Samples follow CPU time and nothing is added to any
+ *    call. ~30 accounting samples a set, so 24 sets (4 a round) for an interval with k = 7;
+ *  - the same asked per 10 µs (a set a round): V8's sampler then takes ~2.5× the samples (it caps
+ *    at one per 80–100 µs of wall time here), and the sets read higher by 0–0.8 points: sampling
+ *    perturbs the accounting (its signals leave caches colder, and the accounting is cold-cache
+ *    work, ADR 0156). The shift between the two (lib/shift-interval.ts) is printed, with the share
+ *    extrapolated to no sampling along it; a finer figure reading lower withholds the verdict;
+ *  - the verdict's sets over every thread of the process (the samples are the main thread's):
+ *    each set's share times its main thread's part of the process's CPU (lib/thread-cpu.ts);
  *  - the same, timed: getrusage before and after every outer call into the request counter, less
  *    an empty bracket read in place, over the set's CPU less what the readings cost: an upper bound
  *    (the system calls leave the call's caches colder; other threads' CPU counts);
@@ -43,17 +45,17 @@ import { functionKeys, isOneOf, methodsOf } from "./lib/counter-functions.ts";
 import { medianInterval, type Interval } from "./lib/interval.ts";
 import { profileShare } from "./lib/profile-share.ts";
 import { cpuNow, machineLine, median, table, type Row } from "./lib/report.ts";
-import { shiftInterval } from "./lib/shift-interval.ts";
+import { shiftInterval, toNoSampling } from "./lib/shift-interval.ts";
 import { threadCpu, threadSpan } from "./lib/thread-cpu.ts";
 
-/** Rounds; each has a timed set, a coarse profiled set and FINE_PER_ROUND fine ones; the plain and counting-nothing pair in the first PAIRS rounds; the own-counter peer in OWN of them. */
+/** Rounds; each has a timed set, VERDICT_PER_ROUND profiled sets at VERDICT µs and one at CHECK µs; the plain and counting-nothing pair in the first PAIRS rounds; the own-counter peer in OWN of them. */
 const ROUNDS = 6;
-const FINE_PER_ROUND = 3;
+const VERDICT_PER_ROUND = 4;
 const PAIRS = 3;
 const OWN = 2;
-/** µs between profile samples asked of V8: the verdict's, and the former figure's. */
-const FINE = 10;
-const COARSE = 100;
+/** µs between profile samples asked of V8: the verdict's (as before ADR 0174), and the finer check's. */
+const VERDICT = 100;
+const CHECK = 10;
 
 type Call = { kind: "message"; arg: Message } | { kind: "tools"; arg: readonly ToolSpec[] } | { kind: "request"; arg: ModelRequest; mark: HistoryMark | undefined } | { kind: "reply"; arg: Pick<ModelReply, "text" | "toolCalls"> };
 
@@ -199,18 +201,18 @@ function replay(calls: readonly Call[]): number {
 
 // Warm-up: module loading, the rank table, V8's first compiles (counting nothing needs none).
 await timedRuns(false);
-await profiledRuns(FINE);
+await profiledRuns(VERDICT);
 const timed: Awaited<ReturnType<typeof timedRuns>>[] = [];
 const own: Awaited<ReturnType<typeof timedRuns>>[] = [];
 const plain: Awaited<ReturnType<typeof runs>>[] = [];
 const uncounted: Awaited<ReturnType<typeof runs>>[] = [];
-const fine: Profiled[] = [];
-const coarse: Profiled[] = [];
+const verdictSets: Profiled[] = [];
+const checkSets: Profiled[] = [];
 const recorded: Call[] = [];
 const started = performance.now();
 for (let round = 0; round < ROUNDS; round += 1) {
-  const steps = [async () => timed.push(await timedRuns(false, round === 0 ? recorded : undefined)), async () => coarse.push(await profiledRuns(COARSE))];
-  for (let i = 0; i < FINE_PER_ROUND; i += 1) steps.push(async () => fine.push(await profiledRuns(FINE)));
+  const steps = [async () => timed.push(await timedRuns(false, round === 0 ? recorded : undefined)), async () => checkSets.push(await profiledRuns(CHECK))];
+  for (let i = 0; i < VERDICT_PER_ROUND; i += 1) steps.push(async () => verdictSets.push(await profiledRuns(VERDICT)));
   // The pair's two sets in alternating order, so neither always follows the other (a set pays
   // for some of the garbage the set before it left: a counting set leaves megabytes of kept
   // text). A full collection ending every set was tried: it made the sets after it slower,
@@ -232,20 +234,23 @@ const ownShare = median(own.map((r) => r.share));
 const differences: Interval = medianInterval(plain.map((r, i) => r.cpu - (uncounted[i] as { cpu: number }).cpu));
 const replayed = median(Array.from({ length: 11 }, () => replay(recorded)));
 const first = timed[0] as Awaited<ReturnType<typeof timedRuns>>;
-const sampled = medianInterval(fine.map((r) => r.share));
-const former = medianInterval(coarse.map((r) => r.share));
-// Fine minus coarse, in points: a finer interval reading lower beyond the shift's interval withholds the verdict.
-const moved = shiftInterval(fine.map((r) => r.share), coarse.map((r) => r.share));
+const sampled = medianInterval(verdictSets.map((r) => r.share));
+const finer = medianInterval(checkSets.map((r) => r.share));
+// Finer minus the verdict's, in points: reading lower beyond the shift's interval withholds the verdict.
+const moved = shiftInterval(checkSets.map((r) => r.share), verdictSets.map((r) => r.share));
 const biasedLow = moved.high < 0;
 const established = sampled.high < 2 && !biasedLow;
+const verdictRate = median(verdictSets.map((r) => r.busy));
+const checkRate = median(checkSets.map((r) => r.busy));
+const unsampled = toNoSampling(sampled.median, moved.shift, verdictRate, checkRate);
 // The verdict's samples are the main thread's; over every thread of the process (no verdict).
-const allThreads = medianInterval(fine.map((r) => r.share * r.mainPart));
+const allThreads = medianInterval(verdictSets.map((r) => r.share * r.mainPart));
 const pooled = (sets: readonly Profiled[]): string => `${((100 * sets.reduce((s, r) => s + r.samples, 0)) / sets.reduce((s, r) => s + r.busy, 0)).toFixed(2)} % pooled over ${sets.reduce((s, r) => s + r.samples, 0)} samples`;
 const grouped = timed.every((r) => Number.isFinite(r.sandboxCpu));
 const whole = grouped ? medianInterval(timed.map((r) => r.wholeShare)) : null;
 const wholeEstablished = whole !== null && whole.high < 2;
-const treeOnly = fine.reduce((s, r) => s + r.treeOnly, 0);
-const filesOnly = fine.reduce((s, r) => s + r.filesOnly, 0);
+const treeOnly = verdictSets.reduce((s, r) => s + r.treeOnly, 0);
+const filesOnly = verdictSets.reduce((s, r) => s + r.filesOnly, 0);
 
 const coverage = (interval: { coverage: number }): string => `${Math.round(100 * interval.coverage)} %`;
 const rows: Row[] = [
@@ -260,18 +265,18 @@ const rows: Row[] = [
     peer: `double with its own counter: ${median(own.map((r) => r.wholeShare)).toFixed(2)} % (median of ${own.length} sets)`,
   },
   {
-    figure: `**the verdict**: the same over this process's CPU alone (the double using the loop's counter): the share of its busy CPU profile samples (one per ${FINE} µs asked, ~${Math.round(median(fine.map((r) => r.busy)))} busy a set) whose stack is in a call into the counter (a frame of any method of RequestTokenCounter or TokenCounter, found through the inspector) or in the accounting's modules (src/run/agent-tokens.ts and same-json.ts, src/core/tokens*, and what they alone import: ${modules.size} files); median of ${fine.length} sets, ${coverage(sampled)} interval`,
-    value: `${sampled.median.toFixed(2)} % (${median(fine.map((r) => r.samples)).toFixed(0)} samples a set; ${pooled(fine)}); interval ${sampled.low.toFixed(2)}–${sampled.high.toFixed(2)} %: ${established ? "established" : biasedLow ? "withheld (the finer interval reads lower)" : "not established"}`,
+    figure: `**the verdict**: the same over this process's CPU alone (the double using the loop's counter): the share of its busy CPU profile samples (one per ${VERDICT} µs asked, ~${Math.round(verdictRate)} busy a set) whose stack is in a call into the counter (a frame of any method of RequestTokenCounter or TokenCounter, found through the inspector) or in the accounting's modules (src/run/agent-tokens.ts and same-json.ts, src/core/tokens*, and what they alone import: ${modules.size} files); median of ${verdictSets.length} sets, ${coverage(sampled)} interval`,
+    value: `${sampled.median.toFixed(2)} % (${median(verdictSets.map((r) => r.samples)).toFixed(0)} samples a set; ${pooled(verdictSets)}); interval ${sampled.low.toFixed(2)}–${sampled.high.toFixed(2)} %: ${established ? "established" : biasedLow ? "withheld (the finer interval reads lower)" : "not established"}`,
     goal: "< 2 %",
     met: established,
   },
   {
-    figure: `the verdict's sets over every thread's CPU in this process (background compiles and collection, libuv's pool; the profiler's own thread left out), not the main thread's alone as the samples are: each set's share times its main thread's part of the process's CPU (/proc schedstat); no verdict (the part is read under the profiler, whose signals land on the main thread); median of ${fine.length} sets, ${coverage(allThreads)} interval`,
-    value: `${allThreads.median.toFixed(2)} % (the main thread ${(100 * median(fine.map((r) => r.mainPart))).toFixed(0)} % of the CPU); interval ${allThreads.low.toFixed(2)}–${allThreads.high.toFixed(2)} %`,
+    figure: `the same at one sample per ${CHECK} µs asked (~${Math.round(checkRate)} busy a set), median of ${checkSets.length} sets, ${coverage(finer)} interval; and these sets minus the verdict's (Hodges–Lehmann shift, ${coverage(moved)} Mann–Whitney interval): whether sampling more often moves the share, and the verdict's median extrapolated along it to no sampling (linear in the samples a set; no verdict)`,
+    value: `${finer.median.toFixed(2)} % (${median(checkSets.map((r) => r.samples)).toFixed(0)} samples a set; ${pooled(checkSets)}); interval ${finer.low.toFixed(2)}–${finer.high.toFixed(2)} %; shift ${moved.shift >= 0 ? "+" : ""}${moved.shift.toFixed(2)} points, interval ${moved.low.toFixed(2)} to ${moved.high.toFixed(2)}: ${moved.low > 0 ? "sampling raises the share (the verdict errs high)" : biasedLow ? "the finer reads lower" : "no shift shown"}; no sampling: ${unsampled.toFixed(2)} %`,
   },
   {
-    figure: `the same at one sample per ${COARSE} µs asked (the figure before ADR 0174; ~${Math.round(median(coarse.map((r) => r.busy)))} busy samples a set), median of ${coarse.length} sets, ${coverage(former)} interval; and the verdict's sets minus these (Hodges–Lehmann shift, ${coverage(moved)} Mann–Whitney interval): whether sampling more often moves the share`,
-    value: `${former.median.toFixed(2)} % (${median(coarse.map((r) => r.samples)).toFixed(0)} samples a set; ${pooled(coarse)}); interval ${former.low.toFixed(2)}–${former.high.toFixed(2)} %; shift ${moved.shift >= 0 ? "+" : ""}${moved.shift.toFixed(2)} points, interval ${moved.low.toFixed(2)} to ${moved.high.toFixed(2)}: ${moved.low > 0 ? "the finer reads higher" : biasedLow ? "the finer reads lower" : "no shift shown"}`,
+    figure: `the verdict's sets over every thread's CPU in this process (background compiles and collection, libuv's pool; the profiler's own thread left out), not the main thread's alone as the samples are: each set's share times its main thread's part of the process's CPU (/proc schedstat); no verdict (the part is read under the profiler, whose signals land on the main thread); median of ${verdictSets.length} sets, ${coverage(allThreads)} interval`,
+    value: `${allThreads.median.toFixed(2)} % (the main thread ${(100 * median(verdictSets.map((r) => r.mainPart))).toFixed(0)} % of the CPU); interval ${allThreads.low.toFixed(2)}–${allThreads.high.toFixed(2)} %`,
   },
   {
     figure: `the same timed: CPU inside every call into the counter (${first.calls.toLocaleString("en")} calls a set; getrusage before and after each, less an empty bracket) over the set's CPU without the readings; an upper bound (four system calls per call leave its caches colder, and other threads' CPU counts); median of ${ROUNDS} sets, ${coverage(share)} interval`,
@@ -296,5 +301,5 @@ console.log("");
 console.log(table(rows));
 console.log("");
 console.log(
-  `CPU of this process during the runs (the sandboxes' processes only where the figure says so), after one warm-up set of each kind; the sets took ${minutes.toFixed(1)} min. Profiled sets at ${FINE} µs ${fine.map((r) => r.share.toFixed(2)).join(", ")} %; at ${COARSE} µs ${coarse.map((r) => r.share.toFixed(2)).join(", ")} %; of the verdict's accounting samples ${treeOnly} were in a counter method's call outside the accounting's modules and ${filesOnly} in those modules outside any counter method's call (inlined methods lose their frames, so the modules carry them). The modules: ${[...modules].sort().join(", ")}. Timed sets ${timed.map((r) => r.share.toFixed(2)).join(", ")} %; plain sets ${plainCpu.low.toFixed(0)}–${plainCpu.high.toFixed(0)} ms, sets counting nothing median ${median(uncounted.map((r) => r.cpu)).toFixed(0)} ms. An interval is the k-th smallest to the k-th largest of n samples (distribution-free, coverage as given); "established" only if its upper end is below the goal. CPU in a bracket is every thread's, so a concurrent compile or marker reads as accounting: the timed figure errs high.`,
+  `CPU of this process during the runs (the sandboxes' processes only where the figure says so), after one warm-up set of each kind; the sets took ${minutes.toFixed(1)} min. Profiled sets at ${VERDICT} µs ${verdictSets.map((r) => r.share.toFixed(2)).join(", ")} %; at ${CHECK} µs ${checkSets.map((r) => r.share.toFixed(2)).join(", ")} %; of the verdict's accounting samples ${treeOnly} were in a counter method's call outside the accounting's modules and ${filesOnly} in those modules outside any counter method's call (inlined methods lose their frames, so the modules carry them). The modules: ${[...modules].sort().join(", ")}. Timed sets ${timed.map((r) => r.share.toFixed(2)).join(", ")} %; plain sets ${plainCpu.low.toFixed(0)}–${plainCpu.high.toFixed(0)} ms, sets counting nothing median ${median(uncounted.map((r) => r.cpu)).toFixed(0)} ms. An interval is the k-th smallest to the k-th largest of n samples (distribution-free, coverage as given); "established" only if its upper end is below the goal. CPU in a bracket is every thread's, so a concurrent compile or marker reads as accounting: the timed figure errs high.`,
 );

@@ -58,3 +58,12 @@ export function shiftInterval(a: readonly number[], b: readonly number[], level 
   if (c === 0) return { low: differences[0] as number, shift, high: differences[differences.length - 1] as number, coverage: 1 };
   return { low: differences[c - 1] as number, shift, high: differences[differences.length - c] as number, coverage: 1 - 2 * below };
 }
+
+/**
+ * A share extrapolated to no sampling, if it grows in proportion to the samples taken: `share`
+ * read at `rate` samples a set, `shift` the finer reading's excess at `finerRate`.
+ */
+export function toNoSampling(share: number, shift: number, rate: number, finerRate: number): number {
+  if (!(finerRate > rate)) throw new Error("toNoSampling: the finer rate must be higher");
+  return share - (shift * rate) / (finerRate - rate);
+}
