@@ -13,6 +13,7 @@ import { accountingModules, inModules, readImports, valueImports } from "../../s
 import { functionKeys, isOneOf, methodsOf } from "../../scripts/bench/lib/counter-functions.ts";
 import { mannWhitneyNull, shiftInterval, toNoSampling } from "../../scripts/bench/lib/shift-interval.ts";
 import { threadCpu, threadSpan } from "../../scripts/bench/lib/thread-cpu.ts";
+import { profileShare } from "../../scripts/bench/lib/profile-share.ts";
 import { TokenCounter } from "../../src/core/tokens.ts";
 import { RequestTokenCounter } from "../../src/run/agent-tokens.ts";
 
@@ -206,5 +207,34 @@ describe("toNoSampling", () => {
     // 2.0 % at 1,000 samples a set, 2.3 % at 2,500: 0.2 points a thousand, 1.8 % at none.
     expect([toNoSampling(2, 0.3, 1000, 2500), toNoSampling(2, -0.3, 1000, 2500), toNoSampling(2, 0, 1000, 2500)].map((x) => x.toFixed(6))).toEqual(["1.800000", "2.200000", "2.000000"]);
     expect(() => toNoSampling(2, 0.3, 1000, 1000)).toThrow(/finer rate/);
+  });
+});
+
+describe("profileShare with a frame test", () => {
+  it("counts the samples whose stack holds a frame the test takes, as a url pattern would", () => {
+    const frame = (functionName: string, url: string, columnNumber = 0) => ({ functionName, url, scriptId: "7", lineNumber: 1, columnNumber });
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: frame("(root)", ""), children: [2, 5] },
+        { id: 2, callFrame: frame("runAgentLoop", "file:///x/src/run/agent.ts"), children: [3, 6] },
+        { id: 3, callFrame: frame("request", "file:///x/src/run/agent-tokens.ts", 1622), children: [4] },
+        { id: 4, callFrame: frame("stringify", ""), children: [] },
+        { id: 5, callFrame: frame("(idle)", ""), children: [] },
+        // Inlined away: the text cache's frame straight under the loop.
+        { id: 6, callFrame: frame("get", "file:///x/src/core/tokens/text-cache.ts"), children: [] },
+      ],
+      startTime: 0,
+      endTime: 10,
+      samples: [2, 3, 4, 5, 6, 6, 2],
+      timeDeltas: [1, 1, 1, 1, 1, 1, 1],
+    };
+    const byMethod = isOneOf(new Set(["7:1:1622"]));
+    const byModule = inModules(new Set(["run/agent-tokens.ts", "core/tokens/text-cache.ts"]));
+    expect([profileShare(profile, byMethod), profileShare(profile, byModule), profileShare(profile, either(byMethod, byModule)), profileShare(profile, /agent-tokens/)]).toEqual([
+      { inFiles: 2, busy: 6 },
+      { inFiles: 4, busy: 6 },
+      { inFiles: 4, busy: 6 },
+      { inFiles: 2, busy: 6 },
+    ]);
   });
 });
