@@ -8,7 +8,7 @@
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import path from "node:path";
-import type { ModelClient, ModelReply, ModelRequest } from "../../src/core/model.ts";
+import type { Message, ModelClient, ModelReply, ModelRequest } from "../../src/core/model.ts";
 import { countTokens, TokenCounter } from "../../src/core/tokens.ts";
 import { runAgent } from "../../src/run/agent.ts";
 import { MESSAGE_FRAMING_TOKENS, messageText, RequestTokenCounter } from "../../src/run/agent-tokens.ts";
@@ -137,6 +137,51 @@ describe("the request counter", () => {
         expect([counter.reply({ text: content, toolCalls: again }), counter.reply({ text: content, toolCalls: reversed })]).toEqual([countTokens(text(again)), countTokens(text(reversed))]);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("counts replies drawn again from a pool, in new objects and any order, exactly", () => {
+    const value = fc.oneof(fc.constantFrom("src/a.js", "src/b.js", "", "completed", "in_progress"), fc.integer({ min: -3, max: 3 }), fc.boolean());
+    const args = fc.dictionary(fc.constantFrom("path", "content", "status", "items"), fc.oneof(value, fc.array(fc.record({ text: value, status: value }), { maxLength: 3 })), { maxKeys: 3 });
+    const call = fc.record({ id: fc.string({ maxLength: 3 }), name: fc.constantFrom("read_file", "write_file", "update_plan", "shell"), arguments: args });
+    const reply = fc.record({ text: fc.constantFrom("", "Reading it.", "Done."), toolCalls: fc.array(call, { minLength: 1, maxLength: 3 }) });
+    fc.assert(
+      fc.property(fc.array(reply, { minLength: 1, maxLength: 90 }), fc.array(fc.nat(), { minLength: 1, maxLength: 200 }), (pool, picks) => {
+        const counter = new RequestTokenCounter(new TokenCounter());
+        for (const pick of picks) {
+          const index = pick % pool.length;
+          const drawn = pool[index] as (typeof pool)[number];
+          // New objects each time (as a model sends them), the strings the same.
+          const again = { text: drawn.text, toolCalls: drawn.toolCalls.map((c) => ({ ...c, id: `${c.id}-${index}`, arguments: structuredClone(c.arguments) })) };
+          expect(counter.reply(again)).toBe(replyFromScratch(again));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("counts the same request, tool list and reply objects again in any order exactly, whichever of the recent rings finds them", () => {
+    const tool = { name: "read_file", description: "Read a file.", parameters: { type: "object", properties: { path: { type: "string" } } } };
+    const system: Message = { role: "system", content: "You are careful." };
+    const toolLists = [[tool], [tool, { ...tool, name: "shell" }], []];
+    const replies: Pick<ModelReply, "text" | "toolCalls">[] = [
+      { text: "Reading.", toolCalls: [{ id: "1", name: "read_file", arguments: { path: "a.js" } }] },
+      { text: "Done.", toolCalls: [] },
+      { text: "Done.", toolCalls: [] },
+      { text: "", toolCalls: [{ id: "2", name: "shell", arguments: { command: "ls" } }] },
+    ];
+    const messages: Message[] = [system, { role: "user", content: "Do it." }, { role: "tool", toolCallId: "1", name: "read_file", content: "x = 1" }, { role: "assistant", content: "Done.", toolCalls: [] }];
+    const requests: ModelRequest[] = [1, 2, 3, 4].flatMap((n) => toolLists.map((tools) => ({ messages: messages.slice(0, n), tools })));
+    const op = fc.oneof(fc.nat(requests.length - 1).map((i) => ({ request: i })), fc.nat(replies.length - 1).map((i) => ({ reply: i })));
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
+        const counter = new RequestTokenCounter(new TokenCounter());
+        for (const o of ops) {
+          if ("request" in o) expect(counter.request(requests[o.request] as ModelRequest)).toBe(fromScratch(requests[o.request] as ModelRequest));
+          else expect(counter.reply(replies[o.reply] as Pick<ModelReply, "text" | "toolCalls">)).toBe(replyFromScratch(replies[o.reply] as Pick<ModelReply, "text" | "toolCalls">));
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 

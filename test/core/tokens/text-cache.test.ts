@@ -111,4 +111,18 @@ describe("TextCache", () => {
       { numRuns: 300 },
     );
   });
+  it("answers exactly with 3000 texts, far more than its first slots, kept and forgotten in any order", () => {
+    // 3000 distinct texts: slots are shared, kept texts are released and forgotten (written for ADR 0172's front table, kept when it was not).
+    const text = fc.integer({ min: 0, max: 2999 }).map((n) => `text ${n}`);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(text, fc.integer({ min: 0, max: 1000 })), { minLength: 200, maxLength: 2000 }), fc.integer({ min: 50, max: 5000 }), fc.integer({ min: 100, max: 20_000 }), (operations, maxEntries, maxKeptChars) => {
+        const { cache, model } = replayAgainstMap(operations, maxEntries, maxKeptChars);
+        for (const [key, value] of model) {
+          const found = cache.get(key);
+          if (found !== undefined) expect(found).toBe(value);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
 });
