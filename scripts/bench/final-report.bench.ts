@@ -2,7 +2,8 @@
  * The final-report analyzer (src/core/report/analyze.ts, per clause since docs/decisions/0091) in
  * milliseconds per MiB on three 1 MiB inputs, beside the goal of issue 13 (≤ 5 ms per MiB):
  *
- * - realistic: every labelled final reply of fixtures/final-replies, concatenated and repeated;
+ * - realistic: every labelled final reply of fixtures/final-replies but the sealed splits' (the analyzer
+ *   never runs on those before their look, ADR 0180), concatenated and repeated;
  * - short lines: 1 MiB of three- to eight-character lines ("Done.", "- ok", "B3 next");
  * - adversarial: long lines made of the rows' own prefixes ("still not | ❌ 1 of 2 if fails B1-B3 `x");
  *   and two aimed at the window (ADR 0135): a fence run on every line, one line of backticks.
@@ -20,14 +21,16 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { type AnalyzeOptions, WINDOW_HEAD, WINDOW_TAIL, analyzeFinalReport } from "../../src/core/report/analyze.ts";
 import { TokenCounter } from "../../src/core/tokens.ts";
+import { SEALED_SPLITS, committedSplit } from "../../test/core/report/split.ts";
 import { machineLine } from "./lib/report.ts";
 
 const MiB = 1024 * 1024;
 const GOAL = 5;
 const ROUNDS = 25;
 const dir = join(import.meta.dirname, "../../fixtures/final-replies");
+const sealed = new Set(SEALED_SPLITS.flatMap((spec) => committedSplit(spec)));
 const replies = readdirSync(dir)
-  .filter((name) => /^\d{3,4}-.*\.md$/.test(name))
+  .filter((name) => /^\d{3,4}-.*\.md$/.test(name) && !sealed.has(name))
   .sort()
   .map((name) => readFileSync(join(dir, name), "utf8"));
 
@@ -109,5 +112,5 @@ console.log(`Windows: the first ${WINDOW_HEAD / 1024} KiB and the last ${WINDOW_
 console.log("| input | analyzeFinalReport ms per MiB | goal | peer: read whole, ms per MiB | whole ÷ ours |");
 console.log("|---|---:|---|---:|---:|");
 for (const row of rows) console.log(row);
-console.log(`\nAll ${replies.length} labelled replies, one call each (${(corpusMiB * 1024).toFixed(0)} KiB, every one read whole): ${(corpusMs / corpusMiB).toFixed(1)} ms per MiB, ${((corpusMs / replies.length) * 1000).toFixed(0)} µs per reply.`);
+console.log(`\nAll ${replies.length} labelled replies outside the sealed splits, one call each (${(corpusMiB * 1024).toFixed(0)} KiB, every one read whole): ${(corpusMs / corpusMiB).toFixed(1)} ms per MiB, ${((corpusMs / replies.length) * 1000).toFixed(0)} µs per reply.`);
 console.log(`Not counted above: a warm TokenCounter finds the 1 MiB realistic text in ${lookupMs.toFixed(2)} ms (a digest of a text over 64 Ki characters; src/core/tokens/text-cache.ts).`);
