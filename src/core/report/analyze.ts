@@ -134,10 +134,10 @@ const DEFECT_LABEL = /^\W*(?:(?:bug|issue|problem)\s*#?\d+\b|(?:the )?(?:bug|roo
  * A line that introduces hypotheses ("This suggests either:", "It might be:", "Possible causes:"): the list after it
  * names what may be so, not what the work left (docs/decisions/0176).
  */
+const HYPOTHESIS_INTRO = /\b(?:either|(?:it|this|that|which|there|the (?:cause|problem|issue|error|reason))\s+(?:might|could|may) be|possible (?:causes|reasons|explanations|scenarios)|(?:likely|potential) (?:causes|reasons|explanations)|one of (?:the following|these|two things))\s*:\s*$/i;
+
 /** A heading for the state before the change ("Before (Problematic)", "Old behaviour"): its list is what was fixed (docs/decisions/0177). */
 const BEFORE_HEADING = /^\W*(?:before|old (?:behaviou?r|logic|code|version|flow)|original (?:behaviou?r|logic|code|version))\b[^\n]{0,40}$/i;
-
-const HYPOTHESIS_INTRO = /\b(?:either|(?:it|this|that|which|there|the (?:cause|problem|issue|error|reason))\s+(?:might|could|may) be|possible (?:causes|reasons|explanations|scenarios)|(?:likely|potential) (?:causes|reasons|explanations)|one of (?:the following|these|two things))\s*:\s*$/i;
 
 /** Whether the line's last character other than white space is a colon (a cheap test before HYPOTHESIS_INTRO). */
 function endsWithColon(line: string): boolean {
