@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { loadLabelledReplies, replyFiles } from "./labelled.ts";
+import { replyFiles } from "./labelled.ts";
+import { labelsByFile } from "./relabel.ts";
 import { ROUND5_FIELDS, drawRound5Relabel, fieldAgreement, loadRound5Relabels, round5Pools } from "./relabel-round5.ts";
 
 // Label reliability of round 5's batches (docs/decisions/0161): a blind second labelling of 50 split-6 and 40
 // dev-batch-D replies against labels.yaml. Labels only: nothing here runs the analyzer, on split 6 or anywhere.
 const relabels = loadRound5Relabels();
-const labels = new Map(loadLabelledReplies().map((reply) => [reply.file, reply.expected as unknown as Record<string, unknown>]));
+const labels = labelsByFile();
 const draw = drawRound5Relabel();
 
 describe("the blind second labelling of round 5's batches", () => {

@@ -2,12 +2,10 @@
  * The blind second labelling of round 5's batches (docs/decisions/0161): the seeded draws from split 6 and dev
  * batch D, the second labeller's booleans, and the pairs to compare with labels.yaml.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse } from "yaml";
 import { seededRng } from "../../../src/core/random.ts";
 import { BOOLEAN_FIELDS, type BooleanField, REPLIES_DIR, replyFiles } from "./labelled.ts";
-import { type Agreement, agreement } from "./relabel.ts";
+import { type Agreement, agreement, loadRelabelFile } from "./relabel.ts";
 import { SPLIT_6, committedSplit } from "./split.ts";
 
 export const ROUND5_RELABEL_FILE = join(REPLIES_DIR, "relabel-round5.yaml");
@@ -52,7 +50,7 @@ export function drawRound5Relabel(files: readonly string[] = replyFiles()): { sp
 }
 
 export function loadRound5Relabels(): Record<string, Record<BooleanField, boolean>> {
-  return parse(readFileSync(ROUND5_RELABEL_FILE, "utf8")) as Record<string, Record<BooleanField, boolean>>;
+  return loadRelabelFile(ROUND5_RELABEL_FILE);
 }
 
 /** Raw agreement and Cohen's kappa, computed as for the first second labelling (relabel.ts). */

@@ -1,8 +1,7 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
-import { BOOLEAN_FIELDS, type BooleanField, REPLIES_DIR, loadLabelledReplies } from "./labelled.ts";
+import { BOOLEAN_FIELDS, type BooleanField, REPLIES_DIR } from "./labelled.ts";
+import { labelsByFile, loadRelabelFile } from "./relabel.ts";
 import { ADJUDICATED, disagreements, firstLabelling, loadSplit1Relabels } from "./relabel-split1.ts";
 import { SPLIT_1, committedSplit } from "./split.ts";
 
@@ -11,8 +10,8 @@ import { SPLIT_1, committedSplit } from "./split.ts";
 // disputed field. Labels only: nothing here runs the analyzer. The lead applied the majority to labels.yaml in its own
 // commit (docs/decisions/0182); `first` is labels.yaml before that (firstLabelling).
 const THIRD_FILE = join(REPLIES_DIR, "relabel-split1-third.yaml");
-const third = parse(readFileSync(THIRD_FILE, "utf8")) as Record<string, Record<BooleanField, boolean>>;
-const current = new Map(loadLabelledReplies().map((reply) => [reply.file, reply.expected as unknown as Record<string, unknown>]));
+const third = loadRelabelFile<BooleanField>(THIRD_FILE);
+const current = labelsByFile();
 const labels = firstLabelling(current);
 const second = loadSplit1Relabels();
 const split = committedSplit(SPLIT_1);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadLabelledReplies } from "./labelled.ts";
-import { agreement } from "./relabel.ts";
+import { agreement, labelsByFile } from "./relabel.ts";
 import { ADJUDICATED, SPLIT1_FIELDS, disagreements, firstLabelling, loadSplit1Relabels, secondAsReader } from "./relabel-split1.ts";
 import { SPLIT_1, committedSplit } from "./split.ts";
 
@@ -8,7 +7,7 @@ import { SPLIT_1, committedSplit } from "./split.ts";
 // the first labelling (labels.yaml before the majority of three was applied to it, docs/decisions/0183). Labels only:
 // nothing here runs the analyzer.
 const relabels = loadSplit1Relabels();
-const current = new Map(loadLabelledReplies().map((reply) => [reply.file, reply.expected as unknown as Record<string, unknown>]));
+const current = labelsByFile();
 const labels = firstLabelling(current);
 const split = committedSplit(SPLIT_1);
 

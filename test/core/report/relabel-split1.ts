@@ -2,16 +2,15 @@
  * The blind second labelling of the frozen split 1 (docs/decisions/0179): all 110 replies of test-split.txt, the
  * second labeller's booleans, the disagreements with labels.yaml, and how a second reader scores against the first.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse } from "yaml";
 import { BOOLEAN_FIELDS, type BooleanField, REPLIES_DIR } from "./labelled.ts";
+import { loadRelabelFile } from "./relabel.ts";
 
 export const SPLIT1_RELABEL_FILE = join(REPLIES_DIR, "relabel-split1.yaml");
 export const SPLIT1_FIELDS = BOOLEAN_FIELDS;
 
 export function loadSplit1Relabels(): Record<string, Record<BooleanField, boolean>> {
-  return parse(readFileSync(SPLIT1_RELABEL_FILE, "utf8")) as Record<string, Record<BooleanField, boolean>>;
+  return loadRelabelFile(SPLIT1_RELABEL_FILE);
 }
 
 export interface Disagreement {

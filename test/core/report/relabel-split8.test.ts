@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { loadLabelledReplies, replyFiles } from "./labelled.ts";
-import { agreement } from "./relabel.ts";
+import { replyFiles } from "./labelled.ts";
+import { agreement, labelsByFile } from "./relabel.ts";
 import { disagreements } from "./relabel-split1.ts";
 import { SPLIT8_FIELDS, drawSplit8Relabel, loadSplit8Relabels, split8Pool } from "./relabel-split8.ts";
 import { SPLIT_8, committedSplit } from "./split.ts";
@@ -8,7 +8,7 @@ import { SPLIT_8, committedSplit } from "./split.ts";
 // Label reliability of the sealed split 8 (docs/decisions/0184): a blind second labelling of 50 of its 142 replies
 // against labels.yaml. Labels only: nothing here runs the analyzer, on split 8 or anywhere.
 const relabels = loadSplit8Relabels();
-const labels = new Map(loadLabelledReplies().map((reply) => [reply.file, reply.expected as unknown as Record<string, unknown>]));
+const labels = labelsByFile();
 const draw = drawSplit8Relabel();
 
 describe("the blind second labelling of split 8", () => {

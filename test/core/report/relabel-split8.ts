@@ -2,10 +2,9 @@
  * The blind second labelling of the sealed split 8 (docs/decisions/0184): the seeded draw of 50 of its 142 names, the
  * second labeller's booleans, and their agreement with labels.yaml. Labels only: nothing here runs the analyzer.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse } from "yaml";
 import { BOOLEAN_FIELDS, type BooleanField, REPLIES_DIR, replyFiles } from "./labelled.ts";
+import { loadRelabelFile } from "./relabel.ts";
 import { SPLIT_8, committedSplit, drawSplit } from "./split.ts";
 
 export const SPLIT8_RELABEL_FILE = join(REPLIES_DIR, "relabel-split8.yaml");
@@ -25,5 +24,5 @@ export function drawSplit8Relabel(files: readonly string[] = replyFiles()): stri
 }
 
 export function loadSplit8Relabels(): Record<string, Record<BooleanField, boolean>> {
-  return parse(readFileSync(SPLIT8_RELABEL_FILE, "utf8")) as Record<string, Record<BooleanField, boolean>>;
+  return loadRelabelFile(SPLIT8_RELABEL_FILE);
 }

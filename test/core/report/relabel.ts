@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { seededRng } from "../../../src/core/random.ts";
-import { REPLIES_DIR, replyFiles } from "./labelled.ts";
+import { REPLIES_DIR, loadLabelledReplies, replyFiles } from "./labelled.ts";
 import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_5, committedSplit } from "./split.ts";
 
 export const RELABEL_SEED = 20261209;
@@ -32,8 +32,18 @@ export function drawRelabelSample(files: readonly string[] = replyFiles()): stri
   return order.slice(0, RELABEL_SIZE).sort();
 }
 
+/** A second labelling's file: reply file name to its booleans. */
+export function loadRelabelFile<F extends string>(file: string): Record<string, Record<F, boolean>> {
+  return parse(readFileSync(file, "utf8")) as Record<string, Record<F, boolean>>;
+}
+
+/** labels.yaml's labels by reply file name: the first labelling every second one is compared with. */
+export function labelsByFile(): Map<string, Record<string, unknown>> {
+  return new Map(loadLabelledReplies().map((reply) => [reply.file, reply.expected as unknown as Record<string, unknown>]));
+}
+
 export function loadRelabels(): Record<string, Record<RelabelField, boolean>> {
-  return parse(readFileSync(RELABEL_FILE, "utf8")) as Record<string, Record<RelabelField, boolean>>;
+  return loadRelabelFile(RELABEL_FILE);
 }
 
 export interface Agreement<F extends string = RelabelField> {
