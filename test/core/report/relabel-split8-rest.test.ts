@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { replyFiles } from "./labelled.ts";
+import { agreement, labelsByFile } from "./relabel.ts";
+import { disagreements } from "./relabel-split1.ts";
+import { SPLIT8_FIELDS, drawSplit8Relabel, loadSplit8Relabels } from "./relabel-split8.ts";
+import { loadSplit8RestRelabels, split8Rest } from "./relabel-split8-rest.ts";
+import { SPLIT_8, committedSplit } from "./split.ts";
+
+// Label reliability of the sealed split 8, second part (docs/decisions/0200): a blind second labelling of the 92
+// replies ADR 0184's draw left, against labels.yaml. Labels only: nothing here runs the analyzer, on split 8 or anywhere.
+const relabels = loadSplit8RestRelabels();
+const labels = labelsByFile();
+const rest = split8Rest();
+
+describe("the blind second labelling of the rest of split 8", () => {
+  it("covers exactly the 92 names 0184 did not draw; with 0184's 50 they are split 8's 142, once each", () => {
+    const drawn = drawSplit8Relabel();
+    expect([rest.length, drawn.length]).toEqual([92, 50]);
+    expect(Object.keys(relabels)).toEqual(rest);
+    expect(rest.filter((file) => drawn.includes(file))).toEqual([]);
+    expect([...rest, ...drawn].sort()).toEqual([...committedSplit(SPLIT_8)].sort());
+    expect([...Object.keys(relabels), ...Object.keys(loadSplit8Relabels())].sort()).toEqual([...committedSplit(SPLIT_8)].sort());
+    for (const [file, label] of Object.entries(relabels)) {
+      expect(Object.keys(label).sort(), file).toEqual([...SPLIT8_FIELDS].sort());
+      expect(Object.values(label).every((value) => typeof value === "boolean"), file).toBe(true);
+    }
+  });
+
+  it("does not move when reply files outside split 8's list are added, before, inside or after its range", () => {
+    const outside = ["1999-before.md", "2000-a-second-2000.md", "2070-not-in-the-list.md", "2142-after.md", "2199-later.md", "2400-later.md"];
+    expect(split8Rest([...replyFiles(), ...outside].sort())).toEqual(rest);
+    expect(split8Rest([...outside, ...replyFiles()].reverse())).toEqual(rest);
+  });
+
+  it("compares with labels.yaml per field (agreement, Cohen's kappa, positives) and lists every disagreement", () => {
+    const figures = SPLIT8_FIELDS.map((field) => {
+      for (const file of rest) expect(typeof labels.get(file)?.[field], `${file} ${field} in labels.yaml`).toBe("boolean");
+      const pairs = rest.map((file) => [labels.get(file)?.[field] as boolean, relabels[file]?.[field] as boolean] as const);
+      return { ...agreement(field, pairs), positives: [pairs.filter(([a]) => a).length, pairs.filter(([, b]) => b).length] };
+    });
+    const listed = disagreements(rest, labels, relabels);
+    console.log(
+      `second labelling, rest of split 8 (${rest.length} of 142 replies; labels only):\n${figures
+        .map((f) => `  ${f.field.padEnd(18)} agree ${f.agree}/${f.n} (${(f.raw * 100).toFixed(1)} %)  kappa ${f.kappa?.toFixed(3) ?? "–"}  positives ${f.positives.join(" / ")}`)
+        .join("\n")}\n${listed.map((d) => `  - ${d.file} ${d.field}: labels.yaml ${d.first}, second ${d.second}`).join("\n")}`,
+    );
+    expect(figures.map((f) => f.n)).toEqual(SPLIT8_FIELDS.map(() => 92));
+    expect(listed.length).toBe(figures.reduce((sum, f) => sum + (f.n - f.agree), 0));
+    expect(figures.map((f) => f.positives[1])).toEqual([50, 12, 6, 34, 2]);
+  });
+});
