@@ -50,6 +50,21 @@ describe("the blind second labelling of the rest of split 8", () => {
     expect(listed).toEqual(DISAGREEMENTS);
   });
 
+  it("pools both second labellings over the whole split (142 replies) per field", () => {
+    const second = { ...loadSplit8Relabels(), ...relabels };
+    const files = Object.keys(second).sort();
+    const figures = SPLIT8_FIELDS.map((field) => {
+      const pairs = files.map((file) => [labels.get(file)?.[field] as boolean, second[file]?.[field] as boolean] as const);
+      return { ...agreement(field, pairs), positives: [pairs.filter(([a]) => a).length, pairs.filter(([, b]) => b).length] };
+    });
+    console.log(
+      `second labelling, all of split 8 (0184's 50 and 0200's 92; labels only):\n${figures
+        .map((f) => `  ${f.field.padEnd(18)} agree ${f.agree}/${f.n} (${(f.raw * 100).toFixed(1)} %)  kappa ${f.kappa?.toFixed(3) ?? "–"}  positives ${f.positives.join(" / ")}`)
+        .join("\n")}`,
+    );
+    expect(figures.map((f) => [f.field, f.agree, f.n, f.kappa === null ? null : Number(f.kappa.toFixed(3)), f.positives])).toEqual(PINNED_WHOLE);
+  });
+
   it("gives the third labeller one list: every disputed reply and field of split 8, from both second labellings", () => {
     const both = [
       ...disagreements(drawSplit8Relabel(), labels, loadSplit8Relabels()),
@@ -67,6 +82,15 @@ const PINNED = [
   ["givesReasonAndNext", 91, 92, 0.917, [7, 6]],
   ["asksPermission", 92, 92, 1, [34, 34]],
   ["fillerEnding", 92, 92, 1, [2, 2]],
+];
+
+// The same over all 142 (0184's pins and these, pooled): what split 8's look reads its labels' agreement as.
+const PINNED_WHOLE = [
+  ["claimsComplete", 141, 142, 0.986, [81, 80]],
+  ["statesUnfinished", 139, 142, 0.885, [14, 15]],
+  ["givesReasonAndNext", 141, 142, 0.937, [9, 8]],
+  ["asksPermission", 142, 142, 1, [50, 50]],
+  ["fillerEnding", 140, 142, 0.66, [2, 4]],
 ];
 
 // Reported, not resolved: labels.yaml is not edited (docs/decisions/0200 reads each).
