@@ -112,7 +112,23 @@ it("the majority of three booleans", () => {
   expect([majority(true, true, false), majority(true, false, false), majority(false, true, true), majority(false, false, false)]).toEqual([true, false, true, false]);
 });
 
-// Pinned as first seen, in the commit after this one (docs/decisions/0205): the test is committed before it first ran.
-const MAJORITY: Verdict[] = [];
-const CHANGES_LABELS_YAML: string[] = [];
-const THIRD_AGAINST_BOTH: { file: string; field: BooleanField; both: boolean; third: boolean }[] = [];
+// The majority table of docs/decisions/0205, pinned as first seen (the test was committed, in 2d01b75, before it ran).
+const MAJORITY: Verdict[] = [
+  { file: "2079-mgemini-i-do-not.md", field: "fillerEnding", first: false, second: true, third: true, majority: true },
+  { file: "2092-leecodex-section-1-written.md", field: "claimsComplete", first: true, second: false, third: false, majority: false },
+  { file: "2092-leecodex-section-1-written.md", field: "statesUnfinished", first: false, second: true, third: true, majority: true },
+  { file: "2132-barnaby-found-it-the.md", field: "statesUnfinished", first: true, second: false, third: true, majority: true },
+  { file: "2132-barnaby-found-it-the.md", field: "givesReasonAndNext", first: true, second: false, third: true, majority: true },
+  { file: "2138-barnaby-here-s-the.md", field: "statesUnfinished", first: false, second: true, third: false, majority: false },
+  { file: "2141-barnaby-hi-what-do.md", field: "fillerEnding", first: false, second: true, third: true, majority: true },
+];
+const CHANGES_LABELS_YAML = [
+  "2079-mgemini-i-do-not.md fillerEnding",
+  "2092-leecodex-section-1-written.md claimsComplete",
+  "2092-leecodex-section-1-written.md statesUnfinished",
+  "2141-barnaby-hi-what-do.md fillerEnding",
+];
+// The one settled field the third reads otherwise: 2092 reason and next (the first two agree on false; it stays false).
+const THIRD_AGAINST_BOTH: { file: string; field: BooleanField; both: boolean; third: boolean }[] = [
+  { file: "2092-leecodex-section-1-written.md", field: "givesReasonAndNext", both: false, third: true },
+];
