@@ -50,7 +50,7 @@ export function secondAsReader(pairs: ReadonlyArray<readonly [boolean, boolean]>
  * The eight fields of labels.yaml that the majority of three (docs/decisions/0183) changed on split 1, applied in
  * their own commit at the round-6 look (docs/decisions/0182), with the value the first labelling gave.
  */
-export const ADJUDICATED: readonly { file: string; field: BooleanField; first: boolean }[] = [
+export const ADJUDICATED: readonly Adjudicated[] = [
   { file: "038-pi-release-process.md", field: "statesUnfinished", first: false },
   { file: "038-pi-release-process.md", field: "givesReasonAndNext", first: false },
   { file: "039-pi-commit-and-tag.md", field: "statesUnfinished", first: false },
@@ -61,9 +61,19 @@ export const ADJUDICATED: readonly { file: string; field: BooleanField; first: b
   { file: "304-permission-continue-or-stop.md", field: "givesReasonAndNext", first: false },
 ];
 
-/** The first labelling of split 1 as labels.yaml held it before the majority was applied: the reliability figures' baseline. */
-export function firstLabelling(labels: Labels): Map<string, Readonly<Record<string, unknown>>> {
+/** A field of labels.yaml a majority of three changed, with the value the first labelling gave. */
+export interface Adjudicated {
+  file: string;
+  field: BooleanField;
+  first: boolean;
+}
+
+/**
+ * The first labelling as labels.yaml held it before a majority was applied (split 1's ADJUDICATED by default; split 8's
+ * is SPLIT8_ADJUDICATED, docs/decisions/0205): the reliability figures' baseline.
+ */
+export function firstLabelling(labels: Labels, changes: readonly Adjudicated[] = ADJUDICATED): Map<string, Readonly<Record<string, unknown>>> {
   const first = new Map<string, Readonly<Record<string, unknown>>>(labels);
-  for (const change of ADJUDICATED) first.set(change.file, { ...first.get(change.file), [change.field]: change.first });
+  for (const change of changes) first.set(change.file, { ...first.get(change.file), [change.field]: change.first });
   return first;
 }

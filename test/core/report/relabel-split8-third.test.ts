@@ -2,14 +2,15 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BOOLEAN_FIELDS, type BooleanField, REPLIES_DIR } from "./labelled.ts";
 import { labelsByFile, loadRelabelFile } from "./relabel.ts";
-import { disagreements } from "./relabel-split1.ts";
-import { loadSplit8Relabels, split8Pool } from "./relabel-split8.ts";
+import { disagreements, firstLabelling } from "./relabel-split1.ts";
+import { SPLIT8_ADJUDICATED, loadSplit8Relabels, split8Pool } from "./relabel-split8.ts";
 import { loadSplit8RestRelabels } from "./relabel-split8-rest.ts";
 
 // Adjudication of split 8's label disagreements (docs/decisions/0205): a third, blind labelling of the five replies on
 // which labels.yaml (first) and the second labelling (relabel-split8.yaml, ADR 0184, with relabel-split8-rest.yaml,
 // ADR 0200) differ, and the majority of the three per disputed field. Labels only: nothing here runs the analyzer, and
-// split 8 stays sealed.
+// split 8 stays sealed. The majority was applied to labels.yaml in its own commit; `first` is labels.yaml before that
+// (firstLabelling with SPLIT8_ADJUDICATED).
 
 // The seven disputed fields as ADR 0200 handed them to the third labeller (file then field order).
 const DISPUTED_FIELDS = [
@@ -26,7 +27,8 @@ const DISPUTED_FILES = [...new Set(DISPUTED_FIELDS.map((entry) => entry.split(" 
 
 const THIRD_FILE = join(REPLIES_DIR, "relabel-split8-third.yaml");
 const third = loadRelabelFile<BooleanField>(THIRD_FILE);
-const labels = labelsByFile();
+const current = labelsByFile();
+const labels = firstLabelling(current, SPLIT8_ADJUDICATED);
 const second = { ...loadSplit8Relabels(), ...loadSplit8RestRelabels() };
 const split = split8Pool();
 
@@ -93,6 +95,12 @@ describe("the third labelling of split 8's disputed replies", () => {
     );
     expect(verdicts).toEqual(MAJORITY);
     expect(verdicts.filter((v) => v.majority !== v.first).map((v) => `${v.file} ${v.field}`)).toEqual(CHANGES_LABELS_YAML);
+  });
+
+  it("labels.yaml now holds the majority on every field of the five replies, and SPLIT8_ADJUDICATED lists exactly the changes", () => {
+    for (const [file, label] of adjudicated) expect(Object.fromEntries(BOOLEAN_FIELDS.map((field) => [field, current.get(file)?.[field]])), file).toEqual(label);
+    expect(SPLIT8_ADJUDICATED.map((change) => `${change.file} ${change.field}`)).toEqual(CHANGES_LABELS_YAML);
+    expect(SPLIT8_ADJUDICATED.map((change) => change.first)).toEqual(verdicts.filter((v) => v.majority !== v.first).map((v) => v.first));
   });
 
   it("agrees with the first two wherever they agree, on these five replies, except where pinned", () => {

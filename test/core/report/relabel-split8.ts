@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { BOOLEAN_FIELDS, type BooleanField, REPLIES_DIR, replyFiles } from "./labelled.ts";
 import { loadRelabelFile } from "./relabel.ts";
+import type { Adjudicated } from "./relabel-split1.ts";
 import { SPLIT_8, committedSplit, drawSplit } from "./split.ts";
 
 export const SPLIT8_RELABEL_FILE = join(REPLIES_DIR, "relabel-split8.yaml");
@@ -26,3 +27,14 @@ export function drawSplit8Relabel(files: readonly string[] = replyFiles()): stri
 export function loadSplit8Relabels(): Record<string, Record<BooleanField, boolean>> {
   return loadRelabelFile(SPLIT8_RELABEL_FILE);
 }
+
+/**
+ * The four fields of labels.yaml that the majority of three (docs/decisions/0205) changed on split 8, applied in their
+ * own commit, with the value the first labelling gave: 0184's and 0200's reliability tests read the first labelling.
+ */
+export const SPLIT8_ADJUDICATED: readonly Adjudicated[] = [
+  { file: "2079-mgemini-i-do-not.md", field: "fillerEnding", first: false },
+  { file: "2092-leecodex-section-1-written.md", field: "claimsComplete", first: true },
+  { file: "2092-leecodex-section-1-written.md", field: "statesUnfinished", first: false },
+  { file: "2141-barnaby-hi-what-do.md", field: "fillerEnding", first: false },
+];
