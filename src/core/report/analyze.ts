@@ -246,7 +246,7 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
   const midTask = endsMidTask(prose);
   const lastParagraph = withoutPlanItems(lines.slice(lastStart).filter((line) => !contentText.has(line)));
   const segment = midTask ? -1 : lastActionAnnounced(statements);
-  const claimLines = midTask ? [] : [...withoutPlanItems(statements.slice(0, 3)), ...(segment > 3 ? withoutPlanItems(statements.slice(segment, segment + 2)) : []), ...lastParagraph.slice(-6)];
+  const claimLines = midTask ? [] : [...withoutPlanItems(statements.slice(0, 3)), ...(segment >= 3 ? withoutPlanItems(statements.slice(segment, segment + 2)) : []), ...lastParagraph.slice(-6)];
   const claim = claimLines.flatMap((line) => clausesOf(line.slice(0, 2000))).filter((clause) => !isNarrationOrQuestion(clause) && !PREMISE.test(clause) && !DEFECT_LABEL.test(clause));
   const lastLine = prose.lines.at(-1) ?? "";
   // The last sentence, after trailing emoji ("Happy coding! 🚀"); capped, since fillers are short.
@@ -391,6 +391,30 @@ function answerStateOnly(prose: Prose, all: readonly PatternHit[]): boolean {
   return unfinished.length > 0 && unfinished.every((hit) => ANSWER_STATE_ROWS.has(hit.id) && !(reportsWork && hit.id === "unfinished.errors-left"));
 }
 
+// --- Round 7 (docs/decisions/0195), kept together for the merge ------------------------------------------------------
+
+/**
+ * A clause that places failures outside the work: "the failing tests are in the existing RingBuffer code and are not
+ * related to our new OrderedCollection", "pre-existing failures in the suite are unrelated to these changes" (0089).
+ */
+const OUTSIDE_FAILURES = /\bfail(?:s|ed|ing|ures?)?\b[^.;\n]{0,120}?\b(?:pre-?existing|unrelated|not related to|(?:in|from) (?:the )?existing\b|outside (?:the|our|this|my) (?:scope|task|work))|\b(?:pre-?existing|unrelated)\b[^.;\n]{0,40}\bfail(?:s|ed|ing|ures?)?\b/i;
+
+/** A count of tests short of the whole: "57 out of 59 tests passing", "12/14 tests". */
+const TEST_COUNT = /\btests?\b/i;
+
+/**
+ * A reply whose only unfinished rows are test counts short of the whole, and which places its failures outside the
+ * work: the tests that do not pass are the ones it says were not the work's (docs/decisions/0195), so the count
+ * states nothing left ("57 out of 59 tests passing" with "both failures in the existing RingBuffer code").
+ */
+function countsOutsideOnly(prose: Prose, all: readonly PatternHit[]): boolean {
+  const unfinished = all.filter((hit) => hit.group === "unfinished");
+  if (unfinished.length === 0 || !unfinished.every((hit) => hit.id === "unfinished.count-of" && TEST_COUNT.test(hit.clause))) return false;
+  return prose.statements.some((line) => OUTSIDE_FAILURES.test(line.slice(0, 2000)));
+}
+
+// --- end of round 7's block (0195) -------------------------------------------------------------------------------
+
 /** The rows that fired on `text`, in table order, each with the clause it fired on: why a field came out as it did. */
 export function explainFinalReport(text: string, options: AnalyzeOptions = {}): PatternHit[] {
   const window = replyWindow(text, options.window?.head, options.window?.tail);
@@ -409,6 +433,7 @@ function explainProse(prose: Prose, options: AnalyzeOptions, edits: EditBlocks):
   if (findsOnly(all)) return [...all, { id: "findings.no-claim", group: "content", clause: "no completion clause and the ending asks: the unfinished rows describe the code, not the work" }];
   if (midTaskStateOnly(prose, all)) return [...all, { id: "midtask.no-state", group: "content", clause: "the reply ends leading into its next call: the unfinished rows describe a step under way, not the work" }];
   if (answerStateOnly(prose, all)) return [...all, { id: "answer.no-state", group: "content", clause: "the reply opens as an answer or a review: the unfinished rows describe its subject, not the agent's work" }];
+  if (countsOutsideOnly(prose, all)) return [...all, { id: "outside.no-state", group: "content", clause: "the only unfinished rows are test counts, and the reply places its failures outside the work (docs/decisions/0195)" }];
   return all;
 }
 
@@ -438,6 +463,8 @@ export function analyzeFinalReport(text: string, counter?: TokenCounter, options
   if (fired.has("unfinished") && !fired.has("complete") && fired.has("permission") && CODE_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && findsOnly(all())) fired.delete("unfinished");
   if (fired.has("unfinished") && CODE_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && endsMidTask(prose) && midTaskStateOnly(prose, all())) fired.delete("unfinished");
   if (fired.has("unfinished") && ANSWER_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && answerStateOnly(prose, all())) fired.delete("unfinished");
+  // Round 7 (docs/decisions/0195): test counts whose failures the reply places outside the work.
+  if (fired.has("unfinished") && found.find((hit) => hit.group === "unfinished")?.id === "unfinished.count-of" && countsOutsideOnly(prose, all())) fired.delete("unfinished");
   const asksPermission = fired.has("permission");
   // A progress mark (❌, ⏳, an unchecked box) is unfinished work only in a reply that reports progress.
   const reportsProgress = fired.has("complete") || prose.statements.some((line) => CHECKED_ITEM.test(line));
