@@ -232,7 +232,7 @@ function lastActionAnnounced(statements: readonly string[]): number {
 }
 
 /** The parts each scope reads; content blocks (content.ts) are left out of every scope. */
-function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope, string[]> & { unfinishedClause: string } {
+function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope, string[]> & { unfinishedClause: string; narrowerClause: ReadonlyMap<string, string> } {
   const { lines, paragraphStarts } = prose;
   // Most replies have no content block: then nothing is copied.
   const anyContent = content.includes(true);
@@ -256,10 +256,13 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
   // read them: a cause may be one).
   const hypothesesOut = withoutHypothesisItems(statements);
   const unfinishedClause = hypothesesOut === statements ? clause : allClauses(hypothesesOut);
+  // Round 7 (docs/decisions/0195): some unfinished rows also skip a feature list's items or a limits section.
+  const narrowerClause = narrowerClauses(hypothesesOut, unfinishedClause);
   return {
     claim,
     clause: [clause],
     unfinishedClause,
+    narrowerClause,
     // Short lines anywhere, for the label row: "**Three fixes applied:**" in the middle still reports
     // the work. Every label names changes, fixes, edits, files, what was done or a verdict: a reply without
     // those words has no candidate, and skips the copy.
@@ -307,7 +310,7 @@ function hits(prose: Prose, options: AnalyzeOptions, edits: EditBlocks, firstPer
   for (const row of REPORT_PATTERNS) {
     if (firstPerGroup && fired.has(row.group)) continue;
     const all = clauseRow.get(row);
-    const clause = all !== undefined ? firstClause((row.group === "unfinished" || row.group === "mark") && row.scope === "clause" ? parts.unfinishedClause : (joinedOf[row.scope] as string), row, all) : parts[row.scope].find((part) => {
+    const clause = all !== undefined ? firstClause((row.group === "unfinished" || row.group === "mark") && row.scope === "clause" ? (parts.narrowerClause.get(row.id) ?? parts.unfinishedClause) : (joinedOf[row.scope] as string), row, all) : parts[row.scope].find((part) => {
       // An unchecked item of a list is a plan's or a progress list's entry: only the mark row reads it.
       if (row.group !== "mark" && UNCHECKED_ITEM.test(part)) return false;
       if (row.holds === undefined) return row.pattern.test(part);
@@ -398,6 +401,77 @@ function answerStateOnly(prose: Prose, all: readonly PatternHit[]): boolean {
  * related to our new OrderedCollection", "pre-existing failures in the suite are unrelated to these changes" (0089).
  */
 const OUTSIDE_FAILURES = /\bfail(?:s|ed|ing|ures?)?\b[^.;\n]{0,120}?\b(?:pre-?existing|unrelated|not related to|(?:in|from) (?:the )?existing\b|outside (?:the|our|this|my) (?:scope|task|work))|\b(?:pre-?existing|unrelated)\b[^.;\n]{0,40}\bfail(?:s|ed|ing|ures?)?\b/i;
+
+/**
+ * A line that introduces what the delivered change has or does ("I've enhanced the disconnect process with:", "Detailed
+ * logging at each step:", "The component includes:", "Features:"): its items describe the code's behaviour, so a step
+ * the code takes ("- Waiting for graceful shutdown") or a case it handles ("- Failing requests are retried") is not the
+ * work blocked or failing. Only the rows that also name behaviour (FEATURE_ROWS) skip them; "not yet", ❌ and
+ * "remaining" in such a list still count (docs/decisions/0195).
+ */
+const FEATURE_INTRO = /\b(?:includes?|including|provides?|features?|supports?|with|covers?|handles?|at each step)\s*:\s*$/i;
+const FEATURE_ROWS: ReadonlySet<string> = new Set(["unfinished.blocked", "unfinished.fails"]);
+
+/** The statements, less the items (nested ones too) of a list that a FEATURE_INTRO line introduces; the same array when there are none. */
+function withoutFeatureItems(statements: readonly string[]): readonly string[] {
+  let out: string[] | undefined;
+  let inList = false;
+  for (let i = 0; i < statements.length; i += 1) {
+    const line = statements[i] as string;
+    const item = inList && isListItem(line);
+    if (!item) inList = endsWithColon(line) && FEATURE_INTRO.test(line.slice(-200));
+    if (item) out ??= statements.slice(0, i);
+    else out?.push(line);
+  }
+  return out ?? statements;
+}
+
+/**
+ * A limits section ("## Limitations", "Limits" over a rule, "**Known limitations:**", "Caveats:"): what it says is not
+ * done ("Not checked against v1 sessions", "results are not ranked by recency yet") bounds the scope of the delivered
+ * work, a caveat, not work left (0089; docs/decisions/0195). Only the rows of not-done and left-over (LIMITS_ROWS) skip
+ * it: a failure, a block or an inability under it still counts. The section runs to the next heading-like line.
+ */
+const LIMITS_LINE = /^\W{0,6}(?:known )?(?:limits|limitations|caveats)\W{0,6}$/i;
+const LIMITS_ROWS: ReadonlySet<string> = new Set(["unfinished.not", "unfinished.word", "unfinished.remaining", "unfinished.deferred", "unfinished.pending"]);
+/** A short line with no closing punctuation that is not a list item: a heading or a label. */
+const HEADING_LIKE = /^(?![ \t]*(?:[-*+]|\d{1,9}[.)])\s)[^\n]{1,60}(?<![.!?,;:])$/;
+
+/** The statements, less those of a limits section (LIMITS_LINE to the next heading-like line); the same array when there is none. */
+function withoutLimitsSections(statements: readonly string[]): readonly string[] {
+  let out: string[] | undefined;
+  let inSection = false;
+  for (let i = 0; i < statements.length; i += 1) {
+    const line = statements[i] as string;
+    if (line.length <= 40 && LIMITS_LINE.test(line)) {
+      inSection = true;
+      out ??= statements.slice(0, i);
+      out.push(line);
+      continue;
+    }
+    if (inSection && HEADING_LIKE.test(line)) inSection = false;
+    if (inSection) out ??= statements.slice(0, i);
+    else out?.push(line);
+  }
+  return out ?? statements;
+}
+
+/** The narrower clause text each row of FEATURE_ROWS and LIMITS_ROWS reads, when the reply has a feature list or a limits section. */
+function narrowerClauses(statements: readonly string[], clause: string): ReadonlyMap<string, string> {
+  const out = new Map<string, string>();
+  const features = withoutFeatureItems(statements);
+  if (features !== statements) {
+    const text = allClauses(features);
+    for (const id of FEATURE_ROWS) out.set(id, text);
+  }
+  const limits = withoutLimitsSections(statements);
+  if (limits !== statements) {
+    const text = allClauses(limits);
+    for (const id of LIMITS_ROWS) out.set(id, text);
+  }
+  return out.size === 0 ? NO_NARROWER : out;
+}
+const NO_NARROWER: ReadonlyMap<string, string> = new Map();
 
 /** A count of tests short of the whole: "57 out of 59 tests passing", "12/14 tests". */
 const TEST_COUNT = /\btests?\b/i;
