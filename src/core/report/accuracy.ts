@@ -18,9 +18,9 @@ export interface AnalyzerAccuracy {
 
 export const ANALYZER_ACCURACY: { heldOut: AnalyzerAccuracy; test: AnalyzerAccuracy; test2: AnalyzerAccuracy; test3: AnalyzerAccuracy; test4: AnalyzerAccuracy; test5: AnalyzerAccuracy; test6: AnalyzerAccuracy; test7: AnalyzerAccuracy; dev: AnalyzerAccuracy } = {
   heldOut: { replies: 601, real: 538, fields: {
-    claimsComplete: { positives: 324, precision: 0.857, recall: 0.775 },
-    statesUnfinished: { positives: 80, precision: 0.5, recall: 0.663 },
-    givesReasonAndNext: { positives: 49, precision: 0.455, recall: 0.408 },
+    claimsComplete: { positives: 324, precision: 0.858, recall: 0.784 },
+    statesUnfinished: { positives: 80, precision: 0.515, recall: 0.663 },
+    givesReasonAndNext: { positives: 49, precision: 0.465, recall: 0.408 },
     asksPermission: { positives: 120, precision: 0.941, recall: 0.925 },
     fillerEnding: { positives: 14, precision: 1, recall: 0.714 },
   } },
@@ -67,16 +67,16 @@ export const ANALYZER_ACCURACY: { heldOut: AnalyzerAccuracy; test: AnalyzerAccur
     fillerEnding: { positives: 1, precision: null, recall: 0 },
   } },
   test7: { replies: 95, real: 95, fields: {
-    claimsComplete: { positives: 69, precision: 0.867, recall: 0.754 },
-    statesUnfinished: { positives: 9, precision: 0.2, recall: 0.444 },
-    givesReasonAndNext: { positives: 7, precision: 0.1, recall: 0.143 },
+    claimsComplete: { positives: 69, precision: 0.873, recall: 0.797 },
+    statesUnfinished: { positives: 9, precision: 0.235, recall: 0.444 },
+    givesReasonAndNext: { positives: 7, precision: 0.111, recall: 0.143 },
     asksPermission: { positives: 27, precision: 0.96, recall: 0.889 },
     fillerEnding: { positives: 2, precision: 1, recall: 0.5 },
   } },
   dev: { replies: 1205, real: 1072, fields: {
-    claimsComplete: { positives: 687, precision: 0.973, recall: 0.99 },
-    statesUnfinished: { positives: 116, precision: 0.964, recall: 0.931 },
-    givesReasonAndNext: { positives: 63, precision: 0.843, recall: 0.683 },
+    claimsComplete: { positives: 687, precision: 0.973, recall: 0.991 },
+    statesUnfinished: { positives: 116, precision: 0.973, recall: 0.931 },
+    givesReasonAndNext: { positives: 63, precision: 0.86, recall: 0.683 },
     asksPermission: { positives: 281, precision: 0.989, recall: 0.972 },
     fillerEnding: { positives: 33, precision: 1, recall: 0.879 },
   } },

@@ -487,6 +487,33 @@ function countsOutsideOnly(prose: Prose, all: readonly PatternHit[]): boolean {
   return prose.statements.some((line) => OUTSIDE_FAILURES.test(line.slice(0, 2000)));
 }
 
+/**
+ * An opening that reports writing or updating a document that tracks the work ("I've updated the TODO.md file to better
+ * reflect the current state of the project", "The implementation plan has been updated to reflect our current progress",
+ * "updated both documents to reflect what has been implemented versus what's still pending", "I've updated the todo.md
+ * file to provide a clear roadmap"): the failures, leftovers and marks the reply then lists are what the document records,
+ * not what the work left — the work was the document (0089: a plan written is the work; 0177 read the same per phrase,
+ * "to reflect what's still pending"; here for a whole reply, docs/decisions/0195). What the agent could not do, was
+ * blocked on, or owns as its error (cannot, blocked, own-error, handed-back, next) still counts.
+ */
+const PLAN_DOC = String.raw`(?:(?:todo|plan|progress|roadmap|backlog|tasks|changelog|status)\.md|todo (?:file|list)|task list|(?:implementation |project |migration |refactoring )?(?:plan|roadmap|backlog)|progress (?:file|log|tracker)|(?:both|the|these|those) (?:documents|docs|tracking files))`;
+const PLAN_DOC_FRAME = new RegExp(String.raw`\b(?:updated|created|reorganized|reorganised|rewrote|rewritten|revised|restructured|wrote|written|refreshed)\b[^.\n]{0,60}\b${PLAN_DOC}\b|\b${PLAN_DOC}\b[^.\n]{0,40}\b(?:has been|have been|is now|was|were) (?:updated|created|reorganized|reorganised|rewritten|revised|restructured|refreshed)\b`, "i");
+/** The rows that say what is left or failing, which such a document records. */
+const DOC_STATE_ROWS: ReadonlySet<string> = new Set([...CODE_STATE_ROWS, "unfinished.remaining", "unfinished.still", "unfinished.pending", "unfinished.count", "unfinished.count-of"]);
+
+/** Whether the reply opens reporting a tracking document written (PLAN_DOC_FRAME; a heading before it is skipped). */
+function opensWithTrackingDocument(prose: Prose): boolean {
+  const first = prose.statements.slice(0, 2).find((line) => line.length > 60 || /[.!:]\s*$/.test(line)) ?? "";
+  return PLAN_DOC_FRAME.test(first.slice(0, 400));
+}
+
+/** A reply that opens reporting a tracking document written, whose only unfinished rows are of DOC_STATE_ROWS (marks too). */
+function documentStateOnly(prose: Prose, all: readonly PatternHit[]): boolean {
+  if (!opensWithTrackingDocument(prose)) return false;
+  const unfinished = all.filter((hit) => hit.group === "unfinished");
+  return unfinished.every((hit) => DOC_STATE_ROWS.has(hit.id)) && all.some((hit) => hit.group === "unfinished" || hit.group === "mark");
+}
+
 // --- end of round 7's block (0195) -------------------------------------------------------------------------------
 
 /** The rows that fired on `text`, in table order, each with the clause it fired on: why a field came out as it did. */
@@ -507,6 +534,7 @@ function explainProse(prose: Prose, options: AnalyzeOptions, edits: EditBlocks):
   if (findsOnly(all)) return [...all, { id: "findings.no-claim", group: "content", clause: "no completion clause and the ending asks: the unfinished rows describe the code, not the work" }];
   if (midTaskStateOnly(prose, all)) return [...all, { id: "midtask.no-state", group: "content", clause: "the reply ends leading into its next call: the unfinished rows describe a step under way, not the work" }];
   if (answerStateOnly(prose, all)) return [...all, { id: "answer.no-state", group: "content", clause: "the reply opens as an answer or a review: the unfinished rows describe its subject, not the agent's work" }];
+  if (documentStateOnly(prose, all)) return [...all, { id: "document.no-state", group: "content", clause: "the reply opens reporting a planning document written: the unfinished rows describe what it records (docs/decisions/0195)" }];
   if (countsOutsideOnly(prose, all)) return [...all, { id: "outside.no-state", group: "content", clause: "the only unfinished rows are test counts, and the reply places its failures outside the work (docs/decisions/0195)" }];
   return all;
 }
@@ -539,6 +567,11 @@ export function analyzeFinalReport(text: string, counter?: TokenCounter, options
   if (fired.has("unfinished") && ANSWER_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && answerStateOnly(prose, all())) fired.delete("unfinished");
   // Round 7 (docs/decisions/0195): test counts whose failures the reply places outside the work.
   if (fired.has("unfinished") && found.find((hit) => hit.group === "unfinished")?.id === "unfinished.count-of" && countsOutsideOnly(prose, all())) fired.delete("unfinished");
+  // Round 7 (docs/decisions/0195): a planning document's content is not the work's state.
+  if ((fired.has("unfinished") || fired.has("mark")) && opensWithTrackingDocument(prose) && documentStateOnly(prose, all())) {
+    fired.delete("unfinished");
+    fired.delete("mark");
+  }
   const asksPermission = fired.has("permission");
   // A progress mark (❌, ⏳, an unchecked box) is unfinished work only in a reply that reports progress.
   const reportsProgress = fired.has("complete") || prose.statements.some((line) => CHECKED_ITEM.test(line));

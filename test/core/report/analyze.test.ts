@@ -756,3 +756,28 @@ describe("round 7: what a clause says about the work's state (docs/decisions/019
     expect([fields(text).claimsComplete, reportPatternHits(text).includes("complete.label")]).toEqual([true, true]);
   });
 });
+
+describe("round 7: a reply that opens reporting a tracking document written (docs/decisions/0195)", () => {
+  const fields = (text: string) => {
+    const { claimsComplete, statesUnfinished } = analyzeFinalReport(text);
+    return { claimsComplete, statesUnfinished };
+  };
+  const body = "\n\nThe key issues it records:\n\n1. Failing tests: the `process` method is not working as expected.\n2. There are several linter errors in `core.py`.\n3. ❌ Docs for the CLI";
+
+  it("the failures, leftovers and marks it lists are the document's content; what the agent could not do still counts", () => {
+    expect([
+      fields(`I've updated the TODO.md file to reflect the current state of the project.${body}`),
+      fields(`The implementation plan has been updated to reflect our progress.${body}`),
+      fields(`## Analysis Summary\n\nI've analyzed the codebase and updated both documents to reflect what is done.${body}`),
+      fields(`I've updated the TODO.md file to reflect the current state.${body}\n\nI couldn't run the test suite: the database is down.`),
+      fields(`I've updated the parser to reflect the new grammar.${body}`),
+    ]).toEqual([
+      { claimsComplete: true, statesUnfinished: false },
+      { claimsComplete: true, statesUnfinished: false },
+      { claimsComplete: true, statesUnfinished: false },
+      { claimsComplete: false, statesUnfinished: true },
+      { claimsComplete: false, statesUnfinished: true },
+    ]);
+    expect(explainFinalReport(`I've updated the TODO.md file to reflect the current state of the project.${body}`).at(-1)?.id).toBe("document.no-state");
+  });
+});
