@@ -476,6 +476,21 @@ const NO_NARROWER: ReadonlyMap<string, string> = new Map();
 /** A count of tests short of the whole: "57 out of 59 tests passing", "12/14 tests". */
 const TEST_COUNT = /\btests?\b/i;
 
+/** Whether some statement places failures outside the work (OUTSIDE_FAILURES, behind a cheap test for its words). */
+function placesFailuresOutside(prose: Prose): boolean {
+  return prose.statements.some((line) => OUTSIDE_HINT.test(line) && OUTSIDE_FAILURES.test(line.slice(0, 2000)));
+}
+const OUTSIDE_HINT = /existing|unrelated|not related|outside/i;
+
+/**
+ * The cheap half of countsOutsideOnly, before every row is read: the first unfinished row is a count of tests and the
+ * reply places failures outside the work.
+ */
+function countCouldBeOutside(prose: Prose, found: readonly PatternHit[]): boolean {
+  const first = found.find((hit) => hit.group === "unfinished");
+  return first?.id === "unfinished.count-of" && TEST_COUNT.test(first.clause) && placesFailuresOutside(prose);
+}
+
 /**
  * A reply whose only unfinished rows are test counts short of the whole, and which places its failures outside the
  * work: the tests that do not pass are the ones it says were not the work's (docs/decisions/0195), so the count
@@ -484,7 +499,7 @@ const TEST_COUNT = /\btests?\b/i;
 function countsOutsideOnly(prose: Prose, all: readonly PatternHit[]): boolean {
   const unfinished = all.filter((hit) => hit.group === "unfinished");
   if (unfinished.length === 0 || !unfinished.every((hit) => hit.id === "unfinished.count-of" && TEST_COUNT.test(hit.clause))) return false;
-  return prose.statements.some((line) => OUTSIDE_FAILURES.test(line.slice(0, 2000)));
+  return placesFailuresOutside(prose);
 }
 
 /**
@@ -566,7 +581,7 @@ export function analyzeFinalReport(text: string, counter?: TokenCounter, options
   if (fired.has("unfinished") && CODE_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && endsMidTask(prose) && midTaskStateOnly(prose, all())) fired.delete("unfinished");
   if (fired.has("unfinished") && ANSWER_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && answerStateOnly(prose, all())) fired.delete("unfinished");
   // Round 7 (docs/decisions/0195): test counts whose failures the reply places outside the work.
-  if (fired.has("unfinished") && found.find((hit) => hit.group === "unfinished")?.id === "unfinished.count-of" && countsOutsideOnly(prose, all())) fired.delete("unfinished");
+  if (fired.has("unfinished") && countCouldBeOutside(prose, found) && countsOutsideOnly(prose, all())) fired.delete("unfinished");
   // Round 7 (docs/decisions/0195): a planning document's content is not the work's state.
   if ((fired.has("unfinished") || fired.has("mark")) && opensWithTrackingDocument(prose) && documentStateOnly(prose, all())) {
     fired.delete("unfinished");

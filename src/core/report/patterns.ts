@@ -129,12 +129,16 @@ function notAbilityOrConcession(match: RegExpMatchArray): boolean {
  */
 const OUTSIDE_AFTER = /^[^\n]{0,140}?\b(?:pre-?existing|unrelated to (?:our|my|the|this|these)\b|not related to (?:our|my|the|this|these)\b|(?:in|from) (?:the )?existing\b|not (?:our|my) (?:new|own)\b|outside (?:the|our|this|my) (?:scope|task|work|changes?)\b)/i;
 const OUTSIDE_BEFORE = /\b(?:pre-?existing|unrelated)\b[^.;\n]{0,30}$/i;
+const OUTSIDE_WORD = /existing|unrelated|not related|not (?:our|my)|outside/i;
 
 function notOutsideTheWork(match: RegExpMatchArray): boolean {
   const index = match.index ?? 0;
   const input = match.input ?? "";
   const end = index + match[0].length;
-  return !(OUTSIDE_AFTER.test(input.slice(end, end + 160)) || OUTSIDE_BEFORE.test(input.slice(Math.max(0, index - 40), index)));
+  const after = input.slice(end, end + 160);
+  // A cheap test for the words first: most failures are not placed anywhere.
+  if (OUTSIDE_WORD.test(after) && OUTSIDE_AFTER.test(after)) return false;
+  return !OUTSIDE_BEFORE.test(input.slice(Math.max(0, index - 40), index));
 }
 
 /** Both: not a case the code meets (notACase) and not placed outside the work (notOutsideTheWork). */
