@@ -167,6 +167,11 @@ function allClauses(statements: readonly string[]): string {
   return out.join("\n");
 }
 
+/** One statement's clauses but defect labels, joined by newlines ("" when none): allClauses of one statement. */
+function statementClauses(statement: string): string {
+  return allClauses([statement]);
+}
+
 /**
  * A reply that ends leading into a tool call ("Let me update the status and move to Task 3:") was
  * cut off mid-task, and so was one that ends "Let me remove them.": what it reports done is a step of
@@ -257,7 +262,8 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
   const hypothesesOut = withoutHypothesisItems(statements);
   const unfinishedClause = hypothesesOut === statements ? clause : allClauses(hypothesesOut);
   // Round 7 (docs/decisions/0195): some unfinished rows also skip a feature list's items or a limits section.
-  const narrowerClause = narrowerClauses(hypothesesOut, unfinishedClause);
+  const memo: Array<string | undefined> = [];
+  const narrowerClause = narrowerClauses(hypothesesOut, (i) => (memo[i] ??= statementClauses(hypothesesOut[i] as string)), hypothesesOut === statements ? segment : -1, lastParagraph);
   return {
     claim,
     clause: [clause],
@@ -412,18 +418,17 @@ const OUTSIDE_FAILURES = /\bfail(?:s|ed|ing|ures?)?\b[^.;\n]{0,120}?\b(?:pre-?ex
 const FEATURE_INTRO = /\b(?:includes?|including|provides?|features?|supports?|with|covers?|handles?|at each step)\s*:\s*$/i;
 const FEATURE_ROWS: ReadonlySet<string> = new Set(["unfinished.blocked", "unfinished.fails"]);
 
-/** The statements, less the items (nested ones too) of a list that a FEATURE_INTRO line introduces; the same array when there are none. */
-function withoutFeatureItems(statements: readonly string[]): readonly string[] {
-  let out: string[] | undefined;
+/** Which statements a feature list's items (nested ones too) are: those after a FEATURE_INTRO line; undefined when none. */
+function featureItems(statements: readonly string[]): Uint8Array | undefined {
+  let out: Uint8Array | undefined;
   let inList = false;
   for (let i = 0; i < statements.length; i += 1) {
     const line = statements[i] as string;
     const item = inList && isListItem(line);
     if (!item) inList = endsWithColon(line) && FEATURE_INTRO.test(line.slice(-200));
-    if (item) out ??= statements.slice(0, i);
-    else out?.push(line);
+    else (out ??= new Uint8Array(statements.length))[i] = 1;
   }
-  return out ?? statements;
+  return out;
 }
 
 /**
@@ -437,41 +442,73 @@ const LIMITS_ROWS: ReadonlySet<string> = new Set(["unfinished.not", "unfinished.
 /** A short line with no closing punctuation that is not a list item: a heading or a label. */
 const HEADING_LIKE = /^(?![ \t]*(?:[-*+]|\d{1,9}[.)])\s)[^\n]{1,60}(?<![.!?,;:])$/;
 
-/** The statements, less those of a limits section (LIMITS_LINE to the next heading-like line); the same array when there is none. */
-function withoutLimitsSections(statements: readonly string[]): readonly string[] {
-  let out: string[] | undefined;
+/** Which statements a limits section holds (after a LIMITS_LINE, to the next heading-like line); undefined when none. */
+function limitsSections(statements: readonly string[]): Uint8Array | undefined {
+  let out: Uint8Array | undefined;
   let inSection = false;
   for (let i = 0; i < statements.length; i += 1) {
     const line = statements[i] as string;
     if (line.length <= 40 && LIMITS_LINE.test(line)) {
       inSection = true;
-      out ??= statements.slice(0, i);
-      out.push(line);
       continue;
     }
     if (inSection && HEADING_LIKE.test(line)) inSection = false;
-    if (inSection) out ??= statements.slice(0, i);
-    else out?.push(line);
+    if (inSection) (out ??= new Uint8Array(statements.length))[i] = 1;
   }
-  return out ?? statements;
+  return out;
 }
 
-/** The narrower clause text each row of FEATURE_ROWS and LIMITS_ROWS reads, when the reply has a feature list or a limits section. */
-function narrowerClauses(statements: readonly string[], clause: string): ReadonlyMap<string, string> {
-  const out = new Map<string, string>();
-  const features = withoutFeatureItems(statements);
-  if (features !== statements) {
-    const text = allClauses(features);
-    for (const id of FEATURE_ROWS) out.set(id, text);
+/**
+ * Where a clause that describes the code stands: the rows that can describe the code rather than the work (CODE_STATE_ROWS:
+ * fails, not done, incomplete, checker errors) say the work's state only where a reply reports it — its opening (the
+ * first three statements), the report after its last announced act, its last paragraph, a status line (a heading or a
+ * label, a table row, a line opening with a mark) or the agent's own first-person report ("I started adding … but there's
+ * one linter error to fix:"). Elsewhere — an explanation's body, a list of what a feature does, a walk through the code —
+ * "fails", "not configured", "incomplete" describe the code (docs/decisions/0195). Written from the shape of dev batch F's
+ * unfinished false positives before its rules (most stood in a body) and checked on the other dev batches.
+ */
+const ZONE_ROWS: ReadonlySet<string> = CODE_STATE_ROWS;
+const STATUS_LINE = /^\W{0,4}(?:I|we)\b|^\s*\||^\W{0,4}[❌⏳🚧✅⚠]|^[^\n]{1,80}:\s*$|^(?![ \t]*(?:[-*+]|\d{1,9}[.)])\s)[^\n]{1,60}(?<![.!?,;:])$/u;
+
+/** Which statements stand outside the status zone (see ZONE_ROWS); undefined when every one is in it. */
+function outsideZone(statements: readonly string[], segment: number, lastParagraph: readonly string[]): Uint8Array | undefined {
+  const last = new Set(lastParagraph.slice(-6));
+  let out: Uint8Array | undefined;
+  for (let i = 3; i < statements.length; i += 1) {
+    const line = statements[i] as string;
+    if ((segment >= 3 && i >= segment && i < segment + 2) || last.has(line) || STATUS_LINE.test(line.length > 200 ? line.slice(0, 200) : line)) continue;
+    (out ??= new Uint8Array(statements.length))[i] = 1;
   }
-  const limits = withoutLimitsSections(statements);
-  if (limits !== statements) {
-    const text = allClauses(limits);
-    for (const id of LIMITS_ROWS) out.set(id, text);
-  }
-  return out.size === 0 ? NO_NARROWER : out;
+  return out;
 }
-const NO_NARROWER: ReadonlyMap<string, string> = new Map();
+
+/**
+ * The narrower clause text each row of FEATURE_ROWS, LIMITS_ROWS and ZONE_ROWS reads (a row in several reads all their
+ * cuts), from each statement's clauses split once; rows whose cuts leave every statement read the whole text.
+ */
+function narrowerClauses(statements: readonly string[], clausesOfStatement: (i: number) => string, segment: number, lastParagraph: readonly string[]): ReadonlyMap<string, string> {
+  const cuts: Record<string, Uint8Array | undefined> = { f: featureItems(statements), l: limitsSections(statements), z: outsideZone(statements, segment, lastParagraph) };
+  const out = new Map<string, string>();
+  const texts = new Map<string, string>();
+  for (const id of [...FEATURE_ROWS, ...LIMITS_ROWS, ...ZONE_ROWS]) {
+    const masks = [FEATURE_ROWS.has(id) ? cuts.f : undefined, LIMITS_ROWS.has(id) ? cuts.l : undefined, ZONE_ROWS.has(id) ? cuts.z : undefined].filter((mask): mask is Uint8Array => mask !== undefined);
+    if (masks.length === 0) continue;
+    const key = `${FEATURE_ROWS.has(id) && cuts.f ? "f" : ""}${LIMITS_ROWS.has(id) && cuts.l ? "l" : ""}${ZONE_ROWS.has(id) && cuts.z ? "z" : ""}`;
+    let text = texts.get(key);
+    if (text === undefined) {
+      const kept: string[] = [];
+      for (let i = 0; i < statements.length; i += 1) {
+        if (masks.some((mask) => mask[i] === 1)) continue;
+        const clauses = clausesOfStatement(i);
+        if (clauses !== "") kept.push(clauses);
+      }
+      text = kept.join("\n");
+      texts.set(key, text);
+    }
+    out.set(id, text);
+  }
+  return out;
+}
 
 /** A count of tests short of the whole: "57 out of 59 tests passing", "12/14 tests". */
 const TEST_COUNT = /\btests?\b/i;

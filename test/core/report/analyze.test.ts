@@ -727,9 +727,9 @@ describe("round 7: what a clause says about the work's state (docs/decisions/019
     ]);
   });
 
-  it("a feature list's steps are the code's behaviour, not the work blocked; 'not yet' in it still counts", () => {
+  it("a feature list's steps are the code's behaviour, not the work blocked; what the agent could not do in it still counts", () => {
     const reply = (item: string) => `I've enhanced the disconnect process with:\n\n1. Detailed logging at each step:\n   - Process termination attempt\n   - ${item}\n   - State reset\n\nRun it with \`--verbose\` to see each step.`;
-    expect([fields(reply("Waiting for graceful shutdown")), fields(reply("Forced kill (not yet wired)")), fields("I've enhanced the disconnect process.\n\nStatus:\n- Waiting for graceful shutdown")]).toEqual([
+    expect([fields(reply("Waiting for graceful shutdown")), fields(reply("Forced kill (I couldn't test it: no VPN here)")), fields("I've enhanced the disconnect process.\n\nStatus:\n- Waiting for graceful shutdown")]).toEqual([
       { claimsComplete: true, statesUnfinished: false },
       { claimsComplete: false, statesUnfinished: true },
       { claimsComplete: false, statesUnfinished: true },
@@ -779,5 +779,34 @@ describe("round 7: a reply that opens reporting a tracking document written (doc
       { claimsComplete: false, statesUnfinished: true },
     ]);
     expect(explainFinalReport(`I've updated the TODO.md file to reflect the current state of the project.${body}`).at(-1)?.id).toBe("document.no-state");
+  });
+});
+
+describe("round 7: where a clause that describes the code stands (docs/decisions/0195)", () => {
+  const fields = (text: string) => {
+    const { claimsComplete, statesUnfinished } = analyzeFinalReport(text);
+    return { claimsComplete, statesUnfinished };
+  };
+  const opening = "I've added the retry wrapper to the uploader.\n\nIt wraps every request in `withRetry`.\n\nThe wrapper is exported from `net.ts`.";
+
+  it("a body sentence that says the code fails or is not configured describes the code; the same sentence in the opening, the closing, a status line or the agent's own report is the work's state", () => {
+    const body = "The old client fails with a 401 on expired tokens, and its fallback cache is incomplete.";
+    expect([
+      fields(`${opening}\n\n${body}\n\nThe call sites are unchanged.`),
+      fields(`${body}\n\n${opening}\n\nThe call sites are unchanged.`),
+      fields(`${opening}\n\nThe call sites are unchanged.\n\n${body}`),
+      fields(`${opening}\n\n| check | result |\n|---|---|\n| upload | fails with a 401 |\n\nThe call sites are unchanged.`),
+      fields(`${opening}\n\nI started adding the token refresh but there's one linter error to fix in \`auth.ts\`.\n\nThe call sites are unchanged.`),
+    ]).toEqual([
+      { claimsComplete: true, statesUnfinished: false },
+      { claimsComplete: false, statesUnfinished: true },
+      { claimsComplete: false, statesUnfinished: true },
+      { claimsComplete: false, statesUnfinished: true },
+      { claimsComplete: false, statesUnfinished: true },
+    ]);
+  });
+
+  it("rows about the agent's own work still read the whole reply", () => {
+    expect(fields(`${opening}\n\nI couldn't run the integration tests because the staging database is down.\n\nThe call sites are unchanged.`)).toEqual({ claimsComplete: false, statesUnfinished: true });
   });
 });
