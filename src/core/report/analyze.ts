@@ -11,6 +11,7 @@
  * | `statesUnfinished`   | any clause (prose or heading) says work remains, failed, is partial,       |
  * |                      | blocked, pending or next; or the ending asks to continue; or, with the    |
  * |                      | handoff's step ids, the clauses that say "done" name a strict subset      |
+ * |                      | (rows that can describe the code read only where a reply reports: 0196)   |
  * | `claimsComplete`     | a clause of the claim zone (first two statements, last paragraph; not a   |
  * |                      | question, not narration) says the work is done, and not statesUnfinished  |
  * | `givesReasonAndNext` | statesUnfinished, and some clause names a reason and some a next step     |
