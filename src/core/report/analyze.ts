@@ -170,7 +170,14 @@ function allClauses(statements: readonly string[]): string {
 
 /** One statement's clauses but defect labels, joined by newlines ("" when none): allClauses of one statement. */
 function statementClauses(statement: string): string {
-  return allClauses([statement]);
+  let out = "";
+  for (const clause of clausesOf(statement)) if (!DEFECT_LABEL.test(clause)) out = out === "" ? clause : `${out}\n${clause}`;
+  return out;
+}
+
+/** Statements' clause texts (statementClauses) joined by newlines, the empty ones left out: allClauses of those statements. */
+function joinClauses(texts: readonly string[]): string {
+  return texts.filter((text) => text !== "").join("\n");
 }
 
 /**
@@ -257,14 +264,17 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
   const lastLine = prose.lines.at(-1) ?? "";
   // The last sentence, after trailing emoji ("Happy coding! 🚀"); capped, since fillers are short.
   const lastSentence = sentencesOf(lastLine.slice(-400).replace(/[\p{Extended_Pictographic}\uFE0F\u200D\s]+$/u, "")).at(-1) ?? "";
-  const clause = allClauses(statements);
+  // Each statement's clauses split once: the whole text and 0195/0196's narrower texts are joined from them.
+  const perStatement = statements.map(statementClauses);
+  const clause = joinClauses(perStatement);
   // The unfinished and mark rows skip the items of a hypothesis list or a before-the-change list (the reason rows still
   // read them: a cause may be one).
   const hypothesesOut = withoutHypothesisItems(statements);
   const unfinishedClause = hypothesesOut === statements ? clause : allClauses(hypothesesOut);
   // Round 7 (docs/decisions/0195): some unfinished rows also skip a feature list's items or a limits section.
   const memo: Array<string | undefined> = [];
-  const narrowerClause = narrowerClauses(hypothesesOut, (i) => (memo[i] ??= statementClauses(hypothesesOut[i] as string)), hypothesesOut === statements ? segment : -1, lastParagraph);
+  const clausesOfKept = hypothesesOut === statements ? (i: number) => perStatement[i] as string : (i: number) => (memo[i] ??= statementClauses(hypothesesOut[i] as string));
+  const narrowerClause = narrowerClauses(hypothesesOut, clausesOfKept, hypothesesOut === statements ? segment : -1, lastParagraph);
   return {
     claim,
     clause: [clause],
