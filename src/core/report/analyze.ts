@@ -316,9 +316,19 @@ function stepsDone(prose: Prose, steps: ReadonlySet<string>): Set<string> {
  * The rows that fire, in table order. With `firstPerGroup` a row is skipped once its group has
  * fired (the booleans need no more); `explainFinalReport` asks for every row.
  */
-function hits(prose: Prose, options: AnalyzeOptions, edits: EditBlocks, firstPerGroup = false): PatternHit[] {
+/** A reply's content blocks and scopes: built once, and reused by a second pass over every row (the reply-level tests in analyzeFinalReport; docs/decisions/0196). */
+interface ReadParts {
+  intros: ReturnType<typeof contentStatements>["intros"];
+  parts: ReturnType<typeof scopes>;
+}
+
+function readParts(prose: Prose): ReadParts {
   const { content, intros } = contentStatements(prose.statements);
-  const parts = scopes(prose, content);
+  return { intros, parts: scopes(prose, content) };
+}
+
+function hits(prose: Prose, options: AnalyzeOptions, edits: EditBlocks, firstPerGroup = false, read: ReadParts = readParts(prose)): PatternHit[] {
+  const { intros, parts } = read;
   // The clause and label scopes are scanned as one newline-joined text each (see CLAUSE_ROWS).
   const joinedOf: Partial<Record<PatternScope, string>> = { clause: parts.clause[0] as string, label: parts.label.join("\n") };
   const clauseRow = new Map(CLAUSE_ROWS.map((entry) => [entry.row, entry.all]));
@@ -459,7 +469,7 @@ function limitsSections(statements: readonly string[]): Uint8Array | undefined {
   let inSection = false;
   for (let i = 0; i < statements.length; i += 1) {
     const line = statements[i] as string;
-    if (line.length <= 40 && LIMITS_LINE.test(line)) {
+    if (line.length <= 40 && (line.includes("imit") || line.includes("aveat") || line.includes("IMIT") || line.includes("AVEAT")) && LIMITS_LINE.test(line)) {
       inSection = true;
       continue;
     }
@@ -616,7 +626,8 @@ export function analyzeFinalReport(text: string, counter?: TokenCounter, options
   const window = replyWindow(text, options.window?.head, options.window?.tail);
   const prose = readProse(window.text);
   const edits = editBlocks(window.text);
-  const found = hits(prose, options, edits, true);
+  const read = readParts(prose);
+  const found = hits(prose, options, edits, true, read);
   const fired = new Set(found.map((hit) => hit.group));
   // A reply that reports no work and asks whether to do it is a diagnosis or a proposal: a row that
   // describes the code's present state ("the lookup fails after a fresh clone", "Gemini test not
@@ -624,7 +635,7 @@ export function analyzeFinalReport(text: string, counter?: TokenCounter, options
   // Rows about the agent's own work (could not, remaining, next, blocked, partial) still count.
   // Every row that fires, read at most once and only when a test below needs it.
   let every: PatternHit[] | undefined;
-  const all = (): PatternHit[] => (every ??= hits(prose, options, edits));
+  const all = (): PatternHit[] => (every ??= hits(prose, options, edits, false, read));
   if (fired.has("unfinished") && !fired.has("complete") && fired.has("permission") && CODE_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && findsOnly(all())) fired.delete("unfinished");
   if (fired.has("unfinished") && CODE_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && endsMidTask(prose) && midTaskStateOnly(prose, all())) fired.delete("unfinished");
   if (fired.has("unfinished") && ANSWER_STATE_ROWS.has(found.find((hit) => hit.group === "unfinished")?.id ?? "") && answerStateOnly(prose, all())) fired.delete("unfinished");

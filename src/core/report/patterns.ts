@@ -119,30 +119,6 @@ function notAbilityOrConcession(match: RegExpMatchArray): boolean {
   return !(/\b(?:see|view|display|read)$/i.test(text) && /\b(?:while|although|though|even though)\s+$/i.test(input.slice(Math.max(0, index - 30), index)));
 }
 
-// --- Round 7 (docs/decisions/0195), kept together for the merge ------------------------------------------------------
-
-/**
- * Placed outside the work: a failing mark the same clause says is in code the work did not touch ("❌ 2 RingBuffer
- * tests fail (pre-existing issues in …)") — 0089: a failure the reply says was there before and is outside the work is
- * not unfinished (docs/decisions/0195; the fails row says the same in its own look-around). Reads at most 40
- * characters before and 160 after the match.
- */
-const OUTSIDE_AFTER = /^[^\n]{0,140}?\b(?:pre-?existing|unrelated to (?:our|my|the|this|these)\b|not related to (?:our|my|the|this|these)\b|(?:in|from) (?:the )?existing\b|not (?:our|my) (?:new|own)\b|outside (?:the|our|this|my) (?:scope|task|work|changes?)\b)/i;
-const OUTSIDE_BEFORE = /\b(?:pre-?existing|unrelated)\b[^.;\n]{0,30}$/i;
-const OUTSIDE_WORD = /existing|unrelated|not related|not (?:our|my)|outside/i;
-
-function notOutsideTheWork(match: RegExpMatchArray): boolean {
-  const index = match.index ?? 0;
-  const input = match.input ?? "";
-  const end = index + match[0].length;
-  const after = input.slice(end, end + 160);
-  // A cheap test for the words first: most failures are not placed anywhere.
-  if (OUTSIDE_WORD.test(after) && OUTSIDE_AFTER.test(after)) return false;
-  return !OUTSIDE_BEFORE.test(input.slice(Math.max(0, index - 40), index));
-}
-
-// --- end of round 7's block (0195) -------------------------------------------------------------------------------
-
 /** "N of M" with N below M. */
 function partOfWhole(match: RegExpMatchArray): boolean {
   return numberOf(match[1] ?? match[3]) < numberOf(match[2] ?? match[4]);
@@ -192,8 +168,9 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // A progress mark at the start of a line or table cell: "❌ Docs", "⏳ password reset", "- [ ] write the
   // migration", "| Not started |". Plans use the same marks for what they propose, so these count only
   // in a reply that also reports progress (a completion clause or a checked item): see analyze.ts.
-  // Round 7 (docs/decisions/0195): a mark the same clause places outside the work ("❌ 2 RingBuffer tests fail (pre-existing …)") is not progress (notOutsideTheWork).
-  { id: "mark.progress", group: "mark", scope: "clause", holds: notOutsideTheWork, pattern: /^\W{0,4}[❌⏳🚧]|\|\s*[❌⏳🚧]|^\s*[-*+] \[ \]|\|\s*(?:⬜️?\s*)?not started\b/iu },
+  // Round 7 (docs/decisions/0195): a mark the line places outside the work ("❌ 2 RingBuffer tests fail (pre-existing issues in …)", "in the existing
+  // code", "not our new …") is not progress: the look-ahead after the mark, at most 140 characters of its line.
+  { id: "mark.progress", group: "mark", scope: "clause", pattern: /(?:^\W{0,4}[❌⏳🚧]|\|\s*[❌⏳🚧])(?![^\n]{0,140}?\b(?:pre-?existing|unrelated to (?:our|my|the|this|these)\b|not related to (?:our|my|the|this|these)\b|(?:in|from) (?:the )?existing\b|not (?:our|my) (?:new|own)\b|outside (?:the|our|this|my) (?:scope|task|work|changes?)\b))|^\s*[-*+] \[ \]|\|\s*(?:⬜️?\s*)?not started\b/iu },
   // Leftover work: "Remaining:", "still to do", "4 to go", "the rest still use", "the remaining 8", "S3 and S4 remain"
   // ("the remaining 2 commits applied cleanly" says they are done).
   { id: "unfinished.remaining", group: "unfinished", scope: "clause", holds: notACaseOrKept, pattern: /\bremaining(?: work| steps?| items?| tasks?| parts?)?(?: from [^:\n]{1,60})?:|\b(?:still|yet) to (?:do|go|be done|run|come)\b|\bleft to do\b|\b(?:one|two|three|a few|\d+) remaining (?:[\w-]+ )?(?:issues?|problems?|errors?|bugs?|failures?|items?|tasks?|steps?)\b|\b(?:is|are) left\b|\bleftover\b|\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|few|more)(?: [a-z]+)? to go\b|\bthe (?:\d+|two|three|four|five|six|seven|eight|nine|ten) remaining (?:work|steps?|items?|tasks?|parts?|files|endpoints|tests|commits|changes|suggestions|comments|issues|points|todos)\b(?![^;\n]{0,120}\b(?:applied|passed|pass|succeeded|work|cleanly|already|are (?:done|fine|unchanged|unaffected)|were \w+ed)\b)|\bthe (?:remaining|other) (?:\d+ |two |three |four |five |six |seven |eight |nine |ten )?(?:work|steps?|items?|tasks?|parts?|ones|files|endpoints|tests|commits|changes|suggestions|comments|issues|points|todos|\d+|two|three|four|five|six|seven|eight|nine|ten)\b(?<!\bthe other (?:ones|files|endpoints|tests|commits|changes|suggestions|comments|issues|points|todos))(?![^;\n]{0,120}\b(?:applied|passed|pass|succeeded|work|cleanly|already|are (?:done|fine|unchanged|unaffected)|were \w+ed)\b)|\b(?:remains?|remain)\b(?<!\bno\b[^.;,\n]{0,60}\b(?:remains?|remain))(?<!\b(?:ensur(?:e|es|ing)|keep(?:s|ing)?|mak(?:e|es|ing) sure|so that|while)\b[^.;,\n]{0,40}\b(?:remains?|remain))(?! (?!un|blocked\b|failed\b|stalled\b|unaddressed\b)[a-z]{3,}ed\b)(?! (?:exactly |only |just |still |fully |largely |mostly |entirely )?(?:the same|unchanged|compatible|as|intact|stable|valid|available|untouched|accurate|correct|true|relevant|safe|fine|consistent|pending until|on|in|at|until|under|inside|within|where|there|local|private|optional|supported|functional|operational|usable|responsive|active|enabled|disabled|in effect|in sync|backwards? compatible|backwards?-compatible|readable|accessible|visible)\b)/i },
