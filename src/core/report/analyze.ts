@@ -271,7 +271,7 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
   // read them: a cause may be one).
   const hypothesesOut = withoutHypothesisItems(statements);
   const unfinishedClause = hypothesesOut === statements ? clause : allClauses(hypothesesOut);
-  // Round 7 (docs/decisions/0195): some unfinished rows also skip a feature list's items or a limits section.
+  // Round 7: some unfinished rows also skip a feature list's items or a limits section (0195), or read only the status zone (0196).
   const memo: Array<string | undefined> = [];
   const clausesOfKept = hypothesesOut === statements ? (i: number) => perStatement[i] as string : (i: number) => (memo[i] ??= statementClauses(hypothesesOut[i] as string));
   const narrowerClause = narrowerClauses(hypothesesOut, clausesOfKept, hypothesesOut === statements ? segment : -1, lastParagraph);
@@ -433,8 +433,8 @@ const OUTSIDE_FAILURES = /\bfail(?:s|ed|ing|ures?)?\b[^.;\n]{0,120}?\b(?:pre-?ex
  * A line that introduces what the delivered change has or does ("I've enhanced the disconnect process with:", "Detailed
  * logging at each step:", "The component includes:", "Features:"): its items describe the code's behaviour, so a step
  * the code takes ("- Waiting for graceful shutdown") or a case it handles ("- Failing requests are retried") is not the
- * work blocked or failing. Only the rows that also name behaviour (FEATURE_ROWS) skip them; "not yet", ❌ and
- * "remaining" in such a list still count (docs/decisions/0195).
+ * work blocked or failing. Only the rows that also name behaviour (FEATURE_ROWS) skip them; "remaining", ❌ and what the
+ * agent could not do in such a list still count (docs/decisions/0195; 0196's status zone applies to its items as to any).
  */
 const FEATURE_INTRO = /\b(?:includes?|including|provides?|features?|supports?|with|covers?|handles?|at each step)\s*:\s*$/i;
 const FEATURE_ROWS: ReadonlySet<string> = new Set(["unfinished.blocked", "unfinished.fails"]);
