@@ -698,3 +698,115 @@ describe("per-clause decisions (docs/decisions/0091)", () => {
     for (const text of runs) expect(analyzeFinalReport(`${text}\n\nDone.`).chars).toBe(text.length + 7);
   });
 });
+
+describe("round 7: what a clause says about the work's state (docs/decisions/0195)", () => {
+  const fields = (text: string) => {
+    const { claimsComplete, statesUnfinished } = analyzeFinalReport(text);
+    return { claimsComplete, statesUnfinished };
+  };
+
+  it("a failure or a mark its clause places outside the work is not work left; one in the work still is", () => {
+    const outside = "The parser is done. We have 12 passing tests and 2 failing tests, both in the existing RingBuffer code (not our new parser).";
+    const mark = "Implemented the parser.\n\n- ✅ Parser tests pass\n- ❌ 2 RingBuffer tests fail (pre-existing issues in the RingBuffer implementation)";
+    const inside = "The parser is done. We have 12 passing tests and 2 failing tests in the new parser.";
+    expect([fields(outside), fields(mark), fields(inside), fields(mark.replace(" (pre-existing issues in the RingBuffer implementation)", ""))]).toEqual([
+      { claimsComplete: true, statesUnfinished: false },
+      { claimsComplete: true, statesUnfinished: false },
+      { claimsComplete: false, statesUnfinished: true },
+      { claimsComplete: false, statesUnfinished: true },
+    ]);
+  });
+
+  it("a test count short of the whole is not work left when the reply places its failures outside the work, and says so in --explain", () => {
+    const reply = (why: string) => `The collection is implemented.\n\n- 57 out of 59 tests passing\n\nThe failing tests are ${why}.`;
+    const outside = reply("in the existing RingBuffer code and are not related to our new collection");
+    expect([fields(outside), explainFinalReport(outside).at(-1)?.id, fields(reply("the two new sorting tests"))]).toEqual([
+      { claimsComplete: true, statesUnfinished: false },
+      "outside.no-state",
+      { claimsComplete: false, statesUnfinished: true },
+    ]);
+  });
+
+  it("a feature list's steps are the code's behaviour, not the work blocked; what the agent could not do in it still counts", () => {
+    const reply = (item: string) => `I've enhanced the disconnect process with:\n\n1. Detailed logging at each step:\n   - Process termination attempt\n   - ${item}\n   - State reset\n\nRun it with \`--verbose\` to see each step.`;
+    expect([fields(reply("Waiting for graceful shutdown")), fields(reply("Forced kill (I couldn't test it: no VPN here)")), fields("I've enhanced the disconnect process.\n\nStatus:\n- Waiting for graceful shutdown")]).toEqual([
+      { claimsComplete: true, statesUnfinished: false },
+      { claimsComplete: false, statesUnfinished: true },
+      { claimsComplete: false, statesUnfinished: true },
+    ]);
+  });
+
+  it("what a limits section says is not done bounds the scope; a failure under it, or the same line elsewhere, still counts", () => {
+    const reply = (heading: string, line: string) => `Implemented the importer for pi v3 sessions.\n\n## ${heading}\n\n${line}`;
+    expect([fields(reply("Limitations", "Not checked against v1 sessions.")), fields(reply("Known limitations", "- results are not ranked yet")), fields(reply("Limitations", "The v1 importer still fails on empty files.")), fields(reply("Status", "Not checked against v1 sessions."))]).toEqual([
+      { claimsComplete: true, statesUnfinished: false },
+      { claimsComplete: true, statesUnfinished: false },
+      { claimsComplete: false, statesUnfinished: true },
+      { claimsComplete: false, statesUnfinished: true },
+    ]);
+  });
+
+  it("the report after the last announced act is read when it starts at the fourth statement", () => {
+    const text = "The errors come from a duplicate method.\n\nI will remove the duplicate, keeping the documented one.\n\nI will now make this change.\n\nThe duplicate method has been removed from `database.ts`.\n\nIf you have more errors, let me know!";
+    expect(fields(text)).toEqual({ claimsComplete: true, statesUnfinished: false });
+  });
+
+  it("a label reporting the changes may carry a parenthetical", () => {
+    const text = "### Why the button was enabled\nThe results had no linked signal.\n\nSee the dialog below.\n\n### What I changed (so it can't happen anymore)\n- the dialog shows the linked state\n\nRun the flow again to see it.";
+    expect([fields(text).claimsComplete, reportPatternHits(text).includes("complete.label")]).toEqual([true, true]);
+  });
+});
+
+describe("round 7: a reply that opens reporting a tracking document written (docs/decisions/0195)", () => {
+  const fields = (text: string) => {
+    const { claimsComplete, statesUnfinished } = analyzeFinalReport(text);
+    return { claimsComplete, statesUnfinished };
+  };
+  const body = "\n\nThe key issues it records:\n\n1. Failing tests: the `process` method is not working as expected.\n2. There are several linter errors in `core.py`.\n3. ❌ Docs for the CLI";
+
+  it("the failures, leftovers and marks it lists are the document's content; what the agent could not do still counts", () => {
+    expect([
+      fields(`I've updated the TODO.md file to reflect the current state of the project.${body}`),
+      fields(`The implementation plan has been updated to reflect our progress.${body}`),
+      fields(`## Analysis Summary\n\nI've analyzed the codebase and updated both documents to reflect what is done.${body}`),
+      fields(`I've updated the TODO.md file to reflect the current state.${body}\n\nI couldn't run the test suite: the database is down.`),
+      fields(`I've updated the parser to reflect the new grammar.${body}`),
+    ]).toEqual([
+      { claimsComplete: true, statesUnfinished: false },
+      { claimsComplete: true, statesUnfinished: false },
+      { claimsComplete: true, statesUnfinished: false },
+      { claimsComplete: false, statesUnfinished: true },
+      { claimsComplete: false, statesUnfinished: true },
+    ]);
+    expect(explainFinalReport(`I've updated the TODO.md file to reflect the current state of the project.${body}`).at(-1)?.id).toBe("document.no-state");
+  });
+});
+
+describe("round 7: where a clause that describes the code stands (docs/decisions/0195)", () => {
+  const fields = (text: string) => {
+    const { claimsComplete, statesUnfinished } = analyzeFinalReport(text);
+    return { claimsComplete, statesUnfinished };
+  };
+  const opening = "I've added the retry wrapper to the uploader.\n\nIt wraps every request in `withRetry`.\n\nThe wrapper is exported from `net.ts`.";
+
+  it("a body sentence that says the code fails or is not configured describes the code; the same sentence in the opening, the closing, a status line or the agent's own report is the work's state", () => {
+    const body = "The old client fails with a 401 on expired tokens, and its fallback cache is incomplete.";
+    expect([
+      fields(`${opening}\n\n${body}\n\nThe call sites are unchanged.`),
+      fields(`${body}\n\n${opening}\n\nThe call sites are unchanged.`),
+      fields(`${opening}\n\nThe call sites are unchanged.\n\n${body}`),
+      fields(`${opening}\n\n| check | result |\n|---|---|\n| upload | fails with a 401 |\n\nThe call sites are unchanged.`),
+      fields(`${opening}\n\nI started adding the token refresh but there's one linter error to fix in \`auth.ts\`.\n\nThe call sites are unchanged.`),
+    ]).toEqual([
+      { claimsComplete: true, statesUnfinished: false },
+      { claimsComplete: false, statesUnfinished: true },
+      { claimsComplete: false, statesUnfinished: true },
+      { claimsComplete: false, statesUnfinished: true },
+      { claimsComplete: false, statesUnfinished: true },
+    ]);
+  });
+
+  it("rows about the agent's own work still read the whole reply", () => {
+    expect(fields(`${opening}\n\nI couldn't run the integration tests because the staging database is down.\n\nThe call sites are unchanged.`)).toEqual({ claimsComplete: false, statesUnfinished: true });
+  });
+});
