@@ -181,3 +181,16 @@ describe("armstudy run --model record:/replay:", () => {
     expect(await readFile(join(dir, "tape"), "utf8")).toEqual("keep");
   });
 });
+
+describe("compare / gate / power on a folder that is not a study", () => {
+  const notStudy = (folder: string) =>
+    `${join(dir, folder)} is not a study results folder: study.json is missing. Pass a folder that \`armstudy study\` wrote (reports/<study>/<stamp>).`;
+
+  it("exits 2 naming the folder, as report, view and merge do (was exit 1, a gate's 'fired' code)", async () => {
+    await mkdir(join(dir, "empty"));
+    expect(await cli(["compare", "nope", "empty"])).toEqual({ code: 2, out: "", err: `armstudy compare: ${notStudy("nope")}\n` });
+    expect(await cli(["gate", "nope", "--fail-if", "goal.falseCompletion.rate > 0.2"])).toEqual({ code: 2, out: "", err: `armstudy gate: ${notStudy("nope")}\n` });
+    expect(await cli(["power", "empty"])).toEqual({ code: 2, out: "", err: `armstudy power: ${notStudy("empty")}\n` });
+    expect((await readdir(dir)).sort()).toEqual(["empty"]);
+  });
+});
