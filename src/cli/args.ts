@@ -11,8 +11,36 @@ export function parseCommandArgs<T extends ParseArgsConfig>(config: T, usage: st
   try {
     return parseArgs(config);
   } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\nusage: ${usage}`);
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`${unknownOptionHint(error, Object.keys(config.options ?? {})) ?? message}\nusage: ${usage}`);
   }
+}
+
+/**
+ * For a mistyped long flag, "Unknown option '--arms'; did you mean --arm?" when one known flag is at
+ * most two edits away. Node's own message instead advises `--` for positionals, which a typo never needs.
+ */
+function unknownOptionHint(error: unknown, known: readonly string[]): string | null {
+  if ((error as { code?: unknown }).code !== "ERR_PARSE_ARGS_UNKNOWN_OPTION") return null;
+  const typed = /Unknown option '(--[^'=]+)/.exec((error as Error).message)?.[1];
+  if (typed === undefined) return null;
+  const near = known.filter((name) => name.length > 1 && editDistance(typed.slice(2), name) <= 2).sort((a, b) => editDistance(typed.slice(2), a) - editDistance(typed.slice(2), b));
+  return near.length === 0 ? `Unknown option '${typed}'` : `Unknown option '${typed}'; did you mean --${near[0]}?`;
+}
+
+/** Levenshtein distance, with a swap of two neighbours counted as one edit. */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = d[i] as number[];
+      const up = d[i - 1] as number[];
+      row[j] = Math.min(up[j] as number, row[j - 1] as number) + 1;
+      row[j] = Math.min(row[j] as number, (up[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
+    }
+  }
+  return (d[a.length] as number[])[b.length] as number;
 }
 
 /** The reply text from FILE (relative to the working directory), or from standard input for `-` or no FILE. */

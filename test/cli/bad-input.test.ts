@@ -194,3 +194,21 @@ describe("compare / gate / power on a folder that is not a study", () => {
     expect((await readdir(dir)).sort()).toEqual(["empty"]);
   });
 });
+
+describe("a mistyped flag", () => {
+  const firstLine = async (args: string[]) => {
+    const { code, out, err } = await cli(args);
+    return { code, out, first: err.split("\n")[0] };
+  };
+
+  it("names the flag it is one or two letters from (was Node's advice about positionals after --)", async () => {
+    expect(await firstLine(["study", "--arms", "goal"])).toEqual({ code: 2, out: "", first: "armstudy study: Unknown option '--arms'; did you mean --arm?" });
+    expect(await firstLine(["budget", "--jsn"])).toEqual({ code: 2, out: "", first: "armstudy budget: Unknown option '--jsn'; did you mean --json?" });
+    expect(await firstLine(["analyze", "x.jsonl", "--reocrd", "out.jsonl"])).toEqual({ code: 2, out: "", first: "armstudy analyze: Unknown option '--reocrd'; did you mean --record?" });
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it("far from every flag, says only that it is unknown", async () => {
+    expect(await firstLine(["budget", "--frobnicate"])).toEqual({ code: 2, out: "", first: "armstudy budget: Unknown option '--frobnicate'" });
+  });
+});
