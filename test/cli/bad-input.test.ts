@@ -212,3 +212,15 @@ describe("a mistyped flag", () => {
     expect(await firstLine(["budget", "--frobnicate"])).toEqual({ code: 2, out: "", first: "armstudy budget: Unknown option '--frobnicate'" });
   });
 });
+
+describe("armstudy power", () => {
+  it("a --difference or --sd out of range says the range in words (was 'from 5e-324 to 1.7976931348623157e+308')", async () => {
+    const first = async (args: string[]) => {
+      const { code, out, err } = await cli(args);
+      return { code, out, first: err.split("\n")[0] };
+    };
+    expect(await first(["power", "--baseline-rate", "0.6", "--difference", "0"])).toEqual({ code: 2, out: "", first: "armstudy power: --difference 0: give a number above 0" });
+    expect(await first(["power", "--sd", "-1", "--difference", "2"])).toEqual({ code: 2, out: "", first: "armstudy power: --sd -1: give a number of at least 0" });
+    expect(await first(["power", "--baseline-rate", "1.5", "--difference", "0.2"])).toEqual({ code: 2, out: "", first: "armstudy power: --baseline-rate 1.5: give a number from 0 to 1" });
+  });
+});

@@ -30,8 +30,14 @@ const USAGE = [
 function numberFlag(name: string, text: string | undefined, min: number, max: number): number | undefined {
   if (text === undefined) return undefined;
   const value = Number(text);
-  if (!Number.isFinite(value) || value < min || value > max) throw new UsageError(`--${name} ${text}: give a number from ${min} to ${max}\nusage: ${USAGE_LINE}`);
+  if (!Number.isFinite(value) || value < min || value > max) throw new UsageError(`--${name} ${text}: give a number ${range(min, max)}\nusage: ${USAGE_LINE}`);
   return value;
+}
+
+/** A flag's range in words: no 5e-324 or 1.8e308 in a message. */
+function range(min: number, max: number): string {
+  if (max === Number.MAX_VALUE) return min === Number.MIN_VALUE ? "above 0" : `of at least ${min}`;
+  return `from ${min} to ${max}`;
 }
 
 export function describePlan(plan: RunPlan): string {
