@@ -220,7 +220,7 @@ describe("armstudy power", () => {
       return { code, out, first: err.split("\n")[0] };
     };
     expect(await first(["power", "--baseline-rate", "0.6", "--difference", "0"])).toEqual({ code: 2, out: "", first: "armstudy power: --difference 0: give a number above 0" });
-    expect(await first(["power", "--sd", "-1", "--difference", "2"])).toEqual({ code: 2, out: "", first: "armstudy power: --sd -1: give a number of at least 0" });
+    expect(await first(["power", "--sd=-1", "--difference", "2"])).toEqual({ code: 2, out: "", first: "armstudy power: --sd -1: give a number of at least 0" });
     expect(await first(["power", "--baseline-rate", "1.5", "--difference", "0.2"])).toEqual({ code: 2, out: "", first: "armstudy power: --baseline-rate 1.5: give a number from 0 to 1" });
   });
 });
