@@ -224,3 +224,17 @@ describe("armstudy power", () => {
     expect(await first(["power", "--baseline-rate", "1.5", "--difference", "0.2"])).toEqual({ code: 2, out: "", first: "armstudy power: --baseline-rate 1.5: give a number from 0 to 1" });
   });
 });
+
+describe("armstudy analyze on a file cut short in its first line", () => {
+  it("says which line is not JSON, not only that no line is (exit 2, nothing recorded)", async () => {
+    const session = await readFile(join(ROOT, "fixtures/sessions/offline-real-clients/pi-session.jsonl"), "utf8");
+    await writeFile(join(dir, "cut.jsonl"), session.slice(0, 40));
+    const { code, out, err } = await cli(["analyze", "cut.jsonl", "--record", "cut.record.jsonl"]);
+    expect({ code, out, first: err.split(". Known:")[0] }).toEqual({
+      code: 2,
+      out: "",
+      first: `armstudy analyze: ${join(dir, "cut.jsonl")}: not a session format armstudy reads (no JSON object lines; line 1 is not valid JSON (cut short, or not a JSON line): ${JSON.stringify(session.slice(0, 40))})`,
+    });
+    expect(await readdir(dir)).toEqual(["cut.jsonl"]);
+  });
+});
