@@ -2,6 +2,7 @@
 import { mkdir, readFile, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { nearestName } from "../core/nearest-name.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
 import { InputError, UsageError } from "./errors.ts";
 import type { CliIO } from "./io.ts";
@@ -24,24 +25,10 @@ function unknownOptionHint(error: unknown, known: readonly string[]): string | n
   if ((error as { code?: unknown }).code !== "ERR_PARSE_ARGS_UNKNOWN_OPTION") return null;
   const typed = /Unknown option '(--[^'=]+)/.exec((error as Error).message)?.[1];
   if (typed === undefined) return null;
-  const near = known.filter((name) => name.length > 1 && editDistance(typed.slice(2), name) <= 2).sort((a, b) => editDistance(typed.slice(2), a) - editDistance(typed.slice(2), b));
-  return near.length === 0 ? `Unknown option '${typed}'` : `Unknown option '${typed}'; did you mean --${near[0]}?`;
+  const near = nearestName(typed.slice(2), known.filter((name) => name.length > 1));
+  return near === null ? `Unknown option '${typed}'` : `Unknown option '${typed}'; did you mean --${near}?`;
 }
 
-/** Levenshtein distance, with a swap of two neighbours counted as one edit. */
-function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const row = d[i] as number[];
-      const up = d[i - 1] as number[];
-      row[j] = Math.min(up[j] as number, row[j - 1] as number) + 1;
-      row[j] = Math.min(row[j] as number, (up[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
-    }
-  }
-  return (d[a.length] as number[])[b.length] as number;
-}
 
 /** The reply text from FILE (relative to the working directory), or from standard input for `-` or no FILE. */
 export async function readReply(file: string | undefined, io: CliIO): Promise<string> {

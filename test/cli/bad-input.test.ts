@@ -238,3 +238,16 @@ describe("armstudy analyze on a file cut short in its first line", () => {
     expect(await readdir(dir)).toEqual(["cut.jsonl"]);
   });
 });
+
+describe("a mistyped arm", () => {
+  it("names the arm it is nearest to, with the list, and runs nothing", async () => {
+    const arms = join(ROOT, "arms");
+    const { code, out, err } = await cli(["prompt", "show", "--arm", "gaol", "--arms", arms]);
+    const names = (await readdir(arms, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+    expect({ code, out, err }).toEqual({
+      code: 2,
+      out: "",
+      err: `armstudy prompt: ${join(arms, "gaol/arm.yaml")}: no arm "gaol" here (arms in ${arms}: ${names.join(", ")}). Did you mean "goal"? Check the name or create the file.\n`,
+    });
+  });
+});

@@ -184,7 +184,7 @@ describe("armstudy budget on bad input: exit 2, file and field named, nothing wr
       "an unknown arm on the command line",
       {},
       ["--arm", "tiny", "--arm", "tinny"],
-      'armstudy budget: arms/tinny/arm.yaml: no arm "tinny" here (arms in arms: tiny). Check the name or create the file.\n',
+      'armstudy budget: arms/tinny/arm.yaml: no arm "tinny" here (arms in arms: tiny). Did you mean "tiny"? Check the name or create the file.\n',
     ],
     [
       "a missing --budgets file",
