@@ -2,6 +2,7 @@
 import { mkdir, readFile, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { nearestName } from "../core/nearest-name.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
 import { InputError, UsageError } from "./errors.ts";
 import type { CliIO } from "./io.ts";
@@ -11,9 +12,23 @@ export function parseCommandArgs<T extends ParseArgsConfig>(config: T, usage: st
   try {
     return parseArgs(config);
   } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\nusage: ${usage}`);
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`${unknownOptionHint(error, Object.keys(config.options ?? {})) ?? message}\nusage: ${usage}`);
   }
 }
+
+/**
+ * For a mistyped long flag, "Unknown option '--arms'; did you mean --arm?" when one known flag is at
+ * most two edits away. Node's own message instead advises `--` for positionals, which a typo never needs.
+ */
+function unknownOptionHint(error: unknown, known: readonly string[]): string | null {
+  if ((error as { code?: unknown }).code !== "ERR_PARSE_ARGS_UNKNOWN_OPTION") return null;
+  const typed = /Unknown option '(--[^'=]+)/.exec((error as Error).message)?.[1];
+  if (typed === undefined) return null;
+  const near = nearestName(typed.slice(2), known.filter((name) => name.length > 1));
+  return near === null ? `Unknown option '${typed}'` : `Unknown option '${typed}'; did you mean --${near}?`;
+}
+
 
 /** The reply text from FILE (relative to the working directory), or from standard input for `-` or no FILE. */
 export async function readReply(file: string | undefined, io: CliIO): Promise<string> {

@@ -60,3 +60,11 @@ export function planRunsFromPilot(results: LoadedResults, question: StudyQuestio
   }
   return { metric: question.metric, baselineRate, unpaired, paired, discordance, pilotRuns, power, alpha: question.alpha, pilotTestDouble };
 }
+
+/**
+ * The primary arms `results` has no finished runs of. Empty means it can be the pilot; otherwise
+ * a plan from it would read a missing arm as a zero difference.
+ */
+export function pilotGaps(results: LoadedResults, question: StudyQuestion["primary"]): string[] {
+  return [question.baseline, question.treatment].filter((arm) => scoredRuns(results.results, arm).length === 0);
+}

@@ -316,6 +316,8 @@ export interface LoadedResults {
 
 export class ResultsError extends Error {
   readonly code = "STUDY_RESULTS";
+  // A folder that is not a study, or one whose files do not validate, is bad input (exit 2), never a gate that fired (1).
+  readonly exitCode = 2;
   constructor(message: string) {
     super(message);
     this.name = "ResultsError";

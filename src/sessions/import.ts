@@ -98,9 +98,12 @@ export function detectFormat(first: Record<string, unknown>[]): { format: Sessio
   return null;
 }
 
-function describeFirst(first: Record<string, unknown>[]): string {
+function describeFirst(first: Record<string, unknown>[], peeked: readonly Parsed[] = []): string {
   const types = [...new Set(first.slice(0, 5).map((o) => (typeof o.type === "string" ? o.type : `(keys ${Object.keys(o).slice(0, 4).join(",")})`)))];
-  return types.length === 0 ? "no JSON object lines" : `first line types: ${types.join(", ")}`;
+  if (types.length > 0) return `first line types: ${types.join(", ")}`;
+  // A file cut short in its first line has no object at all: say which line and why.
+  const bad = peeked.find((p): p is { lineNo: number; problem: string } => "problem" in p);
+  return bad === undefined ? "no JSON object lines" : `no JSON object lines; line ${bad.lineNo} is ${bad.problem.replace(/; skipped$/, "")}`;
 }
 
 /** Opens a session from any byte stream. Throws SessionFormatError when it is empty or unrecognised. */
@@ -132,7 +135,7 @@ export async function openSession(input: AsyncIterable<Uint8Array | string>, opt
     if (detected === null) {
       throw new SessionFormatError(
         "SESSION_UNKNOWN_FORMAT",
-        `${name}: not a session format armstudy reads (${describeFirst(firstObjects)}). Known: ${FORMATS.map((f) => `${f.name} (${f.title})`).join("; ")}`,
+        `${name}: not a session format armstudy reads (${describeFirst(firstObjects, peeked)}). Known: ${FORMATS.map((f) => `${f.name} (${f.title})`).join("; ")}`,
       );
     }
     format = detected.format;

@@ -2,6 +2,8 @@
  * Errors of the study layer. Each has a stable `code`; the message names the file, field or run
  * that is wrong and what to do about it. The CLI turns `StudyInputError` into exit code 2.
  */
+import type { LineOf } from "./yaml-lines.ts";
+
 export type StudyErrorCode =
   | "STUDY_FILE" // a study file that does not parse or validate
   | "STUDY_CHECKS" // an acceptance-checks file that does not parse or validate
@@ -26,13 +28,22 @@ export class StudyInputError extends Error {
   }
 }
 
-/** Formats zod issues as `<file>: field a.b: message`, one per line, so every problem names its place. */
+/**
+ * Formats zod issues as `<file>: field a.b: message` (with `line N: ` first when `lineOf` can place
+ * it), one per line, so every problem names its place.
+ */
 export function describeZodIssues(
   file: string,
-  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string; code?: string; keys?: readonly string[] }>,
+  lineOf?: LineOf,
 ): string {
   return issues
     .slice(0, 8)
-    .map((issue) => `${file}: ${issue.path.length > 0 ? `field ${issue.path.map(String).join(".")}` : "top level"}: ${issue.message}`)
+    .map((issue) => {
+      // An unknown key is found at the key itself; any other issue at its value.
+      const line = lineOf?.(issue.path, issue.code === "unrecognized_keys" ? issue.keys?.[0] : undefined);
+      const where = issue.path.length > 0 ? `field ${issue.path.map(String).join(".")}` : "top level";
+      return `${file}: ${line === undefined ? "" : `line ${line}: `}${where}: ${issue.message}`;
+    })
     .join("\n");
 }

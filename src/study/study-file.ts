@@ -11,6 +11,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { StudyInputError, describeZodIssues } from "./errors.ts";
+import { type LineOf, yamlLines } from "./yaml-lines.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
 import { TASK_FILE, type TaskSpec, loadTask, loadTasks } from "./task.ts";
 import { existsSync } from "node:fs";
@@ -177,10 +178,10 @@ export interface StudySpec {
 export const STUDY_FILE_SUFFIX = ".study.yaml";
 
 /** Validates parsed YAML as a study file and resolves its paths against the file's folder. */
-export function parseStudyFile(value: unknown, file: string): StudySpec {
+export function parseStudyFile(value: unknown, file: string, lineOf?: LineOf): StudySpec {
   const parsed = StudyFileSchema.safeParse(value);
   if (!parsed.success) {
-    throw new StudyInputError("STUDY_FILE", `${describeZodIssues(file, parsed.error.issues)}\nSee docs/study-files.md for the fields.`, file);
+    throw new StudyInputError("STUDY_FILE", `${describeZodIssues(file, parsed.error.issues, lineOf)}\nSee docs/study-files.md for the fields.`, file);
   }
   const data = parsed.data;
   const dir = dirname(resolve(file));
@@ -270,7 +271,7 @@ export async function loadStudyFile(file: string): Promise<StudySpec> {
   } catch (error) {
     throw new StudyInputError("STUDY_FILE", `${file}: not valid YAML: ${(error as Error).message}`, file);
   }
-  const spec = parseStudyFile(value, file);
+  const spec = parseStudyFile(value, file, (path, key) => yamlLines(text)(path, key));
   if (spec.taskEntries !== null) {
     spec.tasks = await loadTasks(spec.taskEntries, dirname(spec.file), file);
     // One task keeps the one-task folder layout (runs/<arm>/run-<i>), whichever form named it.

@@ -181,3 +181,73 @@ describe("armstudy run --model record:/replay:", () => {
     expect(await readFile(join(dir, "tape"), "utf8")).toEqual("keep");
   });
 });
+
+describe("compare / gate / power on a folder that is not a study", () => {
+  const notStudy = (folder: string) =>
+    `${join(dir, folder)} is not a study results folder: study.json is missing. Pass a folder that \`armstudy study\` wrote (reports/<study>/<stamp>).`;
+
+  it("exits 2 naming the folder, as report, view and merge do (was exit 1, a gate's 'fired' code)", async () => {
+    await mkdir(join(dir, "empty"));
+    expect(await cli(["compare", "nope", "empty"])).toEqual({ code: 2, out: "", err: `armstudy compare: ${notStudy("nope")}\n` });
+    expect(await cli(["gate", "nope", "--fail-if", "goal.falseCompletion.rate > 0.2"])).toEqual({ code: 2, out: "", err: `armstudy gate: ${notStudy("nope")}\n` });
+    expect(await cli(["power", "empty"])).toEqual({ code: 2, out: "", err: `armstudy power: ${notStudy("empty")}\n` });
+    expect((await readdir(dir)).sort()).toEqual(["empty"]);
+  });
+});
+
+describe("a mistyped flag", () => {
+  const firstLine = async (args: string[]) => {
+    const { code, out, err } = await cli(args);
+    return { code, out, first: err.split("\n")[0] };
+  };
+
+  it("names the flag it is one or two letters from (was Node's advice about positionals after --)", async () => {
+    expect(await firstLine(["study", "--arms", "goal"])).toEqual({ code: 2, out: "", first: "armstudy study: Unknown option '--arms'; did you mean --arm?" });
+    expect(await firstLine(["budget", "--jsn"])).toEqual({ code: 2, out: "", first: "armstudy budget: Unknown option '--jsn'; did you mean --json?" });
+    expect(await firstLine(["analyze", "x.jsonl", "--reocrd", "out.jsonl"])).toEqual({ code: 2, out: "", first: "armstudy analyze: Unknown option '--reocrd'; did you mean --record?" });
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it("far from every flag, says only that it is unknown", async () => {
+    expect(await firstLine(["budget", "--frobnicate"])).toEqual({ code: 2, out: "", first: "armstudy budget: Unknown option '--frobnicate'" });
+  });
+});
+
+describe("armstudy power", () => {
+  it("a --difference or --sd out of range says the range in words (was 'from 5e-324 to 1.7976931348623157e+308')", async () => {
+    const first = async (args: string[]) => {
+      const { code, out, err } = await cli(args);
+      return { code, out, first: err.split("\n")[0] };
+    };
+    expect(await first(["power", "--baseline-rate", "0.6", "--difference", "0"])).toEqual({ code: 2, out: "", first: "armstudy power: --difference 0: give a number above 0" });
+    expect(await first(["power", "--sd=-1", "--difference", "2"])).toEqual({ code: 2, out: "", first: "armstudy power: --sd -1: give a number of at least 0" });
+    expect(await first(["power", "--baseline-rate", "1.5", "--difference", "0.2"])).toEqual({ code: 2, out: "", first: "armstudy power: --baseline-rate 1.5: give a number from 0 to 1" });
+  });
+});
+
+describe("armstudy analyze on a file cut short in its first line", () => {
+  it("says which line is not JSON, not only that no line is (exit 2, nothing recorded)", async () => {
+    const session = await readFile(join(ROOT, "fixtures/sessions/offline-real-clients/pi-session.jsonl"), "utf8");
+    await writeFile(join(dir, "cut.jsonl"), session.slice(0, 40));
+    const { code, out, err } = await cli(["analyze", "cut.jsonl", "--record", "cut.record.jsonl"]);
+    expect({ code, out, first: err.split(". Known:")[0] }).toEqual({
+      code: 2,
+      out: "",
+      first: `armstudy analyze: ${join(dir, "cut.jsonl")}: not a session format armstudy reads (no JSON object lines; line 1 is not valid JSON (cut short, or not a JSON line): ${JSON.stringify(session.slice(0, 40))})`,
+    });
+    expect(await readdir(dir)).toEqual(["cut.jsonl"]);
+  });
+});
+
+describe("a mistyped arm", () => {
+  it("names the arm it is nearest to, with the list, and runs nothing", async () => {
+    const arms = join(ROOT, "arms");
+    const { code, out, err } = await cli(["prompt", "show", "--arm", "gaol", "--arms", arms]);
+    const names = (await readdir(arms, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+    expect({ code, out, err }).toEqual({
+      code: 2,
+      out: "",
+      err: `armstudy prompt: ${join(arms, "gaol/arm.yaml")}: no arm "gaol" here (arms in ${arms}: ${names.join(", ")}). Did you mean "goal"? Check the name or create the file.\n`,
+    });
+  });
+});

@@ -184,7 +184,7 @@ describe("armstudy budget on bad input: exit 2, file and field named, nothing wr
       "an unknown arm on the command line",
       {},
       ["--arm", "tiny", "--arm", "tinny"],
-      'armstudy budget: arms/tinny/arm.yaml: no arm "tinny" here (arms in arms: tiny). Check the name or create the file.\n',
+      'armstudy budget: arms/tinny/arm.yaml: no arm "tinny" here (arms in arms: tiny). Did you mean "tiny"? Check the name or create the file.\n',
     ],
     [
       "a missing --budgets file",
@@ -219,7 +219,7 @@ describe("armstudy budget on bad input: exit 2, file and field named, nothing wr
     const { code, out, err } = await cli(["budget", "--update-baseline"], dir);
     expect([code, out]).toEqual([2, ""]);
     expect(err).toBe(
-      `armstudy budget: arms/pinned/arm.yaml: prompt.ref: git ref "no-such-tag" is not a commit or tag in ${dir}. Use a commit hash or tag that exists (git log --oneline, git tag), or fetch it first (a shallow clone lacks history: git fetch --unshallow).\n`,
+      `armstudy budget: arms/pinned/arm.yaml: prompt.ref: git ref "no-such-tag" is not a branch, commit or tag in ${dir}, nor a remote-tracking branch. Use a branch, commit hash or tag that exists (git log --oneline, git branch -a, git tag), or fetch it first (a shallow clone lacks history: git fetch --unshallow).\n`,
     );
     expect(existsSync(join(dir, "arms/budget-baseline.json"))).toBe(false);
   });

@@ -169,3 +169,31 @@ describe("study and checks files that are not UTF-8", () => {
     ]);
   });
 });
+
+describe("armstudy study: a wrong field in the study file", () => {
+  const ROOT = join(import.meta.dirname, "../..");
+  const lines = [
+    "name: typo",
+    "repo:",
+    `  fixture: ${join(ROOT, "fixtures/tasks/stockbook/repo")}`,
+    `handoff: ${join(ROOT, "fixtures/tasks/stockbook/handoff.md")}`,
+    `checks: ${join(ROOT, "fixtures/tasks/stockbook/checks.yaml")}`,
+    `armsDir: ${join(ROOT, "arms")}`,
+    "arms: [ordinary]",
+    "runs: 1",
+    "model: scripted:x.yaml",
+    "limits: { maxRounds: 10 }",
+  ];
+  const withLine = (index: number, text: string) => [...lines.slice(0, index), text, ...lines.slice(index + 1), ""].join("\n");
+  const footer = "\nSee docs/study-files.md for the fields.\n";
+
+  it("names the line of a misspelt key, a wrong type and a nested misspelt key, and writes nothing", async () => {
+    await writeFile(join(dir, "key.study.yaml"), withLine(7, "run: 1"));
+    await writeFile(join(dir, "type.study.yaml"), withLine(7, "runs: five"));
+    await writeFile(join(dir, "nested.study.yaml"), withLine(9, "limits:\n  maxRound: 10"));
+    expect(await cli(["study", "key.study.yaml", "--out", "out"])).toEqual({ code: 2, out: "", err: `armstudy study: ${join(dir, "key.study.yaml")}: line 8: top level: Unrecognized key: "run"${footer}` });
+    expect(await cli(["study", "type.study.yaml", "--out", "out"])).toEqual({ code: 2, out: "", err: `armstudy study: ${join(dir, "type.study.yaml")}: line 8: field runs: Invalid input: expected number, received string${footer}` });
+    expect(await cli(["study", "nested.study.yaml", "--out", "out"])).toEqual({ code: 2, out: "", err: `armstudy study: ${join(dir, "nested.study.yaml")}: line 11: field limits: Unrecognized key: "maxRound"${footer}` });
+    expect((await readdir(dir)).sort()).toEqual(["key.study.yaml", "nested.study.yaml", "type.study.yaml"]);
+  });
+});

@@ -136,7 +136,7 @@ describe("tasks: entries", () => {
   it("a study file gives either tasks or repo, handoff and checks", async () => {
     const root = temp();
     writeFileSync(join(root, "both.study.yaml"), "tasks: [x]\nrepo: { fixture: r }\narms: [a]\nmodel: scripted:p\n");
-    await expect(loadStudyFile(join(root, "both.study.yaml"))).rejects.toThrow(`${join(root, "both.study.yaml")}: field repo: give either tasks (a suite) or repo, handoff and checks (one task), not both`);
+    await expect(loadStudyFile(join(root, "both.study.yaml"))).rejects.toThrow(`${join(root, "both.study.yaml")}: line 2: field repo: give either tasks (a suite) or repo, handoff and checks (one task), not both`);
     writeFileSync(join(root, "none.study.yaml"), "arms: [a]\nmodel: scripted:p\n");
     await expect(loadStudyFile(join(root, "none.study.yaml"))).rejects.toThrow(`${join(root, "none.study.yaml")}: field repo: required (or list task folders under tasks)`);
   });

@@ -7,7 +7,7 @@
  */
 import { resolve } from "node:path";
 import { runsForMeans, runsForPairedRates, runsForTwoRates } from "../../measure/power.ts";
-import { type RunPlan, planRunsFromPilot } from "../../render/plan-runs.ts";
+import { type RunPlan, pilotGaps, planRunsFromPilot } from "../../render/plan-runs.ts";
 import { loadResults } from "../../render/results.ts";
 import { parseCommandArgs } from "../args.ts";
 import type { Command } from "../command.ts";
@@ -30,8 +30,14 @@ const USAGE = [
 function numberFlag(name: string, text: string | undefined, min: number, max: number): number | undefined {
   if (text === undefined) return undefined;
   const value = Number(text);
-  if (!Number.isFinite(value) || value < min || value > max) throw new UsageError(`--${name} ${text}: give a number from ${min} to ${max}\nusage: ${USAGE_LINE}`);
+  if (!Number.isFinite(value) || value < min || value > max) throw new UsageError(`--${name} ${text}: give a number ${range(min, max)}\nusage: ${USAGE_LINE}`);
   return value;
+}
+
+/** A flag's range in words: no 5e-324 or 1.8e308 in a message. */
+function range(min: number, max: number): string {
+  if (max === Number.MAX_VALUE) return min === Number.MIN_VALUE ? "above 0" : `of at least ${min}`;
+  return `from ${min} to ${max}`;
 }
 
 export function describePlan(plan: RunPlan): string {
@@ -68,6 +74,13 @@ async function run(args: string[], io: CliIO): Promise<number> {
     const results = await loadResults(resolve(io.cwd, positionals[0] as string));
     const question = results.meta.question ?? null;
     if (question === null) throw new InputError(`${positionals[0]}: its study states no primary metric; add decision/hypothesis/primary to the study file (docs/study-files.md), or give --baseline-rate and --difference.`);
+    const { baseline, treatment, metric } = question.primary;
+    const gaps = pilotGaps(results, question.primary);
+    if (gaps.length > 0) {
+      throw new InputError(
+        `${positionals[0]}: no finished runs of ${gaps.join(" or ")}, so it cannot be the pilot for ${metric} (${treatment} vs ${baseline}); run both arms (armstudy study --arm ${baseline} --arm ${treatment}), or give --baseline-rate and --difference.`,
+      );
+    }
     plan = planRunsFromPilot(results, question.primary, power);
   } else if (positionals.length === 0) {
     const difference = numberFlag("difference", values.difference, Number.MIN_VALUE, Number.MAX_VALUE);

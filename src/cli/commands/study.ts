@@ -24,7 +24,7 @@ import { InputError, UsageError } from "../errors.ts";
 import { GATE_OPTIONS, GATE_USAGE, applyGates, validateGates } from "../gate-flags.ts";
 import type { CliIO } from "../io.ts";
 import { describePlan } from "./power.ts";
-import { planRunsFromPilot } from "../../render/plan-runs.ts";
+import { pilotGaps, planRunsFromPilot } from "../../render/plan-runs.ts";
 import { type StudyQuestion, loadResults } from "../../render/results.ts";
 import type { StudyVerdict } from "../../render/verdict.ts";
 import { probeSandbox } from "../../run/sandbox/probe.ts";
@@ -52,7 +52,7 @@ const USAGE = [
   "--no-sandbox run the agent's commands, the checks and real clients unconfined (recorded in every",
   "           result and on the report's first screen); without it, a machine with no bubblewrap",
   "           runs only the bundled scripted test double",
-  "--plan-runs print the runs per arm the study's primary metric needs (from its latest results as a pilot) and run nothing",
+  "--plan-runs print the runs per arm the study's primary metric needs (from its latest results that ran both of its arms, as a pilot) and run nothing",
   "--json     print one JSON object at the end instead of text",
   GATE_USAGE,
   "",
@@ -223,16 +223,23 @@ function verdictLine(verdict: StudyVerdict): string {
   return `verdict (${metric}, ${treatment} vs ${baseline}): ${word}\n`;
 }
 
-/** `study --plan-runs`: runs per arm for the study's primary metric, its latest results folder as the pilot. */
+/** `study --plan-runs`: runs per arm for the study's primary metric, its latest results folder that ran both arms as the pilot. */
 async function planRuns(study: string, question: StudyQuestion | null, io: CliIO): Promise<number> {
   if (question === null) throw new UsageError("--plan-runs needs a study file that states a primary metric (decision, hypothesis, primary: see docs/study-files.md)");
-  const pilot = stampedResults(resolve(io.cwd, "reports", study))[0];
-  if (pilot === undefined) {
-    io.stdout(`no results of study ${study} yet to use as a pilot: run a few runs first, or use armstudy power --baseline-rate R --difference ${question.primary.minDifference}\n`);
+  const { baseline, treatment, minDifference } = question.primary;
+  const folders = stampedResults(resolve(io.cwd, "reports", study));
+  // The newest folder with finished runs of both arms: a newer one that ran one arm alone (a resume
+  // of --arm old-build, say) would read as a zero difference.
+  for (const folder of folders) {
+    const results = await loadResults(folder);
+    if (pilotGaps(results, question.primary).length > 0) continue;
+    io.stdout(`pilot: ${relative(io.cwd, folder)}\n`);
+    io.stdout(describePlan(planRunsFromPilot(results, question.primary)));
     return 0;
   }
-  io.stdout(`pilot: ${relative(io.cwd, pilot)}\n`);
-  io.stdout(describePlan(planRunsFromPilot(await loadResults(pilot), question.primary)));
+  const what = folders.length === 0 ? "yet" : `with finished runs of both ${baseline} and ${treatment} yet`;
+  const todo = folders.length === 0 ? "run a few runs first" : "run both arms first";
+  io.stdout(`no results of study ${study} ${what} to use as a pilot: ${todo}, or use armstudy power --baseline-rate R --difference ${minDifference}\n`);
   return 0;
 }
 

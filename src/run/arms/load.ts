@@ -4,6 +4,7 @@
  * applied, and the pack compiled. Every bad input is a PackError naming the file and the field.
  */
 import { join, resolve } from "node:path";
+import { nearestName } from "../../core/nearest-name.ts";
 import { BUILTIN_SECTIONS, builtinNames } from "../../core/prompt/builtins.ts";
 import { REPORTING_SECTION_ID, compile } from "../../core/prompt/compile.ts";
 import { PackError, packErrorFromIssues } from "../../core/prompt/errors.ts";
@@ -88,7 +89,7 @@ export async function loadArmSet(
         "ARM_NOT_FOUND",
         displayPath(join(dir, name, "arm.yaml"), cwd),
         "",
-        `no arm "${name}" here (arms in ${displayPath(dir, cwd)}: ${all.join(", ") || "none"}). Check the name or create the file.`,
+        `no arm "${name}" here (arms in ${displayPath(dir, cwd)}: ${all.join(", ") || "none"}).${didYouMean(name, all)} Check the name or create the file.`,
       );
     }
   }
@@ -116,6 +117,12 @@ export async function loadArmSet(
     return { ...rest, pack, prompt: compile(pack, options.inputs ?? {}, options.counter === undefined ? {} : { counter: options.counter }) };
   });
   return { arms, budgets, armsDir: dir };
+}
+
+/** ` Did you mean "goal"?` for a mistyped arm, or nothing. */
+function didYouMean(name: string, all: readonly string[]): string {
+  const near = nearestName(name, all);
+  return near === null ? "" : ` Did you mean "${near}"?`;
 }
 
 interface ArmRead {

@@ -70,18 +70,31 @@ export async function gitRefSource(armsDir: string, ref: string, where: { file: 
   }
   // Run from the top level: ls-tree run in a subfolder lists only entries under that subfolder.
   const git = simpleGit({ baseDir: root });
-  let commit: string;
-  try {
-    commit = (await git.raw(["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`])).trim();
-  } catch {
-    commit = "";
+  let commit = await commitOf(git, ref);
+  let shown = ref;
+  if (commit === "") {
+    // A fresh clone of another branch, or a CI checkout, has `main` only as origin/main: take the
+    // one remote-tracking branch of that name, as `git checkout main` would (ADR 0210).
+    const tracking = await remoteTrackingBranches(git, ref);
+    if (tracking.length > 1) {
+      throw new PackError(
+        "UNKNOWN_REF",
+        where.file,
+        where.field,
+        `git ref "${ref}" is not a local branch, commit or tag in ${root}, and more than one remote has it (${tracking.join(", ")}); write the one you mean, e.g. ref: ${tracking[0]}.`,
+      );
+    }
+    if (tracking.length === 1) {
+      shown = tracking[0] as string;
+      commit = await commitOf(git, `refs/remotes/${shown}`);
+    }
   }
   if (commit === "") {
     throw new PackError(
       "UNKNOWN_REF",
       where.file,
       where.field,
-      `git ref "${ref}" is not a commit or tag in ${root}. Use a commit hash or tag that exists (git log --oneline, git tag), or fetch it first (a shallow clone lacks history: git fetch --unshallow).`,
+      `git ref "${ref}" is not a branch, commit or tag in ${root}, nor a remote-tracking branch. Use a branch, commit hash or tag that exists (git log --oneline, git branch -a, git tag), or fetch it first (a shallow clone lacks history: git fetch --unshallow).`,
     );
   }
   const prefix = relative(await realpath(root), realArms).split(sep).join("/");
@@ -104,9 +117,33 @@ export async function gitRefSource(armsDir: string, ref: string, where: { file: 
       }
     },
     display(path) {
-      return `${ref === short ? short : `${ref} (${short})`}:${repoPath(path)}`;
+      return `${shown === short ? short : `${shown} (${short})`}:${repoPath(path)}`;
     },
   };
+}
+
+/** The commit `ref` names, or "" when it names none. */
+async function commitOf(git: ReturnType<typeof simpleGit>, ref: string): Promise<string> {
+  try {
+    return (await git.raw(["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`])).trim();
+  } catch {
+    return "";
+  }
+}
+
+/** Remote-tracking branches named `branch` (`origin/main` for `main`), sorted. */
+async function remoteTrackingBranches(git: ReturnType<typeof simpleGit>, branch: string): Promise<string[]> {
+  let out: string;
+  try {
+    out = await git.raw(["for-each-ref", "--format=%(refname)", "refs/remotes/"]);
+  } catch {
+    return [];
+  }
+  return out
+    .split("\n")
+    .map((name) => name.replace(/^refs\/remotes\//, ""))
+    .filter((name) => name.slice(name.indexOf("/") + 1) === branch && !name.endsWith("/HEAD"))
+    .sort();
 }
 
 /** A path as the person would type it: relative to the cwd when inside it, else absolute. */

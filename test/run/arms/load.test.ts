@@ -369,7 +369,32 @@ describe("prompt: { ref } reads the pack as it stood at a git ref", () => {
       code: "UNKNOWN_REF",
       file: "arms/then/arm.yaml",
       field: "prompt.ref",
-      message: `arms/then/arm.yaml: prompt.ref: git ref "v9" is not a commit or tag in ${root}. Use a commit hash or tag that exists (git log --oneline, git tag), or fetch it first (a shallow clone lacks history: git fetch --unshallow).`,
+      message: `arms/then/arm.yaml: prompt.ref: git ref "v9" is not a branch, commit or tag in ${root}, nor a remote-tracking branch. Use a branch, commit hash or tag that exists (git log --oneline, git branch -a, git tag), or fetch it first (a shallow clone lacks history: git fetch --unshallow).`,
+    });
+  });
+
+  it("a branch that exists only as a remote-tracking branch (a fresh clone of another branch, a CI checkout) is read from it", async () => {
+    const { root } = repoWithHistory();
+    git(root, "checkout", "-q", "-b", "feature");
+    writeTree(root, { "arms/then/arm.yaml": "prompt: { ref: main, arm: main }\n" });
+    git(root, "add", ".");
+    git(root, "commit", "-q", "-m", "pin main");
+    const mainTip = git(root, "rev-parse", "main");
+    const clone = tempTree();
+    git(clone, "clone", "-q", "-b", "feature", root, "repo");
+    const repo = join(clone, "repo");
+    const then = await loadArm(join(repo, "arms"), "then", { cwd: repo });
+    expect(then.prompt?.stablePrefix).toBe(`New wording.\n\n${renderReportingGuidance().trim()}`);
+    expect(then.prompt?.sections.map((s) => s.origin)).toEqual([`origin/main (${mainTip.slice(0, 12)}):arms/main/sections/a.md`, `origin/main (${mainTip.slice(0, 12)}):arms/main/arm.yaml`]);
+    // Two remotes with that branch: no guess, the message names both.
+    git(repo, "remote", "add", "upstream", root);
+    git(repo, "fetch", "-q", "upstream");
+    const error = await loadError(() => loadArm(join(repo, "arms"), "then", { cwd: repo }));
+    expect(error).toEqual({
+      code: "UNKNOWN_REF",
+      file: "arms/then/arm.yaml",
+      field: "prompt.ref",
+      message: `arms/then/arm.yaml: prompt.ref: git ref "main" is not a local branch, commit or tag in ${repo}, and more than one remote has it (origin/main, upstream/main); write the one you mean, e.g. ref: origin/main.`,
     });
   });
 
