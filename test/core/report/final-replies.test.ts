@@ -109,7 +109,7 @@ describe("labelled final replies", () => {
 });
 
 // Pinned dev figures; the held-out ones are pinned through the generated files below.
-const DEV_FIGURES = { claimsComplete: [740, 22, 13], statesUnfinished: [110, 10, 11], givesReasonAndNext: [44, 11, 24], asksPermission: [304, 3, 8], fillerEnding: [29, 0, 4] };
+const DEV_FIGURES = { claimsComplete: [746, 24, 15], statesUnfinished: [112, 12, 11], givesReasonAndNext: [45, 12, 25], asksPermission: [313, 3, 11], fillerEnding: [29, 0, 4] };
 
 describe("generated from the labels (held-out results: compared whole, never printed)", () => {
   const update = process.env.UPDATE_METRICS === "1";
