@@ -614,6 +614,8 @@ describe("an answer's unfinished rows describe its subject (docs/decisions/0167)
     expect(fields("I can see you have a repository here, but the push hook is not implemented yet.")).toEqual([false, false]);
     expect(fields("Yes, exactly. The old handler is incomplete, which is why the retry is lost.")).toEqual([false, false]);
     expect(fields("The MCP server partially satisfies the architecture but is incomplete.")).toEqual([false, false]);
+    // 0191: a report of what was read.
+    expect(fields("I dug through the repo and I've got a solid mental model now.\n\n- Deploy phase is not implemented in runner yet.")).toEqual([false, false]);
   });
   it("the same clauses in a report of the work still leave it unfinished", () => {
     expect(fields("The dashboard is currently in progress.\n\nRemaining work: the export page.")).toEqual([false, true]);
