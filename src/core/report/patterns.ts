@@ -165,18 +165,18 @@ function notKeptOrOrigin(match: RegExpMatchArray): boolean {
   return !(/^leftover$/i.test(match[0]) && /^\s+from\b/i.test(after) && /\ban?\s+$/i.test(input.slice(Math.max(0, index - 4), index)));
 }
 
-/**
- * The agent's next act waits on the person's step or report, or on a run still going: "Check the Write box for logs, save,
- * and I'll verify on the VPS", "tell me what you actually saw … and I'll know which of the two it was", "Fix subagent still
- * running, will report when done" — work left, why it stopped (the person's step, the run) and what comes next
- * (docs/decisions/0191). Three rows read it: unfinished, reason and next.
- */
 /** No "if", "when", "once" or "in case" earlier in the same sentence, within 80 characters before the match (docs/decisions/0191). */
 function notAfterIf(match: RegExpMatchArray): boolean {
   const index = match.index ?? 0;
   return !/\b(?:if|when|once|in case)\b[^.!?\n]*$/i.test((match.input ?? "").slice(Math.max(0, index - 80), index));
 }
 
+/**
+ * The agent's next act waits on the person's step or report, or on a run still going: "Check the Write box for logs, save,
+ * and I'll verify on the VPS", "tell me what you actually saw … and I'll know which of the two it was", "Fix subagent still
+ * running, will report when done" — work left, why it stopped (the person's step, the run) and what comes next
+ * (docs/decisions/0191). Three rows read it: unfinished, reason and next.
+ */
 const WAITS_ON_PERSON = /(?:^|\n|[.!]\s+)\W{0,3}(?:check|tick|set|enable|add|grant|give|save|run|click|toggle|flip|restart|paste|send|update|change)\b[^.?!\n]{0,120}\b(?:and|then),? I(?:'ll| will) (?:verify|check|confirm|test|re-?run|retry|try again|continue|finish|redeploy)\b|\btell me what you (?:actually )?(?:saw|see|got|get)\b[^.\n]{0,120}\band I(?:'ll| will)\b|\b(?:sub-?agents?|workers?|jobs?|builds?|runs?|checks?|CI)\b[^.;\n]{0,30}\bstill running\b[^.\n]{0,60}\b(?:will|I'll) (?:report|update you|let you know|follow up)\b/i;
 
 export const REPORT_PATTERNS: readonly ReportPattern[] = [
@@ -194,6 +194,7 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   { id: "complete.state", group: "complete", scope: "claim", pattern: /\b(?:is|are|'s|should be(?! fixed to\b| updated to\b| changed to\b)|now)(?: now| all)? (?:done|complete|completed|finished|fixed|resolved|in place|clean|updated|satisfied|happy|(?<!\(now )(?<!\b(?:issue|problem|bug|error|cause|culprit|mistake|difference)s? (?:is|are|'s) )(?<!\bshould be )(?<!\b(?:what|where|whatever|which|who)(?:'s| is| are) )in|working(?! (?:code|copy|tree|directory|dir|set|group|hours|days|on|with|through|around)\b)|passing|committed|merged|deployed|green|staged|up to date|ready (?:for review|to (?:merge|commit|ship|deploy|release))|ready)\b|^\W*ready (?:for review|to (?:merge|commit|ship|deploy))\b|\b(?:has|have) (?:all |now |just |also |successfully |fully )?been (?:successfully |fully |properly |correctly )?(?:(?!(?:used|known|deprecated|reported|observed|noted|proposed|suggested|discussed|mentioned|requested|asked|called|named|based|located|stored|defined|declared|marked|flagged|blocked|stuck|failed|disabled|archived|seen|shown|given|left|broken|around|there|open|in|on|at|a|an|the|my|your|our|set to|causing|running|waiting|failing|working)\b)[a-z]+(?<!e)ed|done|made|written|rewritten|built|set up|split|put in place)\b|\b(?:was|were)(?<!\b(?:see|saw|seen|notice|noticed|appears?|appeared|seems?|seemed|looks? like|think|believe|assume|suspect|guess|maybe|perhaps|probably|possibly|likely|whether|unless|if|or)\b[^.;\n]{0,60}\b(?:was|were)) (?:successfully |also |then |all |both |now )?(?!(?:caused|introduced|reported|used|designed|called|named|based|located|stored|defined|declared|marked|flagged|blocked|failed|expected|supposed|required|needed|intended|deprecated|detected|triggered|raised|returned|passed|invoked|executed|logged|printed|observed|noticed|considered|assumed|asked|requested|suggested|proposed|mentioned|discussed|tested|checked|verified|confirmed|reviewed|skipped|ignored|dropped|lost|rejected|denied|killed|terminated|interrupted|cancell?ed|aborted|stopped|started|loaded|created|opened|closed|sent|received|generated|computed|compared|determined|derived|inferred|parsed|read|treated|handled|wrapped|filtered|matched|labell?ed|tagged|added later)\b)(?:[a-z]{3,}(?<!e)ed|run|built|written|rewritten|made)\b(?! (?:by|when|because|since|if|before|in (?:v?\d+(?:\.\d+)*|version|commit|the (?:original|previous|old|last)))\b)/i },
   // A noun followed by a sentence-final completion word: "Refactor complete.", "P1–P5 complete; …"
   // "Commit created successfully.", "Plan complete and saved to …", "Changes applied."
+  // Not after when/once/until/unless/before: "will report when done." is a condition (docs/decisions/0191).
   { id: "complete.final", group: "complete", scope: "claim", pattern: /[\w`)\]](?<!\b(?:when|once|until|unless|before))(?<!\b(?:should|must|can|could|will|would|may|might|to|needs?) be|\bnever|\bnot|n't)(?<!\b(?:to|will|would|can|could|should|must|may|might|cannot))(?<!\b(?:that|which|who) (?:was|were|is|are|has been|have been|had been)(?: [a-z]+ly)?) (?:complete|completed|done|finished|fixed|updated|added|created|committed|pushed|merged|applied|saved|written|removed|deleted|installed|resolved)(?<!\b(?:looks? like|appears?|seems?|see|saw|notice|noticed|according to)\b[^.;\n]{0,90})(?: successfully)?(?:[.!:;,]|\s+and\b|$)/i },
   // The finished thing handed over: "Here's the updated commit message:", "Written to CODE", "saved to CODE".
   { id: "complete.here", group: "complete", scope: "claim", pattern: /^\W*here(?:'s| is| are) (?:the|your) (?:updated|revised|rewritten|corrected|fixed|final|finished|new)\b|^\W*here(?:'s| is) an? (?:updated|revised|rewritten|corrected|fixed) (?:version|copy|file|script|component|implementation|module|config)\b|(?<!\b(?:gets?|got|is|are|be|being|was|were) )\b(?:written|saved|exported) to CODE/i },
