@@ -396,6 +396,14 @@ function midTaskStateOnly(prose: Prose, all: readonly PatternHit[]): boolean {
 const ANSWER_FRAME = /^\W*(?:(?:yes|exactly|right|correct|good question|great question)\b|based on\b|here(?:'s| is| are) (?:what|how|why)\b(?! (?:I|we)\b)|I(?:'ve| have) (?:now )?(?:reviewed|looked|examined|analy[sz]ed|inspected|explored|investigated|gone through|read|checked)\b|after (?:reviewing|analy[sz]ing|examining|looking)\b|I can see\b|looking at\b|you(?:'re| are) right\b|(?:the |this |your )?[\w.-]+(?: [\w.-]+){0,5} (?:partially|partly|largely|mostly|only) (?:satisfies|meets|follows|complies with|aligns with|conforms to|adheres to|implements|covers)\b)/i;
 
 /**
+ * More first statements that report what was read (docs/decisions/0191, from dev batch G): "I dug through the repo and
+ * I've got a solid mental model now." What such an answer finds missing ("Deploy phase is not implemented in runner yet")
+ * is the project's state, not this turn's work. ("You've got a … monorepo" was left out: its "that's in a transition
+ * phase" then reads as a claim.)
+ */
+const ANSWER_FRAME_G = /^\W*(?:I (?:dug|went) through (?:the |this |your )?(?:repo|repository|codebase|code ?base|project|code)\b)/i;
+
+/**
  * A first statement that heads a review or an audit ("## Code Review Summary", "Security Audit Summary", "Verdict:
  * APPROVE"): what it finds done or ready ("The branch is ready to merge", "✅ Strong Security Posture") is the state of
  * the code reviewed, not a claim of this turn's work (docs/decisions/0176). Only a short heading line.
@@ -414,7 +422,7 @@ const ANSWER_STATE_ROWS: ReadonlySet<string> = new Set(["unfinished.not", "unfin
 
 /** An answer (ANSWER_FRAME) whose only unfinished rows describe its subject (ANSWER_STATE_ROWS): nothing of the agent's own work is left. */
 function answerStateOnly(prose: Prose, all: readonly PatternHit[]): boolean {
-  if (!ANSWER_FRAME.test(prose.statements[0] ?? "")) return false;
+  if (!ANSWER_FRAME.test(prose.statements[0] ?? "") && !ANSWER_FRAME_G.test(prose.statements[0] ?? "")) return false;
   const unfinished = all.filter((hit) => hit.group === "unfinished");
   // Checker errors left after the reply reports its own work done are the work's state, answer or not (docs/decisions/0176).
   const reportsWork = all.some((hit) => hit.group === "complete");

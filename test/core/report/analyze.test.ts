@@ -203,6 +203,23 @@ describe("the pattern table", () => {
     ["Tell me which option you prefer.", ["permission.tell-me"]],
     ["Would it help if I added a test for this?", ["permission.offer-question"]],
     ["Do you want these changes applied?", ["permission.offer-question"]],
+    // Round 7, dev batch G (docs/decisions/0191).
+    ["Posted: [comment on PR #7360](https://example.test/pull/7360).", ["complete.landed"]],
+    ["Commit landed as `b51711ec` (the stray `@` was heredoc syntax).", ["complete.landed"]],
+    ["All 4 changes are implemented and passing:", ["complete.landed"]],
+    ["Which do you want?", ["permission.which-want"]],
+    ["Does that distinction land for you, or do you want all twelve required?", ["permission.which-want"]],
+    ["Uncommitted: the new script. Want them as their own commit, or folded into the website commit?", ["permission.want-it"]],
+    ["Happy to refresh the README to cover all three levels whenever you want it.", ["permission.whenever"]],
+    ["Take a look and tell me what's off.", ["permission.whenever"]],
+    ["Check the Write box for logs, save, and I'll verify on the VPS.", ["unfinished.waits-on-person", "reason.waits-on-person", "next.waits-on-person"]],
+    ["Fix subagent still running, will report when done.", ["unfinished.waits-on-person", "reason.waits-on-person", "next.waits-on-person"]],
+    ["I ran a review pass, fixed the issues it surfaced, and committed the Phase 1 work.", ["complete.series"]],
+    ["If you want, next step is to commit this route-aware fix.", ["next.step", "permission.next-step-if"]],
+    // The guards of 0191: an offer after "if", an instruction, a failure mended in the sentence.
+    ["If validation surfaces issues, tell me what you see and I'll adjust the script.", ["permission.soft"]],
+    ["- Do not run the agent.", ["next.step"]],
+    ["Four assertions were failing on hardcoded coordinates, so I added a helper.", ["complete.ive", "reason.cause"]],
     ["I can also add a dark mode toggle.", ["permission.offer"]],
     ["I can help with anything else you need.", ["reason.cause"]],
     ["Modified `bar.ts` to validate the input before saving.", ["complete.verb"]],
@@ -597,6 +614,8 @@ describe("an answer's unfinished rows describe its subject (docs/decisions/0167)
     expect(fields("I can see you have a repository here, but the push hook is not implemented yet.")).toEqual([false, false]);
     expect(fields("Yes, exactly. The old handler is incomplete, which is why the retry is lost.")).toEqual([false, false]);
     expect(fields("The MCP server partially satisfies the architecture but is incomplete.")).toEqual([false, false]);
+    // 0191: a report of what was read.
+    expect(fields("I dug through the repo and I've got a solid mental model now.\n\n- Deploy phase is not implemented in runner yet.")).toEqual([false, false]);
   });
   it("the same clauses in a report of the work still leave it unfinished", () => {
     expect(fields("The dashboard is currently in progress.\n\nRemaining work: the export page.")).toEqual([false, true]);
