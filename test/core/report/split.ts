@@ -18,9 +18,9 @@
  *   before, labelled from the text alone, the analyzer never run on them. Sealed until a later look: no test runs the
  *   analyzer on it unless SHOW_HELD_OUT=1 (`withoutSealed`).
  * - Split 8 (docs/decisions/0180): all 142 replies 2000–2141, Claude Code, Codex CLI, Gemini CLI, OpenCode, Copilot, Cursor and
- *   Barnaby sessions from nine repositories not used before, labelled from the text alone, the analyzer never run on them. Sealed for a later
- *   session's fresh measure: no test runs the analyzer on it, not even under SHOW_HELD_OUT=1 (split 7's look), and
- *   `withoutSealed` drops it from everything scored, printed or generated.
+ *   Barnaby sessions from nine repositories not used before, labelled from the text alone, the analyzer never run on them. Sealed through round 7's
+ *   rules, second-labelled whole and adjudicated blind (0184, 0200, 0205); scored and generated like the others since
+ *   its one look (0206).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -53,7 +53,7 @@ export const SPLIT_7: SplitSpec = { seed: 20261215, size: 95, first: 1800, last:
 export const SPLIT_8: SplitSpec = { seed: 20261217, size: 142, first: 2000, last: 2141, file: join(REPLIES_DIR, "test-split-8.txt") };
 
 /** The splits no ordinary run may analyse, print or generate anything from, each until its own look. */
-export const SEALED_SPLITS: readonly SplitSpec[] = [SPLIT_8];
+export const SEALED_SPLITS: readonly SplitSpec[] = [];
 
 // Split 1's names, kept for the code written against them.
 export const SPLIT_SEED = SPLIT_1.seed;
