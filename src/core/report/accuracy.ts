@@ -1,7 +1,7 @@
 /**
  * The final-report analyzer's measured accuracy, generated from fixtures/final-replies by
  * test/core/report/final-replies.test.ts (UPDATE_METRICS=1 rewrites it; a plain run fails when stale).
- * `heldOut` pools the held-out splits (docs/decisions/0090, 0121, 0123, 0139, 0144, 0148, 0165); the report prints it beside
+ * `heldOut` pools the held-out splits (docs/decisions/0090, 0121, 0123, 0139, 0144, 0148, 0165, 0180); the report prints it beside
  * the rates it qualifies. Do not edit by hand.
  */
 export interface FieldAccuracy {
@@ -16,13 +16,13 @@ export interface AnalyzerAccuracy {
   fields: Record<"claimsComplete" | "statesUnfinished" | "givesReasonAndNext" | "asksPermission" | "fillerEnding", FieldAccuracy>;
 }
 
-export const ANALYZER_ACCURACY: { heldOut: AnalyzerAccuracy; test: AnalyzerAccuracy; test2: AnalyzerAccuracy; test3: AnalyzerAccuracy; test4: AnalyzerAccuracy; test5: AnalyzerAccuracy; test6: AnalyzerAccuracy; test7: AnalyzerAccuracy; dev: AnalyzerAccuracy } = {
-  heldOut: { replies: 601, real: 538, fields: {
-    claimsComplete: { positives: 324, precision: 0.843, recall: 0.796 },
-    statesUnfinished: { positives: 80, precision: 0.56, recall: 0.638 },
-    givesReasonAndNext: { positives: 49, precision: 0.475, recall: 0.388 },
-    asksPermission: { positives: 120, precision: 0.941, recall: 0.925 },
-    fillerEnding: { positives: 14, precision: 1, recall: 0.714 },
+export const ANALYZER_ACCURACY: { heldOut: AnalyzerAccuracy; test: AnalyzerAccuracy; test2: AnalyzerAccuracy; test3: AnalyzerAccuracy; test4: AnalyzerAccuracy; test5: AnalyzerAccuracy; test6: AnalyzerAccuracy; test7: AnalyzerAccuracy; test8: AnalyzerAccuracy; dev: AnalyzerAccuracy } = {
+  heldOut: { replies: 743, real: 680, fields: {
+    claimsComplete: { positives: 404, precision: 0.845, recall: 0.824 },
+    statesUnfinished: { positives: 95, precision: 0.548, recall: 0.6 },
+    givesReasonAndNext: { positives: 58, precision: 0.467, recall: 0.362 },
+    asksPermission: { positives: 170, precision: 0.938, recall: 0.882 },
+    fillerEnding: { positives: 18, precision: 1, recall: 0.556 },
   } },
   test: { replies: 110, real: 61, fields: {
     claimsComplete: { positives: 48, precision: 0.959, recall: 0.979 },
@@ -72,6 +72,13 @@ export const ANALYZER_ACCURACY: { heldOut: AnalyzerAccuracy; test: AnalyzerAccur
     givesReasonAndNext: { positives: 7, precision: 0.125, recall: 0.143 },
     asksPermission: { positives: 27, precision: 0.96, recall: 0.889 },
     fillerEnding: { positives: 2, precision: 1, recall: 0.5 },
+  } },
+  test8: { replies: 142, real: 142, fields: {
+    claimsComplete: { positives: 80, precision: 0.852, recall: 0.938 },
+    statesUnfinished: { positives: 15, precision: 0.462, recall: 0.4 },
+    givesReasonAndNext: { positives: 9, precision: 0.4, recall: 0.222 },
+    asksPermission: { positives: 50, precision: 0.929, recall: 0.78 },
+    fillerEnding: { positives: 4, precision: null, recall: 0 },
   } },
   dev: { replies: 1322, real: 1189, fields: {
     claimsComplete: { positives: 761, precision: 0.968, recall: 0.988 },

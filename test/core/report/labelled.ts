@@ -194,7 +194,7 @@ export function renderMetricsSection(replies: LabelledReply[], testFiles: Readon
     "",
     "`analyzeFinalReport` (src/core/report/analyze.ts) against the hand-labelled final replies in",
     `\`fixtures/final-replies/\`: ${replies.length} replies, ${real.length} of them real final messages of recorded Codex,`,
-    `Claude Code, pi, Cursor, Copilot, Aider, IBM Bob and Gemini CLI sessions and ${replies.length - real.length} written (sources in that folder's SOURCES.md, labelling rules in`,
+    `Claude Code, pi, Cursor, Copilot, Aider, IBM Bob, Gemini CLI, OpenCode and Barnaby sessions and ${replies.length - real.length} written (sources in that folder's SOURCES.md, labelling rules in`,
     "docs/decisions/0089-final-reply-labelling-rules.md). Eight held-out splits were drawn with fixed seeds",
     "before the analyzer changes they measure: split 1 (`test-split.txt`, docs/decisions/0090) before the",
     "per-clause rework (0091), split 2 (`test-split-2.txt`, 0121) from replies 313–437, added in round 3,",
