@@ -124,6 +124,13 @@ export class RequestTokenCounter {
   // same text and calls, ids aside: ids are not counted) without building its text again.
   private readonly lastReplies: ({ content: string; toolCalls: readonly ToolCall[] | undefined; tokens: number } | undefined)[] = [undefined, undefined, undefined, undefined];
   private nextReply = 0;
+  // The last two user/tool texts counted and their counts (framing included): an agent that reads
+  // a file again gets a new string of the same text, most often the one or two before it (a
+  // looping agent's repeats, ADR 0185), found by `===` without the text counter's sketch and map.
+  private lastText: string | undefined;
+  private lastTokens = 0;
+  private priorText: string | undefined;
+  private priorTokens = 0;
 
   constructor(readonly text: TokenCounter = new TokenCounter()) {}
 
@@ -132,7 +139,16 @@ export class RequestTokenCounter {
     if (message.role === "assistant") return this.assistant(message.content, message.toolCalls) + MESSAGE_FRAMING_TOKENS;
     const known = this.recentMessages.get(message);
     if (known !== undefined) return known;
-    const tokens = this.text.count(message.content) + MESSAGE_FRAMING_TOKENS;
+    const content = message.content;
+    let tokens: number;
+    if (content === this.lastText) tokens = this.lastTokens;
+    else {
+      tokens = content === this.priorText ? this.priorTokens : this.text.count(content) + MESSAGE_FRAMING_TOKENS;
+      this.priorText = this.lastText;
+      this.priorTokens = this.lastTokens;
+      this.lastText = content;
+      this.lastTokens = tokens;
+    }
     this.recentMessages.set(message, tokens);
     return tokens;
   }
@@ -230,7 +246,10 @@ export class RequestTokenCounter {
   /** The count of a recent reply with the same text and the same calls' names and arguments. */
   private repeatedReply(content: string, toolCalls: readonly ToolCall[] | undefined): number | undefined {
     const calls = toolCalls ?? [];
-    for (const last of this.lastReplies) {
+    const size = this.lastReplies.length;
+    // Newest first: a repeating model most often repeats the reply just before.
+    for (let n = 1; n <= size; n += 1) {
+      const last = this.lastReplies[(this.nextReply - n + size) % size];
       if (last === undefined || last.content !== content) continue;
       const before = last.toolCalls ?? [];
       if (before.length !== calls.length) continue;

@@ -122,6 +122,35 @@ describe("the request counter", () => {
     ]);
   });
 
+  it("counts user and tool texts drawn again from a pool, as new strings, exactly; one of the last two never reaches the text counter (ADR 0185)", () => {
+    /** A text counter that records what reaches it. */
+    class Seen extends TokenCounter {
+      readonly texts: string[] = [];
+      override count(text: string): number {
+        this.texts.push(text);
+        return super.count(text);
+      }
+    }
+    const text = fc.oneof(fc.constantFrom("", "x = 1", "x = 2", "alpha ".repeat(40), "alpha ".repeat(40) + "."), fc.string({ maxLength: 12 }));
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 8 }), fc.array(fc.tuple(fc.nat(), fc.boolean()), { minLength: 1, maxLength: 60 }), (pool, picks) => {
+        const seen = new Seen();
+        const counter = new RequestTokenCounter(seen);
+        const recent: string[] = [];
+        for (const [pick, asTool] of picks) {
+          // A new string object of the same text, as a file read again arrives.
+          const content = `${pool[pick % pool.length] as string} `.slice(0, -1);
+          const message: Message = asTool ? { role: "tool", toolCallId: "c", name: "read_file", content } : { role: "user", content };
+          const before = seen.texts.length;
+          expect(counter.message(message)).toBe(countTokens(content) + MESSAGE_FRAMING_TOKENS);
+          expect(seen.texts.slice(before)).toEqual(recent.includes(content) ? [] : [content]);
+          if (recent[0] !== content) recent.splice(0, 2, content, ...recent.slice(0, 1));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("counts an assistant message as its content and a line per call (name, arguments as JSON), built once, and a repeat of it exactly", () => {
     const call = fc.record({ id: fc.string(), name: fc.string(), arguments: fc.dictionary(fc.string(), fc.jsonValue()) });
     fc.assert(

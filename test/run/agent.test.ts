@@ -114,11 +114,12 @@ describe("the agent loop", () => {
     // Every reply is looked up once, but the five that repeat the one before in new objects (the
     // same list_files call), which take its count (ADR 0131): 2; every message once when first
     // sent (14) except the six assistant messages with tool calls, which reuse their reply's
-    // count: 8; and the tool list once: 11 lookups for 7 requests, where re-counting the history
-    // would take 56 + 7. Only six distinct texts exist (the calls and listings repeat), so six
-    // are tokenized.
+    // count, and the five listings that repeat the one before, which take its count (ADR 0185):
+    // 3; and the tool list once: 6 lookups for 7 requests, where re-counting the history would
+    // take 56 + 7. Only six distinct texts exist (the calls and listings repeat), so six are
+    // tokenized.
     const stats = counter.text.stats();
-    expect([stats.hits + stats.misses, stats.misses]).toEqual([11, 6]);
+    expect([stats.hits + stats.misses, stats.misses]).toEqual([6, 6]);
   });
 
   it("stops at the round cap with a hard-cap settle", async () => {
