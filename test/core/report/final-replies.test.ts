@@ -16,9 +16,9 @@ import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8,
 // Split 8 (docs/decisions/0180, 142 replies of Claude Code, Codex CLI, Gemini CLI, OpenCode, Copilot, Cursor and Barnaby
 // from nine further projects) was sealed the same way through round 7's rules; after its one look (0206) it is scored and
 // generated like the others.
-// Split 9 (docs/decisions/0215, Copilot Chat, Claude Code and Roo Code replies from five further projects) is sealed for a later
-// session's fresh measure: the analyzer is not run on it here at all, not even under SHOW_HELD_OUT=1, and it is kept out
-// of the generated files.
+// Split 9 (docs/decisions/0215, Copilot Chat, Claude Code, Roo Code and Copilot CLI replies from six further projects)
+// is sealed for a later session's fresh measure: the analyzer is not run on it here at all, not even under
+// SHOW_HELD_OUT=1, and it is kept out of the generated files.
 const allReplies = loadLabelledReplies();
 const test5Files = new Set(committedSplit(SPLIT_5));
 const test6Files = new Set(committedSplit(SPLIT_6));
