@@ -21,6 +21,9 @@
  *   Barnaby sessions from nine repositories not used before, labelled from the text alone, the analyzer never run on them. Sealed through round 7's
  *   rules, second-labelled whole and adjudicated blind (0184, 0200, 0205); scored and generated like the others since
  *   its one look (0206).
+ * - Split 9 (docs/decisions/0215): all replies 2600–2666, GitHub Copilot Chat, Claude Code, Roo Code and Copilot CLI sessions from six repositories
+ *   not used before, labelled from the text alone, the analyzer never run on them. Sealed for a later session: no test runs
+ *   the analyzer on it, not even under SHOW_HELD_OUT=1 (`withoutSealed`); only the lead looks, once.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -51,9 +54,11 @@ export const SPLIT_6: SplitSpec = { seed: 20261213, size: 142, first: 1400, last
 export const SPLIT_7: SplitSpec = { seed: 20261215, size: 95, first: 1800, last: 1909, except: { first: 1876, last: 1890 }, file: join(REPLIES_DIR, "test-split-7.txt") };
 // Split 8 is a whole batch too (size = pool), drawn over 2000–2141 (12j's range is 2000–2199; 142 were found and labelled).
 export const SPLIT_8: SplitSpec = { seed: 20261217, size: 142, first: 2000, last: 2141, file: join(REPLIES_DIR, "test-split-8.txt") };
+// Split 9 is a whole batch too (size = pool), drawn over 2600–2666 (12p's range is 2600–2799; 67 were found and labelled).
+export const SPLIT_9: SplitSpec = { seed: 20261221, size: 67, first: 2600, last: 2666, file: join(REPLIES_DIR, "test-split-9.txt") };
 
 /** The splits no ordinary run may analyse, print or generate anything from, each until its own look. */
-export const SEALED_SPLITS: readonly SplitSpec[] = [];
+export const SEALED_SPLITS: readonly SplitSpec[] = [SPLIT_9];
 
 // Split 1's names, kept for the code written against them.
 export const SPLIT_SEED = SPLIT_1.seed;
@@ -95,9 +100,10 @@ export function committedSplit(spec: SplitSpec): string[] {
 }
 
 /**
- * The labelled replies minus the sealed split 8 (docs/decisions/0180), sealed until its look: tests and scripts that run
+ * The labelled replies minus the sealed split 9 (docs/decisions/0215), sealed until its look: tests and scripts that run
  * the analyzer or its reader over every labelled reply run it over these, so nothing an ordinary run prints or writes
- * carries a trace of it (its analysis runs nowhere yet). Split 7 (0165) was sealed the same way until its look (0182).
+ * carries a trace of it (its analysis runs nowhere yet). Splits 7 and 8 (0165, 0180) were sealed the same way until their
+ * looks (0182, 0206).
  */
 export function withoutSealed<T extends { file: string }>(replies: readonly T[]): T[] {
   const sealed = new Set(SEALED_SPLITS.flatMap((spec) => committedSplit(spec)));
