@@ -62,8 +62,9 @@ export async function loadArm(armsDir: string, name: string, options: LoadArmsOp
 }
 
 /**
- * Loads the named arms (default: every arm in `armsDir`), in the order given. When a budgets file
- * is in use, every arm in the folder is resolved so the file is checked against all of them.
+ * Loads the named arms (default: every arm in `armsDir`), in the order given, with the arms they
+ * extend or pin. Only those are read, so a broken arm the command does not name stops only the
+ * commands that read every arm (ADR 0211). The budgets file is checked against the arms loaded.
  */
 export async function loadArms(armsDir: string, names?: readonly string[], options: LoadArmsOptions = {}): Promise<ResolvedArm[]> {
   return (await loadArmSet(armsDir, names, options)).arms;
@@ -98,13 +99,13 @@ export async function loadArmSet(
   const budgets = budgetsPath === null ? null : await readBudgets(budgetsPath, cwd, options.budgetsFile !== undefined);
 
   const loader = new Loader(dir, source, cwd);
-  const resolvedNames = budgets === null ? [...new Set(wanted)] : all;
   const resolved = new Map<string, Omit<ResolvedArm, "prompt" | "pack"> & { sections: PromptSection[] | null }>();
-  for (const name of resolvedNames) resolved.set(name, await loader.arm(name));
+  for (const name of new Set(wanted)) resolved.set(name, await loader.arm(name));
   if (budgets !== null) {
     validateBudgets(
       budgets,
       new Map([...resolved].map(([name, arm]) => [name, (arm.sections ?? []).map((s) => s.id)])),
+      all,
     );
   }
 

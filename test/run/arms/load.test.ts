@@ -198,7 +198,7 @@ describe("bad input names the file and the field", () => {
     [
       "an arm budget naming a section that arm lacks",
       { ...BASE, "other/arm.yaml": "sections: []\n", "other/sections/x.md": section("x", 1, "X."), "budgets.yaml": "arms:\n  other:\n    sections:\n      a: { maxTokens: 5 }\n" },
-      "base",
+      "other",
       { code: "BUDGET_UNKNOWN_SECTION", file: "budgets.yaml", field: "arms.other.sections.a", problem: 'arm "other" has no section "a" (its sections: x). Fix the id or remove the entry.' },
     ],
     [
@@ -316,6 +316,20 @@ describe("bad input names the file and the field", () => {
     const { problem, ...rest } = expected;
     expect(error).toEqual({ ...rest, message: typeof problem === "string" ? `${expected.file}${expected.field === "" ? "" : `: ${expected.field}`}: ${problem}` : expect.any(String) });
     if (typeof problem !== "string") expect(error.message.slice(`${expected.file}: ${expected.field}: `.length)).toEqual(problem);
+  });
+
+  it("loading one arm checks the budgets file against that arm only, and arm names against the folder (ADR 0211)", async () => {
+    const dir = tempTree({
+      ...BASE,
+      "other/arm.yaml": "sections: []\n",
+      "other/sections/x.md": section("x", 1, "X."),
+      "budgets.yaml": "sections:\n  x: { maxChars: 10 }\narms:\n  other:\n    sections:\n      a: { maxTokens: 5 }\n",
+    });
+    const arm = await loadArm(dir, "base", { cwd: dir });
+    expect(arm.pack?.sections.map((s) => [s.id, s.budget])).toEqual([["a", {}], ["b", {}], ["c", {}], ["reporting", {}]]);
+    expect(await loadError(() => loadArms(dir, undefined, { cwd: dir }))).toMatchObject({ code: "BUDGET_UNKNOWN_SECTION", field: "arms.other.sections.a" });
+    writeTree(dir, { "budgets.yaml": "arms:\n  othr:\n    prefix: { maxTokens: 5 }\n" });
+    expect((await loadError(() => loadArm(dir, "base", { cwd: dir }))).message).toEqual(`budgets.yaml: arms.othr: there is no arm "othr" (arms: base, other). Fix the name or remove the entry.`);
   });
 
   it("a budgets file given by path must exist", async () => {
