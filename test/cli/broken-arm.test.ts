@@ -4,7 +4,7 @@
  * process over a copy of the real arms/ folder.
  */
 import { execFile } from "node:child_process";
-import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -47,7 +47,7 @@ function armstudy(args: string[]): Promise<{ code: number; out: string; err: str
   });
 }
 
-const BROKEN = "arms/broken/arm.yaml: polices: unknown field; remove it or fix its spelling. Known fields here: name, description, extends, agent, prompt, sections, policies, goal, mode, plan, context.\n";
+const BROKEN = "arms/broken/arm.yaml: line 1: polices: unknown field; remove it or fix its spelling. Known fields here: name, description, extends, agent, prompt, sections, policies, goal, mode, plan, context.\n";
 
 describe("a broken arm the command does not name", () => {
   it("does not stop a study of another arm", async () => {
@@ -75,5 +75,32 @@ describe("a broken arm the command does not name", () => {
     const result = await armstudy(["budget", "--arm", "ordinary"]);
     const lines = result.out.split("\n");
     expect({ code: result.code, err: result.err, first: lines[0], last: lines.at(-2) }).toEqual({ code: 0, err: "", first: "ordinary", last: "budget: 1 arm within budget (allowed prefix growth 5%)." });
+  }, 60_000);
+});
+
+describe("an arm file's or budgets file's field error names its line (ADR 0212)", () => {
+  const typo = (text: string) => writeFile(join(dir, "arms/broken/arm.yaml"), text);
+  const budget = async () => (await armstudy(["budget", "--arm", "broken"])).err;
+
+  it("a misspelt nested key at the key, a wrong type at the value, a bad policy option at its options", async () => {
+    await typo("description: a typo\nextends: ordinary\npolicies:\n  - name: todoGate\n    option: { maxNudges: 3 }\n");
+    expect(await budget()).toEqual("armstudy budget: arms/broken/arm.yaml: line 5: policies.0.option: unknown field; remove it or fix its spelling. Known fields here: name, options.\n");
+    await typo("description: a typo\nextends: ordinary\npolicies:\n  - name: goal\ngoal:\n  rounds: many\n");
+    expect(await budget()).toEqual("armstudy budget: arms/broken/arm.yaml: line 6: goal.rounds: expected number, received string; fix the value.\n");
+    await typo("description: a typo\nextends: ordinary\npolicies:\n  - name: todoGate\n    options:\n      maxNudgez: 3\n");
+    expect(await budget()).toEqual(
+      'armstudy budget: arms/broken/arm.yaml: line 5: policies.0.options: policy "todoGate": unknown option "maxNudgez" (allowed: maxNudges). Fix the option name or value in arms/broken/arm.yaml.\n',
+    );
+  }, 60_000);
+
+  it("a misspelt budgets.yaml key names its line", async () => {
+    const text = await readFile(join(dir, "arms/budgets.yaml"), "utf8");
+    const line = text.split("\n").findIndex((l) => l.startsWith("  todo: ")) + 1;
+    await writeFile(join(dir, "arms/budgets.yaml"), text.replace("  todo:        { maxChars:", "  todo:        { maxChar:"));
+    expect(await armstudy(["budget", "--arm", "ordinary"])).toEqual({
+      code: 2,
+      out: "",
+      err: `armstudy budget: arms/budgets.yaml: line ${line}: sections.todo.maxChar: unknown field; remove it or fix its spelling. Known fields here: maxChars, maxTokens.\n`,
+    });
   }, 60_000);
 });

@@ -8,6 +8,7 @@ import type { PromptPack, PromptSection, SectionBudget } from "../../core/prompt
 import { parseYaml } from "../../core/prompt/yaml.ts";
 import { type BudgetsFile, budgetsFileSchema, knownBudgetFields } from "./schema.ts";
 import { displayPath } from "./source.ts";
+import { lazyYamlLines } from "../../core/yaml-lines.ts";
 
 export interface Budgets {
   /** The file, as messages name it. */
@@ -29,7 +30,7 @@ export async function readBudgets(path: string, cwd: string, mustExist: boolean)
     throw new PackError("FIELD", file, "", `cannot be read (${(error as Error).message}). Check the --budgets path.`);
   }
   const parsed = budgetsFileSchema.safeParse(parseYaml(text, file) ?? {});
-  if (!parsed.success) throw packErrorFromIssues(parsed.error.issues, file, { known: knownBudgetFields });
+  if (!parsed.success) throw packErrorFromIssues(parsed.error.issues, file, { known: knownBudgetFields, lineOf: lazyYamlLines(text) });
   return { file, data: parsed.data };
 }
 

@@ -18,6 +18,7 @@ import { ARM_NAME, type ArmFile, armFileSchema, knownFields } from "./schema.ts"
 import { type ArmSource, displayPath, gitRefSource, workingTreeSource } from "./source.ts";
 import type { AgentKind, LoadedArm, PolicySpec } from "./types.ts";
 import type { ContextSettings } from "../../core/context/settings.ts";
+import { type LineOf, lazyYamlLines, lineOfField } from "../../core/yaml-lines.ts";
 
 export interface LoadArmsOptions {
   /** Paths in messages are shown relative to this folder. Default: process.cwd(). */
@@ -100,7 +101,7 @@ export async function loadArmSet(
 
   const loader = new Loader(dir, source, cwd);
   const resolved = new Map<string, Omit<ResolvedArm, "prompt" | "pack"> & { sections: PromptSection[] | null }>();
-  for (const name of new Set(wanted)) resolved.set(name, await loader.arm(name));
+  for (const name of new Set(wanted)) resolved.set(name, await loader.arm(name).catch((error: unknown) => Promise.reject(loader.placed(error))));
   if (budgets !== null) {
     validateBudgets(
       budgets,
@@ -144,6 +145,8 @@ interface Settings {
 
 class Loader {
   private readonly gitSources = new Map<string, Promise<ArmSource>>();
+  /** The lines of each arm.yaml read, by the name messages give it, to place a field's error. */
+  private readonly lines = new Map<string, LineOf>();
 
   constructor(
     private readonly dir: string,
@@ -177,6 +180,14 @@ class Loader {
     return this.result(own, settings, sections, ref === undefined ? null : { ref: ref.ref, arm: ref.arm ?? name });
   }
 
+  /** `error` with the line of its field when it names a field of an arm.yaml this loader read (ADR 0212). */
+  placed(error: unknown): unknown {
+    if (!(error instanceof PackError) || error.line !== undefined) return error;
+    const lineOf = this.lines.get(error.file);
+    const line = lineOf === undefined ? undefined : lineOfField(lineOf, error.field);
+    return line === undefined ? error : new PackError(error.code, error.file, error.field, error.problem, line);
+  }
+
   private result(own: ArmRead, settings: Settings, sections: PromptSection[] | null, promptRef: ResolvedArm["promptRef"]) {
     const base = {
       name: own.name,
@@ -203,8 +214,10 @@ class Loader {
       throw new PackError("ARM_NOT_FOUND", file, "", `does not exist. Create it or check the arm name.`);
     }
     const raw = parseYaml(text, file) ?? {};
+    const lineOf = lazyYamlLines(text);
+    this.lines.set(file, lineOf);
     const parsed = armFileSchema.safeParse(raw);
-    if (!parsed.success) throw packErrorFromIssues(parsed.error.issues, file, { known: knownFields });
+    if (!parsed.success) throw packErrorFromIssues(parsed.error.issues, file, { known: knownFields, lineOf });
     if (parsed.data.name !== undefined && parsed.data.name !== name) {
       throw new PackError("FIELD", file, "name", `is "${parsed.data.name}" but the folder is "${name}"; make them equal or drop the field.`);
     }
