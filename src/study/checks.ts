@@ -14,6 +14,7 @@ import { z } from "zod";
 import type { AcceptanceResult, CheckOutcome, CheckSpec } from "../render/results.ts";
 import { killGroup } from "../run/process-group.ts";
 import { StudyInputError, describeZodIssues } from "./errors.ts";
+import { type LineOf, lazyYamlLines } from "../core/yaml-lines.ts";
 import { capNotice, withRunGroup } from "../run/sandbox/cgroup.ts";
 import { DEFAULT_SANDBOX_LIMITS, defaultRunSandbox, type RunSandbox, sandboxCommand } from "../run/sandbox/index.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
@@ -38,8 +39,8 @@ const CheckSchema = z
 const CheckListSchema = z.array(CheckSchema).min(1);
 const WrappedChecksSchema = z.object({ checks: CheckListSchema, sequential: z.boolean().optional() }).passthrough();
 
-/** Validates a parsed checks file: a list of checks, or `{ checks: [...] }`. */
-export function parseChecks(value: unknown, file: string): CheckSpec[] {
+/** Validates a parsed checks file: a list of checks, or `{ checks: [...] }`. `lineOf` places a field. */
+export function parseChecks(value: unknown, file: string, lineOf?: LineOf): CheckSpec[] {
   if (value === null || value === undefined) {
     throw new StudyInputError("STUDY_CHECKS", `${file}: is empty\nA checks file lists checks as { id, command, timeoutMs? }.`, file);
   }
@@ -48,7 +49,7 @@ export function parseChecks(value: unknown, file: string): CheckSpec[] {
   if (!parsed.success) {
     throw new StudyInputError(
       "STUDY_CHECKS",
-      `${describeZodIssues(file, parsed.error.issues)}\nA checks file lists checks as { id, command, timeoutMs? }.`,
+      `${describeZodIssues(file, parsed.error.issues, lineOf)}\nA checks file lists checks as { id, command, timeoutMs? }.`,
       file,
     );
   }
@@ -56,7 +57,10 @@ export function parseChecks(value: unknown, file: string): CheckSpec[] {
   const sequential = !Array.isArray(parsed.data) && parsed.data.sequential === true;
   const seen = new Set<string>();
   return list.map((check, index) => {
-    if (seen.has(check.id)) throw new StudyInputError("STUDY_CHECKS", `${file}: field checks.${index}.id: "${check.id}" is used twice; ids must be unique.`, file);
+    if (seen.has(check.id)) {
+      const line = lineOf?.(Array.isArray(parsed.data) ? [index, "id"] : ["checks", index, "id"]);
+      throw new StudyInputError("STUDY_CHECKS", `${file}: ${line === undefined ? "" : `line ${line}: `}field checks.${index}.id: "${check.id}" is used twice; ids must be unique.`, file);
+    }
     seen.add(check.id);
     const timeoutMs = check.timeoutMs ?? (check.timeout !== undefined ? Math.round(check.timeout * 1000) : undefined);
     const description = check.description ?? check.title;
@@ -84,7 +88,7 @@ export async function loadChecks(file: string): Promise<CheckSpec[]> {
   } catch (error) {
     throw new StudyInputError("STUDY_CHECKS", `${file}: not valid YAML: ${(error as Error).message}`, file);
   }
-  return parseChecks(value, file);
+  return parseChecks(value, file, lazyYamlLines(text));
 }
 
 const OUTPUT_CAP = 4000;

@@ -2,7 +2,7 @@
  * Errors of the study layer. Each has a stable `code`; the message names the file, field or run
  * that is wrong and what to do about it. The CLI turns `StudyInputError` into exit code 2.
  */
-import type { LineOf } from "./yaml-lines.ts";
+import type { LineOf } from "../core/yaml-lines.ts";
 
 export type StudyErrorCode =
   | "STUDY_FILE" // a study file that does not parse or validate

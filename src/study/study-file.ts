@@ -11,7 +11,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { StudyInputError, describeZodIssues } from "./errors.ts";
-import { type LineOf, yamlLines } from "./yaml-lines.ts";
+import { type LineOf, lazyYamlLines } from "../core/yaml-lines.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
 import { TASK_FILE, type TaskSpec, loadTask, loadTasks } from "./task.ts";
 import { existsSync } from "node:fs";
@@ -271,7 +271,7 @@ export async function loadStudyFile(file: string): Promise<StudySpec> {
   } catch (error) {
     throw new StudyInputError("STUDY_FILE", `${file}: not valid YAML: ${(error as Error).message}`, file);
   }
-  const spec = parseStudyFile(value, file, (path, key) => yamlLines(text)(path, key));
+  const spec = parseStudyFile(value, file, lazyYamlLines(text));
   if (spec.taskEntries !== null) {
     spec.tasks = await loadTasks(spec.taskEntries, dirname(spec.file), file);
     // One task keeps the one-task folder layout (runs/<arm>/run-<i>), whichever form named it.

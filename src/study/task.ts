@@ -11,6 +11,7 @@ import { basename, dirname, isAbsolute, join, normalize, resolve, sep } from "no
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { StudyInputError, describeZodIssues } from "./errors.ts";
+import { type LineOf, lazyYamlLines } from "../core/yaml-lines.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
 
 export const TASK_FILE = "task.yaml";
@@ -99,21 +100,22 @@ async function readText(file: string, what: string): Promise<string> {
   }
 }
 
-/** Validates parsed task.yaml and resolves its paths against the task folder. */
-export function parseTaskFile(value: unknown, file: string): TaskSpec {
+/** Validates parsed task.yaml and resolves its paths against the task folder. `lineOf` places a field. */
+export function parseTaskFile(value: unknown, file: string, lineOf?: LineOf): TaskSpec {
+  const at = (path: readonly string[]): string => lineAt(lineOf, path);
   // An unquoted hash of digits (or digits around one e) reads as a YAML number; the union's own
   // error would only say "Invalid input".
   const commit = (value as { repo?: { commit?: unknown } } | null)?.repo?.commit;
   if (typeof commit === "number") {
-    throw new StudyInputError("STUDY_TASK", `${file}: field repo.commit: reads as a number: YAML takes a commit hash of digits (or digits and an e) as one; quote it, e.g. commit: "0123e45"`, file);
+    throw new StudyInputError("STUDY_TASK", `${file}: ${at(["repo", "commit"])}field repo.commit: reads as a number: YAML takes a commit hash of digits (or digits and an e) as one; quote it, e.g. commit: "0123e45"`, file);
   }
   const parsed = TaskFileSchema.safeParse(value);
-  if (!parsed.success) throw new StudyInputError("STUDY_TASK", `${describeZodIssues(file, parsed.error.issues)}\nSee docs/tasks.md for the fields.`, file);
+  if (!parsed.success) throw new StudyInputError("STUDY_TASK", `${describeZodIssues(file, parsed.error.issues, lineOf)}\nSee docs/tasks.md for the fields.`, file);
   const data = parsed.data;
   const dir = dirname(resolve(file));
   const inside = (relative: string, field: string): string => {
     const path = resolve(dir, relative);
-    if (path !== dir && !path.startsWith(dir + sep)) throw new StudyInputError("STUDY_TASK", `${file}: field ${field}: "${relative}" is outside the task folder; keep a task's files in its folder.`, file);
+    if (path !== dir && !path.startsWith(dir + sep)) throw new StudyInputError("STUDY_TASK", `${file}: ${at(field.split("."))}field ${field}: "${relative}" is outside the task folder; keep a task's files in its folder.`, file);
     return path;
   };
   return {
@@ -143,25 +145,34 @@ export async function loadTask(path: string): Promise<TaskSpec> {
   const file = isTaskFile(basename(path)) ? resolve(path) : join(resolve(path), TASK_FILE);
   if (!existsSync(file)) throw new StudyInputError("STUDY_TASK", `${path} is not a task: it holds no ${TASK_FILE}. A task is a folder with task.yaml, handoff.md and checks.yaml (docs/tasks.md).`, file);
   let value: unknown;
+  let text: string;
   try {
-    value = parseYaml(await readText(file, "task file"));
+    text = await readText(file, "task file");
+    value = parseYaml(text);
   } catch (error) {
     if (error instanceof StudyInputError) throw error;
     throw new StudyInputError("STUDY_TASK", `${file}: not valid YAML: ${(error as Error).message}`, file);
   }
-  const task = parseTaskFile(value, file);
+  const lineOf = lazyYamlLines(text);
+  const task = parseTaskFile(value, file, lineOf);
   if (task.checkFiles !== null) {
     const info = await stat(task.checkFiles.from).catch(() => undefined);
-    if (info === undefined || !info.isDirectory()) throw new StudyInputError("STUDY_TASK", `${file}: field checkFiles.from: ${task.checkFiles.from} is not a folder; put the files the checks need there.`, file);
+    if (info === undefined || !info.isDirectory()) throw new StudyInputError("STUDY_TASK", `${file}: ${lineAt(lineOf, ["checkFiles", "from"])}field checkFiles.from: ${task.checkFiles.from} is not a folder; put the files the checks need there.`, file);
   }
   if (task.repo.kind === "fixture" && task.checkFiles !== null && existsSync(join(task.repo.dir, task.checkFiles.to))) {
     throw new StudyInputError(
       "STUDY_TASK",
-      `${file}: field checkFiles.to: the repository already has ${task.checkFiles.to}; check files live in the task folder only (move them out of the repo).`,
+      `${file}: ${lineAt(lineOf, ["checkFiles", "to"]) || lineAt(lineOf, ["checkFiles"])}field checkFiles.to: the repository already has ${task.checkFiles.to}; check files live in the task folder only (move them out of the repo).`,
       file,
     );
   }
   return task;
+}
+
+/** `line N: ` for a message about the field at `path`, or nothing when it cannot be placed. */
+function lineAt(lineOf: LineOf | undefined, path: readonly string[]): string {
+  const line = lineOf?.(path);
+  return line === undefined ? "" : `line ${line}: `;
 }
 
 /** `*` and `?` inside one path segment, as a regular expression. */

@@ -178,7 +178,7 @@ describe("armstudy budget on bad input: exit 2, file and field named, nothing wr
       "an arm that extends a missing arm",
       { "arms/child/arm.yaml": "extends: tinny\n" },
       [],
-      'armstudy budget: arms/child/arm.yaml: extends: names arm "tinny", but arms/tinny/arm.yaml does not exist. Fix the name or create that arm.\n',
+      'armstudy budget: arms/child/arm.yaml: line 1: extends: names arm "tinny", but arms/tinny/arm.yaml does not exist. Fix the name or create that arm.\n',
     ],
     [
       "an unknown arm on the command line",
@@ -219,7 +219,7 @@ describe("armstudy budget on bad input: exit 2, file and field named, nothing wr
     const { code, out, err } = await cli(["budget", "--update-baseline"], dir);
     expect([code, out]).toEqual([2, ""]);
     expect(err).toBe(
-      `armstudy budget: arms/pinned/arm.yaml: prompt.ref: git ref "no-such-tag" is not a branch, commit or tag in ${dir}, nor a remote-tracking branch. Use a branch, commit hash or tag that exists (git log --oneline, git branch -a, git tag), or fetch it first (a shallow clone lacks history: git fetch --unshallow).\n`,
+      `armstudy budget: arms/pinned/arm.yaml: line 1: prompt.ref: git ref "no-such-tag" is not a branch, commit or tag in ${dir}, nor a remote-tracking branch. Use a branch, commit hash or tag that exists (git log --oneline, git branch -a, git tag), or fetch it first (a shallow clone lacks history: git fetch --unshallow).\n`,
     );
     expect(existsSync(join(dir, "arms/budget-baseline.json"))).toBe(false);
   });

@@ -28,7 +28,7 @@ async function cli(args: string[]): Promise<{ code: number; out: string; err: st
   return { code, out: io.out.join(""), err: io.err.join("") };
 }
 
-const PROBLEM = 'arms/typo/arm.yaml: policies.0.options: policy "todoGate": unknown option "maxNudgez" (allowed: maxNudges). Fix the option name or value in arms/typo/arm.yaml.';
+const PROBLEM = 'arms/typo/arm.yaml: line 9: policies.0.options: policy "todoGate": unknown option "maxNudgez" (allowed: maxNudges). Fix the option name or value in arms/typo/arm.yaml.';
 
 describe("a mistyped policy option (maxNudgez)", () => {
   it("fails budget, prompt show, run and study with exit 2 naming the file, the option and the allowed ones", async () => {
@@ -78,11 +78,11 @@ describe("a mistyped policy option (maxNudgez)", () => {
   it("options of a policy that takes none, and combinations, are named too", async () => {
     await writeFile(join(dir, "arms/typo/arm.yaml"), "policies:\n  - name: none\n    options: { quiet: true }\n");
     expect((await cli(["prompt", "show", "--arm", "typo", "--arms", "arms"])).err).toContain(
-      'arms/typo/arm.yaml: policies.0.options: policy "none": unknown option "quiet" (this policy takes no options).',
+      'arms/typo/arm.yaml: line 3: policies.0.options: policy "none": unknown option "quiet" (this policy takes no options).',
     );
     await writeFile(join(dir, "arms/typo/arm.yaml"), "policies:\n  - name: goal\n  - name: everyReplyCheck\n");
     expect((await cli(["prompt", "show", "--arm", "typo", "--arms", "arms"])).err).toContain(
-      'arms/typo/arm.yaml: policies: policies "goal" and "everyReplyCheck" both check claims',
+      'arms/typo/arm.yaml: line 1: policies: policies "goal" and "everyReplyCheck" both check claims',
     );
   });
 });

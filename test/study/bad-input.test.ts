@@ -1,6 +1,6 @@
 /** Bad input to study, merge and their files: exit 2, one message naming the file or field, nothing half-written. */
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -195,5 +195,44 @@ describe("armstudy study: a wrong field in the study file", () => {
     expect(await cli(["study", "type.study.yaml", "--out", "out"])).toEqual({ code: 2, out: "", err: `armstudy study: ${join(dir, "type.study.yaml")}: line 8: field runs: Invalid input: expected number, received string${footer}` });
     expect(await cli(["study", "nested.study.yaml", "--out", "out"])).toEqual({ code: 2, out: "", err: `armstudy study: ${join(dir, "nested.study.yaml")}: line 11: field limits: Unrecognized key: "maxRound"${footer}` });
     expect((await readdir(dir)).sort()).toEqual(["key.study.yaml", "nested.study.yaml", "type.study.yaml"]);
+  });
+});
+
+describe("armstudy study: a wrong field in a task file or the checks it names (ADR 0212)", () => {
+  const ROOT = join(import.meta.dirname, "../..");
+  const task = () => join(dir, "t/stockbook");
+  beforeEach(async () => {
+    await cp(join(ROOT, "fixtures/tasks/stockbook"), task(), { recursive: true });
+    await writeFile(join(dir, "suite.study.yaml"), `name: suite\ntasks: [t/stockbook]\narmsDir: ${join(ROOT, "arms")}\narms: [ordinary]\nruns: 1\nmodel: scripted:@task\n`);
+  });
+  const edit = async (file: string, from: string, to: string) => {
+    const text = await readFile(join(task(), file), "utf8");
+    expect(text.includes(from)).toBe(true);
+    await writeFile(join(task(), file), text.replace(from, to));
+  };
+  const study = () => cli(["study", "suite.study.yaml", "--out", "out"]);
+
+  it("task.yaml: a misspelt key names the key's line, a wrong type its value's line, and nothing is written", async () => {
+    await edit("task.yaml", "  visible: true", "  visble: true");
+    expect(await study()).toEqual({ code: 2, out: "", err: `armstudy study: ${task()}/task.yaml: line 15: field checkFiles: Unrecognized key: "visble"\nSee docs/tasks.md for the fields.\n` });
+    await edit("task.yaml", "  visble: true", "  visible: yes please");
+    expect(await study()).toEqual({ code: 2, out: "", err: `armstudy study: ${task()}/task.yaml: line 15: field checkFiles.visible: Invalid input: expected boolean, received string\nSee docs/tasks.md for the fields.\n` });
+    await edit("task.yaml", "  visible: yes please", "  visible: true");
+    await edit("task.yaml", "handoff: handoff.md", "handoff: ../../handoff.md");
+    expect(await study()).toEqual({ code: 2, out: "", err: `armstudy study: ${task()}/task.yaml: line 10: field handoff: "../../handoff.md" is outside the task folder; keep a task's files in its folder.\n` });
+    expect((await readdir(dir)).sort()).toEqual(["suite.study.yaml", "t"]);
+  });
+
+  it("checks.yaml: a wrong type and a repeated id name their line", async () => {
+    await edit("checks.yaml", "  - id: B2\n", "  - id: B2\n    timeoutMs: fast\n");
+    expect(await study()).toEqual({
+      code: 2,
+      out: "",
+      err: `armstudy study: ${task()}/checks.yaml: line 9: field checks.1.timeoutMs: Invalid input: expected number, received string\nA checks file lists checks as { id, command, timeoutMs? }.\n`,
+    });
+    await edit("checks.yaml", "  - id: B2\n    timeoutMs: fast\n", "  - id: B1\n");
+    expect(await study()).toEqual({ code: 2, out: "", err: `armstudy study: ${task()}/checks.yaml: line 8: field checks.1.id: "B1" is used twice; ids must be unique.\n` });
+    // The checks are read after the fixture repository is cached in .armstudy/; no results folder is made.
+    expect((await readdir(dir)).sort()).toEqual([".armstudy", "suite.study.yaml", "t"]);
   });
 });

@@ -66,13 +66,13 @@ describe("task.yaml", () => {
 
   it.each([
     ["repo: { fixture: repo }\n", "field name: Invalid input: expected string, received undefined"],
-    ["name: a b\nrepo: { fixture: repo }\n", "field name: must be letters, digits, '.', '_' or '-' (it names a folder under runs/)"],
-    ["name: t\nrepo: { fixture: repo }\ncheckFiles: { from: checks, to: ../up }\n", "field checkFiles.to: must be a relative path inside the repository (no '..', not .git)"],
-    ["name: t\nrepo: { fixture: repo }\ncheckFiles: { from: checks, to: .git/hooks }\n", "field checkFiles.to: must be a relative path inside the repository (no '..', not .git)"],
-    ["name: t\nrepo: { fixture: repo }\nlimits: { maxWallMs: 3000000000 }\n", "field limits.maxWallMs: Too big: expected number to be <=86400000"],
-    ["name: t\nrepo: { fixture: ../elsewhere }\n", 'field repo.fixture: "../elsewhere" is outside the task folder; keep a task\'s files in its folder.'],
-    ["name: t\nrepo: { fixture: repo }\nsurprise: 1\n", 'top level: Unrecognized key: "surprise"'],
-    ["name: t\nrepo: { git: ../r, commit: 1234567e12 }\n", 'field repo.commit: reads as a number: YAML takes a commit hash of digits (or digits and an e) as one; quote it, e.g. commit: "0123e45"'],
+    ["name: a b\nrepo: { fixture: repo }\n", "line 1: field name: must be letters, digits, '.', '_' or '-' (it names a folder under runs/)"],
+    ["name: t\nrepo: { fixture: repo }\ncheckFiles: { from: checks, to: ../up }\n", "line 3: field checkFiles.to: must be a relative path inside the repository (no '..', not .git)"],
+    ["name: t\nrepo: { fixture: repo }\ncheckFiles: { from: checks, to: .git/hooks }\n", "line 3: field checkFiles.to: must be a relative path inside the repository (no '..', not .git)"],
+    ["name: t\nrepo: { fixture: repo }\nlimits: { maxWallMs: 3000000000 }\n", "line 3: field limits.maxWallMs: Too big: expected number to be <=86400000"],
+    ["name: t\nrepo: { fixture: ../elsewhere }\n", 'line 2: field repo.fixture: "../elsewhere" is outside the task folder; keep a task\'s files in its folder.'],
+    ["name: t\nrepo: { fixture: repo }\nsurprise: 1\n", 'line 3: top level: Unrecognized key: "surprise"'],
+    ["name: t\nrepo: { git: ../r, commit: 1234567e12 }\n", 'line 2: field repo.commit: reads as a number: YAML takes a commit hash of digits (or digits and an e) as one; quote it, e.g. commit: "0123e45"'],
   ])("refuses %j naming the field", async (yaml, message) => {
     const dir = writeTask(temp(), yaml);
     await expect(loadTask(dir)).rejects.toThrow(`${join(dir, "task.yaml")}: ${message}`);
@@ -92,13 +92,13 @@ describe("task.yaml", () => {
     // A folder or a glob of folders still means task.yaml; the variant is named by its file.
     expect((await loadTasks(["*", "*/plan.task.yaml"], join(dir, ".."), "s.study.yaml")).map((task) => task.name)).toEqual(["t1", "t1-plan"]);
     writeFileSync(join(dir, "bad.task.yaml"), "name: t2\nworkExists: yes please\nrepo: { fixture: repo }\n");
-    await expect(loadTask(join(dir, "bad.task.yaml"))).rejects.toThrow(`${join(dir, "bad.task.yaml")}: field workExists: Invalid input: expected boolean, received string`);
+    await expect(loadTask(join(dir, "bad.task.yaml"))).rejects.toThrow(`${join(dir, "bad.task.yaml")}: line 2: field workExists: Invalid input: expected boolean, received string`);
   });
 
   it("refuses check files that are still in the repository, and a folder that is not a task", async () => {
     const dir = writeTask(temp(), "name: t\nrepo: { fixture: repo }\ncheckFiles: { from: checks }\n", { "repo/checks/old.js": "x\n" });
     await expect(loadTask(dir)).rejects.toThrow(
-      `${join(dir, "task.yaml")}: field checkFiles.to: the repository already has checks; check files live in the task folder only (move them out of the repo).`,
+      `${join(dir, "task.yaml")}: line 3: field checkFiles.to: the repository already has checks; check files live in the task folder only (move them out of the repo).`,
     );
     const empty = temp();
     await expect(loadTask(empty)).rejects.toThrow(`${empty} is not a task: it holds no task.yaml. A task is a folder with task.yaml, handoff.md and checks.yaml (docs/tasks.md).`);

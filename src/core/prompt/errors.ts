@@ -3,6 +3,8 @@
  * used. Every error names the file and the field, says what is wrong and what to do. The CLI turns
  * it into exit code 2.
  */
+import type { LineOf } from "../yaml-lines.ts";
+
 export type PackErrorCode =
   | "FRONT_MATTER"
   | "FIELD"
@@ -28,8 +30,10 @@ export class PackError extends Error {
     readonly field: string,
     /** What is wrong and what to do. */
     readonly problem: string,
+    /** The 1-based line the field sits on, when known (ADR 0212). */
+    readonly line?: number,
   ) {
-    super(`${file}${field === "" ? "" : `: ${field}`}: ${problem}`);
+    super(`${file}${line === undefined ? "" : `: line ${line}`}${field === "" ? "" : `: ${field}`}: ${problem}`);
   }
 }
 
@@ -49,7 +53,7 @@ interface IssueLike {
 export function packErrorFromIssues(
   issues: readonly IssueLike[],
   file: string,
-  options: { fieldPrefix?: string; known?: (path: string) => readonly string[] | undefined } = {},
+  options: { fieldPrefix?: string; known?: (path: string) => readonly string[] | undefined; lineOf?: LineOf } = {},
 ): PackError {
   const issue = issues[0];
   const join = (path: readonly PropertyKey[]): string =>
@@ -58,9 +62,10 @@ export function packErrorFromIssues(
   if (issue.code === "unrecognized_keys" && issue.keys !== undefined && issue.keys.length > 0) {
     const known = options.known?.(join(issue.path)) ?? [];
     const hint = known.length > 0 ? ` Known fields here: ${known.join(", ")}.` : "";
-    return new PackError("FIELD", file, join([...issue.path, issue.keys[0] ?? ""]), `unknown field; remove it or fix its spelling.${hint}`);
+    // An unknown key is found at the key itself; any other issue at its value (as study files, ADR 0212).
+    return new PackError("FIELD", file, join([...issue.path, issue.keys[0] ?? ""]), `unknown field; remove it or fix its spelling.${hint}`, options.lineOf?.(issue.path, issue.keys[0]));
   }
   const missing = issue.code === "invalid_type" && /received undefined/.test(issue.message);
   const problem = missing ? "is required but missing; add it." : `${issue.message.replace(/^Invalid [a-z ]+: /, "")}; fix the value.`;
-  return new PackError("FIELD", file, join(issue.path), problem);
+  return new PackError("FIELD", file, join(issue.path), problem, missing ? undefined : options.lineOf?.(issue.path));
 }

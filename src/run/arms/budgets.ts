@@ -8,6 +8,7 @@ import type { PromptPack, PromptSection, SectionBudget } from "../../core/prompt
 import { parseYaml } from "../../core/prompt/yaml.ts";
 import { type BudgetsFile, budgetsFileSchema, knownBudgetFields } from "./schema.ts";
 import { displayPath } from "./source.ts";
+import { lazyYamlLines } from "../../core/yaml-lines.ts";
 
 export interface Budgets {
   /** The file, as messages name it. */
@@ -29,18 +30,21 @@ export async function readBudgets(path: string, cwd: string, mustExist: boolean)
     throw new PackError("FIELD", file, "", `cannot be read (${(error as Error).message}). Check the --budgets path.`);
   }
   const parsed = budgetsFileSchema.safeParse(parseYaml(text, file) ?? {});
-  if (!parsed.success) throw packErrorFromIssues(parsed.error.issues, file, { known: knownBudgetFields });
+  if (!parsed.success) throw packErrorFromIssues(parsed.error.issues, file, { known: knownBudgetFields, lineOf: lazyYamlLines(text) });
   return { file, data: parsed.data };
 }
 
 /**
  * Every section id and arm name the file mentions must exist: a misspelt id would otherwise
- * silently leave a section without a limit. `sectionsByArm` holds every arm in the folder.
+ * silently leave a section without a limit. `sectionsByArm` holds the arms loaded, `armNames` every
+ * arm in the folder; a global section id is checked only when every arm was loaded (ADR 0211).
  */
-export function validateBudgets(budgets: Budgets, sectionsByArm: ReadonlyMap<string, readonly string[]>): void {
+export function validateBudgets(budgets: Budgets, sectionsByArm: ReadonlyMap<string, readonly string[]>, armNames: readonly string[] = [...sectionsByArm.keys()]): void {
   const all = new Set([...sectionsByArm.values()].flat());
+  // A section id may belong to an arm that was not loaded; only a load of every arm can say it is unknown.
+  const everyArm = armNames.every((name) => sectionsByArm.has(name));
   for (const id of Object.keys(budgets.data.sections ?? {})) {
-    if (!all.has(id)) {
+    if (everyArm && !all.has(id)) {
       throw new PackError(
         "BUDGET_UNKNOWN_SECTION",
         budgets.file,
@@ -50,10 +54,11 @@ export function validateBudgets(budgets: Budgets, sectionsByArm: ReadonlyMap<str
     }
   }
   for (const [arm, entry] of Object.entries(budgets.data.arms ?? {})) {
-    const ids = sectionsByArm.get(arm);
-    if (ids === undefined) {
-      throw new PackError("BUDGET_UNKNOWN_ARM", budgets.file, `arms.${arm}`, `there is no arm "${arm}" (arms: ${[...sectionsByArm.keys()].sort().join(", ")}). Fix the name or remove the entry.`);
+    if (!armNames.includes(arm)) {
+      throw new PackError("BUDGET_UNKNOWN_ARM", budgets.file, `arms.${arm}`, `there is no arm "${arm}" (arms: ${[...armNames].sort().join(", ")}). Fix the name or remove the entry.`);
     }
+    const ids = sectionsByArm.get(arm);
+    if (ids === undefined) continue; // not loaded by this command
     for (const id of Object.keys(entry.sections ?? {})) {
       if (!ids.includes(id)) {
         throw new PackError(

@@ -18,6 +18,7 @@ import { ARM_NAME, type ArmFile, armFileSchema, knownFields } from "./schema.ts"
 import { type ArmSource, displayPath, gitRefSource, workingTreeSource } from "./source.ts";
 import type { AgentKind, LoadedArm, PolicySpec } from "./types.ts";
 import type { ContextSettings } from "../../core/context/settings.ts";
+import { type LineOf, lazyYamlLines, lineOfField } from "../../core/yaml-lines.ts";
 
 export interface LoadArmsOptions {
   /** Paths in messages are shown relative to this folder. Default: process.cwd(). */
@@ -62,8 +63,9 @@ export async function loadArm(armsDir: string, name: string, options: LoadArmsOp
 }
 
 /**
- * Loads the named arms (default: every arm in `armsDir`), in the order given. When a budgets file
- * is in use, every arm in the folder is resolved so the file is checked against all of them.
+ * Loads the named arms (default: every arm in `armsDir`), in the order given, with the arms they
+ * extend or pin. Only those are read, so a broken arm the command does not name stops only the
+ * commands that read every arm (ADR 0211). The budgets file is checked against the arms loaded.
  */
 export async function loadArms(armsDir: string, names?: readonly string[], options: LoadArmsOptions = {}): Promise<ResolvedArm[]> {
   return (await loadArmSet(armsDir, names, options)).arms;
@@ -98,13 +100,13 @@ export async function loadArmSet(
   const budgets = budgetsPath === null ? null : await readBudgets(budgetsPath, cwd, options.budgetsFile !== undefined);
 
   const loader = new Loader(dir, source, cwd);
-  const resolvedNames = budgets === null ? [...new Set(wanted)] : all;
   const resolved = new Map<string, Omit<ResolvedArm, "prompt" | "pack"> & { sections: PromptSection[] | null }>();
-  for (const name of resolvedNames) resolved.set(name, await loader.arm(name));
+  for (const name of new Set(wanted)) resolved.set(name, await loader.arm(name).catch((error: unknown) => Promise.reject(loader.placed(error))));
   if (budgets !== null) {
     validateBudgets(
       budgets,
       new Map([...resolved].map(([name, arm]) => [name, (arm.sections ?? []).map((s) => s.id)])),
+      all,
     );
   }
 
@@ -143,6 +145,8 @@ interface Settings {
 
 class Loader {
   private readonly gitSources = new Map<string, Promise<ArmSource>>();
+  /** The lines of each arm.yaml read, by the name messages give it, to place a field's error. */
+  private readonly lines = new Map<string, LineOf>();
 
   constructor(
     private readonly dir: string,
@@ -176,6 +180,14 @@ class Loader {
     return this.result(own, settings, sections, ref === undefined ? null : { ref: ref.ref, arm: ref.arm ?? name });
   }
 
+  /** `error` with the line of its field when it names a field of an arm.yaml this loader read (ADR 0212). */
+  placed(error: unknown): unknown {
+    if (!(error instanceof PackError) || error.line !== undefined) return error;
+    const lineOf = this.lines.get(error.file);
+    const line = lineOf === undefined ? undefined : lineOfField(lineOf, error.field);
+    return line === undefined ? error : new PackError(error.code, error.file, error.field, error.problem, line);
+  }
+
   private result(own: ArmRead, settings: Settings, sections: PromptSection[] | null, promptRef: ResolvedArm["promptRef"]) {
     const base = {
       name: own.name,
@@ -202,8 +214,10 @@ class Loader {
       throw new PackError("ARM_NOT_FOUND", file, "", `does not exist. Create it or check the arm name.`);
     }
     const raw = parseYaml(text, file) ?? {};
+    const lineOf = lazyYamlLines(text);
+    this.lines.set(file, lineOf);
     const parsed = armFileSchema.safeParse(raw);
-    if (!parsed.success) throw packErrorFromIssues(parsed.error.issues, file, { known: knownFields });
+    if (!parsed.success) throw packErrorFromIssues(parsed.error.issues, file, { known: knownFields, lineOf });
     if (parsed.data.name !== undefined && parsed.data.name !== name) {
       throw new PackError("FIELD", file, "name", `is "${parsed.data.name}" but the folder is "${name}"; make them equal or drop the field.`);
     }

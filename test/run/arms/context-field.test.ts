@@ -23,7 +23,7 @@ describe("arm.yaml context", () => {
 
   it("is refused for a real-client arm and for a bad threshold, naming file and field", async () => {
     const dir = tempTree({ "cx/arm.yaml": "agent: codex\ncontext: on\n", "bad/arm.yaml": "context: { threshold: 2 }\n" });
-    await expect(loadArm(dir, "cx", { cwd: dir, budgetsFile: null })).rejects.toThrow("cx/arm.yaml: context: a codex arm runs the client with its own context handling; remove context.");
-    await expect(loadArm(dir, "bad", { cwd: dir, budgetsFile: null })).rejects.toThrow(/bad\/arm\.yaml: context/);
+    await expect(loadArm(dir, "cx", { cwd: dir, budgetsFile: null })).rejects.toThrow("cx/arm.yaml: line 2: context: a codex arm runs the client with its own context handling; remove context.");
+    await expect(loadArm(dir, "bad", { cwd: dir, budgetsFile: null })).rejects.toThrow(/bad\/arm\.yaml: line 1: context/);
   });
 });

@@ -182,7 +182,8 @@ describe("other arm shapes", () => {
 });
 
 describe("bad input names the file and the field", () => {
-  const cases: [string, Record<string, string>, string, { code: string; file: string; field: string; problem: string }][] = [
+  // line: where the field sits in the file, named first in the message (ADR 0212).
+  const cases: [string, Record<string, string>, string, { line?: number; code: string; file: string; field: string; problem: string }][] = [
     [
       "broken front matter",
       { ...BASE, "base/sections/b.md": "---\nid: b\norder: 20\n" },
@@ -198,7 +199,7 @@ describe("bad input names the file and the field", () => {
     [
       "an arm budget naming a section that arm lacks",
       { ...BASE, "other/arm.yaml": "sections: []\n", "other/sections/x.md": section("x", 1, "X."), "budgets.yaml": "arms:\n  other:\n    sections:\n      a: { maxTokens: 5 }\n" },
-      "base",
+      "other",
       { code: "BUDGET_UNKNOWN_SECTION", file: "budgets.yaml", field: "arms.other.sections.a", problem: 'arm "other" has no section "a" (its sections: x). Fix the id or remove the entry.' },
     ],
     [
@@ -211,37 +212,38 @@ describe("bad input names the file and the field", () => {
       "a misspelt budget field",
       { ...BASE, "budgets.yaml": "sections:\n  a: { maxChar: 10 }\n" },
       "base",
-      { code: "FIELD", file: "budgets.yaml", field: "sections.a.maxChar", problem: "unknown field; remove it or fix its spelling. Known fields here: maxChars, maxTokens." },
+      { line: 2, code: "FIELD", file: "budgets.yaml", field: "sections.a.maxChar", problem: "unknown field; remove it or fix its spelling. Known fields here: maxChars, maxTokens." },
     ],
     [
       "an arm that extends a missing arm",
       { ...BASE, "child/arm.yaml": "extends: bsae\n" },
       "child",
-      { code: "EXTENDS_MISSING", file: "child/arm.yaml", field: "extends", problem: 'names arm "bsae", but bsae/arm.yaml does not exist. Fix the name or create that arm.' },
+      { line: 1, code: "EXTENDS_MISSING", file: "child/arm.yaml", field: "extends", problem: 'names arm "bsae", but bsae/arm.yaml does not exist. Fix the name or create that arm.' },
     ],
     [
       "an extends cycle",
       { "x/arm.yaml": "extends: y\n", "y/arm.yaml": "extends: x\n" },
       "x",
-      { code: "EXTENDS_CYCLE", file: "y/arm.yaml", field: "extends", problem: '"x" leads back to itself (x → y → x); break the cycle.' },
+      { line: 1, code: "EXTENDS_CYCLE", file: "y/arm.yaml", field: "extends", problem: '"x" leads back to itself (x → y → x); break the cycle.' },
     ],
     [
       "an unknown builtin",
       { "a/arm.yaml": "sections:\n  - { id: reporting, builtin: reportng }\n" },
       "a",
-      { code: "UNKNOWN_BUILTIN", file: "a/arm.yaml", field: "sections.0.builtin", problem: '"reportng" is not a builtin section. Builtins: reporting.' },
+      { line: 2, code: "UNKNOWN_BUILTIN", file: "a/arm.yaml", field: "sections.0.builtin", problem: '"reportng" is not a builtin section. Builtins: reporting.' },
     ],
     [
       "a misspelt arm field",
       { "a/arm.yaml": "polices:\n  - name: none\n" },
       "a",
-      { code: "FIELD", file: "a/arm.yaml", field: "polices", problem: "unknown field; remove it or fix its spelling. Known fields here: name, description, extends, agent, prompt, sections, policies, goal, mode, plan, context." },
+      { line: 1, code: "FIELD", file: "a/arm.yaml", field: "polices", problem: "unknown field; remove it or fix its spelling. Known fields here: name, description, extends, agent, prompt, sections, policies, goal, mode, plan, context." },
     ],
     [
       "an unknown policy",
       { "a/arm.yaml": "policies:\n  - name: todogate\n" },
       "a",
       {
+        line: 2,
         code: "FIELD",
         file: "a/arm.yaml",
         field: "policies.0.name",
@@ -252,13 +254,13 @@ describe("bad input names the file and the field", () => {
       "an unknown agent",
       { "a/arm.yaml": "agent: gemini\n" },
       "a",
-      { code: "FIELD", file: "a/arm.yaml", field: "agent", problem: 'expected one of "armstudy"|"codex"|"claude"|"pi"; fix the value.' },
+      { line: 1, code: "FIELD", file: "a/arm.yaml", field: "agent", problem: 'expected one of "armstudy"|"codex"|"claude"|"pi"; fix the value.' },
     ],
     [
       "goal limits without a goal policy",
       { "a/arm.yaml": "goal: { rounds: 3 }\n" },
       "a",
-      { code: "FIELD", file: "a/arm.yaml", field: "goal", problem: "sets goal limits, but the arm has no `goal` policy. Add `- name: goal` under policies, or remove goal." },
+      { line: 1, code: "FIELD", file: "a/arm.yaml", field: "goal", problem: "sets goal limits, but the arm has no `goal` policy. Add `- name: goal` under policies, or remove goal." },
     ],
     [
       "a real-client arm with sections",
@@ -270,7 +272,7 @@ describe("bad input names the file and the field", () => {
       "a reporting section that is not stable",
       { "a/arm.yaml": "sections:\n  - { id: reporting, builtin: reporting, stable: false }\n" },
       "a",
-      { code: "FIELD", file: "a/arm.yaml", field: "sections.0.stable", problem: "the reporting section always ends the stable prefix; remove `stable: false`." },
+      { line: 2, code: "FIELD", file: "a/arm.yaml", field: "sections.0.stable", problem: "the reporting section always ends the stable prefix; remove `stable: false`." },
     ],
     [
       "a reporting section file that may be cut",
@@ -288,13 +290,13 @@ describe("bad input names the file and the field", () => {
       "a sections entry with neither builtin nor remove",
       { "a/arm.yaml": "sections:\n  - { id: x, order: 3 }\n" },
       "a",
-      { code: "FIELD", file: "a/arm.yaml", field: "sections.0", problem: "needs `builtin: NAME` (a render-function section) or `remove: true`; markdown sections come from sections/*.md on their own." },
+      { line: 2, code: "FIELD", file: "a/arm.yaml", field: "sections.0", problem: "needs `builtin: NAME` (a render-function section) or `remove: true`; markdown sections come from sections/*.md on their own." },
     ],
     [
       "removing a section that is not inherited",
       { ...BASE, "child/arm.yaml": "extends: base\nsections:\n  - { id: z, remove: true }\n" },
       "child",
-      { code: "FIELD", file: "child/arm.yaml", field: "sections.0.id", problem: 'there is no inherited section "z" to remove (inherited: a, b, c, reporting).' },
+      { line: 3, code: "FIELD", file: "child/arm.yaml", field: "sections.0.id", problem: 'there is no inherited section "z" to remove (inherited: a, b, c, reporting).' },
     ],
     [
       "YAML that does not parse",
@@ -313,9 +315,24 @@ describe("bad input names the file and the field", () => {
   it.each(cases)("%s", async (_name, files, arm, expected) => {
     const dir = tempTree(files);
     const error = await loadError(() => loadArm(dir, arm, { cwd: dir }));
-    const { problem, ...rest } = expected;
-    expect(error).toEqual({ ...rest, message: typeof problem === "string" ? `${expected.file}${expected.field === "" ? "" : `: ${expected.field}`}: ${problem}` : expect.any(String) });
+    const { problem, line, ...rest } = expected;
+    const where = `${expected.file}${line === undefined ? "" : `: line ${line}`}${expected.field === "" ? "" : `: ${expected.field}`}`;
+    expect(error).toEqual({ ...rest, message: typeof problem === "string" ? `${where}: ${problem}` : expect.any(String) });
     if (typeof problem !== "string") expect(error.message.slice(`${expected.file}: ${expected.field}: `.length)).toEqual(problem);
+  });
+
+  it("loading one arm checks the budgets file against that arm only, and arm names against the folder (ADR 0211)", async () => {
+    const dir = tempTree({
+      ...BASE,
+      "other/arm.yaml": "sections: []\n",
+      "other/sections/x.md": section("x", 1, "X."),
+      "budgets.yaml": "sections:\n  x: { maxChars: 10 }\narms:\n  other:\n    sections:\n      a: { maxTokens: 5 }\n",
+    });
+    const arm = await loadArm(dir, "base", { cwd: dir });
+    expect(arm.pack?.sections.map((s) => [s.id, s.budget])).toEqual([["a", {}], ["b", {}], ["c", {}], ["reporting", {}]]);
+    expect(await loadError(() => loadArms(dir, undefined, { cwd: dir }))).toMatchObject({ code: "BUDGET_UNKNOWN_SECTION", field: "arms.other.sections.a" });
+    writeTree(dir, { "budgets.yaml": "arms:\n  othr:\n    prefix: { maxTokens: 5 }\n" });
+    expect((await loadError(() => loadArm(dir, "base", { cwd: dir }))).message).toEqual(`budgets.yaml: arms.othr: there is no arm "othr" (arms: base, other). Fix the name or remove the entry.`);
   });
 
   it("a budgets file given by path must exist", async () => {
@@ -369,7 +386,7 @@ describe("prompt: { ref } reads the pack as it stood at a git ref", () => {
       code: "UNKNOWN_REF",
       file: "arms/then/arm.yaml",
       field: "prompt.ref",
-      message: `arms/then/arm.yaml: prompt.ref: git ref "v9" is not a branch, commit or tag in ${root}, nor a remote-tracking branch. Use a branch, commit hash or tag that exists (git log --oneline, git branch -a, git tag), or fetch it first (a shallow clone lacks history: git fetch --unshallow).`,
+      message: `arms/then/arm.yaml: line 1: prompt.ref: git ref "v9" is not a branch, commit or tag in ${root}, nor a remote-tracking branch. Use a branch, commit hash or tag that exists (git log --oneline, git branch -a, git tag), or fetch it first (a shallow clone lacks history: git fetch --unshallow).`,
     });
   });
 
@@ -394,7 +411,7 @@ describe("prompt: { ref } reads the pack as it stood at a git ref", () => {
       code: "UNKNOWN_REF",
       file: "arms/then/arm.yaml",
       field: "prompt.ref",
-      message: `arms/then/arm.yaml: prompt.ref: git ref "main" is not a local branch, commit or tag in ${repo}, and more than one remote has it (origin/main, upstream/main); write the one you mean, e.g. ref: origin/main.`,
+      message: `arms/then/arm.yaml: line 1: prompt.ref: git ref "main" is not a local branch, commit or tag in ${repo}, and more than one remote has it (origin/main, upstream/main); write the one you mean, e.g. ref: origin/main.`,
     });
   });
 
@@ -406,7 +423,7 @@ describe("prompt: { ref } reads the pack as it stood at a git ref", () => {
       code: "FIELD",
       file: "arms/then/arm.yaml",
       field: "prompt.ref",
-      message: 'arms/then/arm.yaml: prompt.ref: reads as a number: YAML takes a commit hash of digits (or digits and an e) as one; quote it, e.g. ref: "0123e45"; fix the value.',
+      message: 'arms/then/arm.yaml: line 1: prompt.ref: reads as a number: YAML takes a commit hash of digits (or digits and an e) as one; quote it, e.g. ref: "0123e45"; fix the value.',
     });
   });
 

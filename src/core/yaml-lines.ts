@@ -21,3 +21,20 @@ export function yamlLines(text: string): LineOf {
     return line(node.range?.[0]);
   };
 }
+
+/** yamlLines, parsed on the first question only: a file that validates is never parsed twice. */
+export function lazyYamlLines(text: string): LineOf {
+  let lineOf: LineOf | undefined;
+  return (path, key) => (lineOf ??= yamlLines(text))(path, key);
+}
+
+/**
+ * The line of a dotted field a message names (`policies.0.options`): the key's own line, or an
+ * item's line for a list index; undefined when the file has no such field.
+ */
+export function lineOfField(lineOf: LineOf, field: string): number | undefined {
+  if (field === "") return undefined;
+  const path = field.split(".");
+  const last = path.at(-1) ?? "";
+  return /^\d+$/.test(last) ? lineOf(path) : lineOf(path.slice(0, -1), last);
+}
