@@ -42,7 +42,25 @@ describe("the blind second labelling of split 9", () => {
 
 // [field, agreeing replies, replies, Cohen's kappa to 3 places, [positives in labels.yaml, in the second labelling]],
 // as first seen after the labels' and the test's commits (docs/decisions/0216): a label edit on either side fails here.
-const PINNED: unknown[] = [];
+const PINNED = [
+  ["claimsComplete", 63, 67, 0.873, [41, 43]],
+  ["statesUnfinished", 64, 67, 0.776, [9, 6]],
+  ["givesReasonAndNext", 66, 67, 0.881, [5, 4]],
+  ["asksPermission", 64, 67, 0.868, [13, 16]],
+  ["fillerEnding", 67, 67, 1, [1, 1]],
+];
 
 // The first labelling's disagreements, reported, not resolved (docs/decisions/0216); labels.yaml is not edited here.
-const DISAGREEMENTS: unknown[] = [];
+const DISAGREEMENTS = [
+  { file: "2600-eqri-i-understand-your.md", field: "asksPermission", first: false, second: true },
+  { file: "2605-eqri-i-completely-understand.md", field: "asksPermission", first: false, second: true },
+  { file: "2609-bingwall-that-was-the.md", field: "claimsComplete", first: true, second: false },
+  { file: "2642-piemenu-the-app-is.md", field: "givesReasonAndNext", first: true, second: false },
+  { file: "2655-rooport-now-that-the.md", field: "claimsComplete", first: false, second: true },
+  { file: "2655-rooport-now-that-the.md", field: "statesUnfinished", first: true, second: false },
+  { file: "2659-rooport-the-migration-workflow.md", field: "claimsComplete", first: false, second: true },
+  { file: "2659-rooport-the-migration-workflow.md", field: "statesUnfinished", first: true, second: false },
+  { file: "2661-rooport-please-clarify-the.md", field: "asksPermission", first: false, second: true },
+  { file: "2664-rooport-the-simulated-execution.md", field: "claimsComplete", first: false, second: true },
+  { file: "2664-rooport-the-simulated-execution.md", field: "statesUnfinished", first: true, second: false },
+];
