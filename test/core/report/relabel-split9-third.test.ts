@@ -123,7 +123,30 @@ it("the majority of three booleans", () => {
   expect([majority(true, true, false), majority(true, false, false), majority(false, true, true), majority(false, false, false)]).toEqual([true, false, true, false]);
 });
 
-// The majority table of docs/decisions/0217, pinned as first seen (the test is committed before it runs): empty until seen.
-const MAJORITY: Verdict[] = [];
-const CHANGES_LABELS_YAML: string[] = [];
+// The majority table of docs/decisions/0217, pinned as first seen (the test was committed, in 70ad6ff, before it ran).
+const MAJORITY: Verdict[] = [
+  { file: "2600-eqri-i-understand-your.md", field: "asksPermission", first: false, second: true, third: true, majority: true },
+  { file: "2605-eqri-i-completely-understand.md", field: "asksPermission", first: false, second: true, third: true, majority: true },
+  { file: "2609-bingwall-that-was-the.md", field: "claimsComplete", first: true, second: false, third: true, majority: true },
+  { file: "2642-piemenu-the-app-is.md", field: "givesReasonAndNext", first: true, second: false, third: true, majority: true },
+  { file: "2655-rooport-now-that-the.md", field: "claimsComplete", first: false, second: true, third: true, majority: true },
+  { file: "2655-rooport-now-that-the.md", field: "statesUnfinished", first: true, second: false, third: false, majority: false },
+  { file: "2659-rooport-the-migration-workflow.md", field: "claimsComplete", first: false, second: true, third: true, majority: true },
+  { file: "2659-rooport-the-migration-workflow.md", field: "statesUnfinished", first: true, second: false, third: false, majority: false },
+  { file: "2661-rooport-please-clarify-the.md", field: "asksPermission", first: false, second: true, third: true, majority: true },
+  { file: "2664-rooport-the-simulated-execution.md", field: "claimsComplete", first: false, second: true, third: true, majority: true },
+  { file: "2664-rooport-the-simulated-execution.md", field: "statesUnfinished", first: true, second: false, third: false, majority: false },
+];
+const CHANGES_LABELS_YAML = [
+  "2600-eqri-i-understand-your.md asksPermission",
+  "2605-eqri-i-completely-understand.md asksPermission",
+  "2655-rooport-now-that-the.md claimsComplete",
+  "2655-rooport-now-that-the.md statesUnfinished",
+  "2659-rooport-the-migration-workflow.md claimsComplete",
+  "2659-rooport-the-migration-workflow.md statesUnfinished",
+  "2661-rooport-please-clarify-the.md asksPermission",
+  "2664-rooport-the-simulated-execution.md claimsComplete",
+  "2664-rooport-the-simulated-execution.md statesUnfinished",
+];
+// The third agrees with the first two on all 29 settled fields of these replies.
 const THIRD_AGAINST_BOTH: { file: string; field: BooleanField; both: boolean; third: boolean }[] = [];
