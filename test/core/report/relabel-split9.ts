@@ -17,4 +17,14 @@ export function loadSplit9Relabels(): Record<string, Record<BooleanField, boolea
  * The fields of labels.yaml that the majority of three (docs/decisions/0217) changed on split 9, applied in their own
  * commit, with the value the first labelling gave: 0216's reliability test reads the first labelling.
  */
-export const SPLIT9_ADJUDICATED: readonly Adjudicated[] = [];
+export const SPLIT9_ADJUDICATED: readonly Adjudicated[] = [
+  { file: "2600-eqri-i-understand-your.md", field: "asksPermission", first: false },
+  { file: "2605-eqri-i-completely-understand.md", field: "asksPermission", first: false },
+  { file: "2655-rooport-now-that-the.md", field: "claimsComplete", first: false },
+  { file: "2655-rooport-now-that-the.md", field: "statesUnfinished", first: true },
+  { file: "2659-rooport-the-migration-workflow.md", field: "claimsComplete", first: false },
+  { file: "2659-rooport-the-migration-workflow.md", field: "statesUnfinished", first: true },
+  { file: "2661-rooport-please-clarify-the.md", field: "asksPermission", first: false },
+  { file: "2664-rooport-the-simulated-execution.md", field: "claimsComplete", first: false },
+  { file: "2664-rooport-the-simulated-execution.md", field: "statesUnfinished", first: true },
+];
