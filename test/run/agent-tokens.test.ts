@@ -28,6 +28,15 @@ function replyFromScratch(reply: Pick<ModelReply, "text" | "toolCalls">): number
   return countTokens(messageText({ role: "assistant", content: reply.text, toolCalls: reply.toolCalls }));
 }
 
+/** A text counter that records what reaches it. */
+class Seen extends TokenCounter {
+  readonly texts: string[] = [];
+  override count(text: string): number {
+    this.texts.push(text);
+    return super.count(text);
+  }
+}
+
 /** The double, remembering what it was sent and answered (copies: the loop's array grows on). */
 class Recording implements ModelClient {
   readonly sent: { purpose: string; input: number; output: number }[] = [];
@@ -123,14 +132,6 @@ describe("the request counter", () => {
   });
 
   it("counts user and tool texts drawn again from a pool, as new strings, exactly; one of the last two never reaches the text counter (ADR 0185)", () => {
-    /** A text counter that records what reaches it. */
-    class Seen extends TokenCounter {
-      readonly texts: string[] = [];
-      override count(text: string): number {
-        this.texts.push(text);
-        return super.count(text);
-      }
-    }
     const text = fc.oneof(fc.constantFrom("", "x = 1", "x = 2", "alpha ".repeat(40), "alpha ".repeat(40) + "."), fc.string({ maxLength: 12 }));
     fc.assert(
       fc.property(fc.array(text, { minLength: 1, maxLength: 8 }), fc.array(fc.tuple(fc.nat(), fc.boolean()), { minLength: 1, maxLength: 60 }), (pool, picks) => {
@@ -186,6 +187,83 @@ describe("the request counter", () => {
         }
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("counts replies drawn again from a pool, in new objects, exactly; one equal to any counted before (text, names, arguments) never reaches the text counter (ADR 0186)", () => {
+    const value = fc.oneof(fc.constantFrom("src/a.js", "src/b.js", "", "completed", "npm test"), fc.integer({ min: -3, max: 3 }), fc.boolean());
+    const args = fc.dictionary(fc.constantFrom("path", "command", "content", "items"), fc.oneof(value, fc.array(fc.record({ text: value, status: value }), { maxLength: 2 })), { maxKeys: 3 });
+    // Besides random calls, calls alike in what the memory buckets by (name, a first string argument) that differ after it.
+    const alike = [
+      { id: "a", name: "write_file", arguments: { path: "src/a.js", content: "1" } },
+      { id: "b", name: "write_file", arguments: { path: "src/a.js", content: "2" } },
+      { id: "c", name: "update_plan", arguments: { items: [{ text: "a", status: "completed" }] } },
+      { id: "d", name: "update_plan", arguments: { items: [{ text: "a", status: "in_progress" }] } },
+      { id: "e", name: "shell", arguments: { command: "ls" } },
+    ];
+    const call = fc.oneof({ arbitrary: fc.record({ id: fc.string({ maxLength: 3 }), name: fc.constantFrom("read_file", "write_file", "shell"), arguments: args }), weight: 1 }, { arbitrary: fc.constantFrom(...alike), weight: 4 });
+    const reply = fc.record({ text: fc.constantFrom("", "Done."), toolCalls: fc.array(call, { maxLength: 3 }) });
+    fc.assert(
+      fc.property(fc.array(reply, { minLength: 4, maxLength: 40 }), fc.array(fc.tuple(fc.nat(), fc.boolean()), { minLength: 8, maxLength: 150 }), (pool, picks) => {
+        const seen = new Seen();
+        const counter = new RequestTokenCounter(seen);
+        const counted = new Set<string>();
+        for (const [pick, same] of picks) {
+          const drawn = pool[pick % pool.length] as (typeof pool)[number];
+          // New objects (as a model sends a repeat) or, sometimes, the very objects again.
+          const again = same ? drawn : { text: drawn.text, toolCalls: drawn.toolCalls.map((c) => ({ ...c, id: `${c.id}-${pick}`, arguments: structuredClone(c.arguments) })) };
+          const key = JSON.stringify([again.text, again.toolCalls.map((c) => [c.name, c.arguments])]);
+          const before = seen.texts.length;
+          expect(counter.reply(again)).toBe(replyFromScratch(again));
+          expect(seen.texts.slice(before)).toEqual(counted.has(key) ? [] : [messageText({ role: "assistant", content: again.text, toolCalls: again.toolCalls })]);
+          counted.add(key);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("counts a run's requests (with the history's marks), tool results a policy read first and the double's second look exactly; none of those reaches the text counter again (ADR 0186)", () => {
+    const tool = { name: "read_file", description: "Read a file.", parameters: { type: "object", properties: { path: { type: "string" } } } };
+    const text = fc.constantFrom("x = 1", "x = 2", "alpha ".repeat(30), "ok", "");
+    const step = fc.record({ results: fc.array(fc.tuple(text, fc.boolean()), { minLength: 1, maxLength: 4 }), again: fc.boolean(), newMark: fc.boolean() });
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), (steps) => {
+        const seen = new Seen();
+        const counter = new RequestTokenCounter(seen);
+        const messages: Message[] = [
+          { role: "system", content: "You are careful." },
+          { role: "user", content: "Do it." },
+        ];
+        let mark = { history: messages, epoch: 0 };
+        const first: ModelRequest = { messages: [...messages], tools: [tool] };
+        expect(counter.request(first, mark)).toBe(fromScratch(first));
+        for (const [n, s] of steps.entries()) {
+          const toolCalls = s.results.map((_, i) => ({ id: `${n}-${i}`, name: "read_file", arguments: { path: `f${i}` } }));
+          expect(counter.reply({ text: "", toolCalls })).toBe(replyFromScratch({ text: "", toolCalls }));
+          messages.push({ role: "assistant", content: "", toolCalls });
+          let unread = 0;
+          for (const [i, [content, read]] of s.results.entries()) {
+            const result: Message = { role: "tool", toolCallId: `${n}-${i}`, name: "read_file", content: `${content} `.slice(0, -1) };
+            messages.push(result);
+            if (read) expect(counter.message(result)).toBe(countTokens(content) + MESSAGE_FRAMING_TOKENS);
+            else unread += 1;
+          }
+          // The history vouches that it only grew (the same mark) or makes a new one (compared in full).
+          if (s.newMark) mark = { history: messages, epoch: n + 1 };
+          const request: ModelRequest = { messages: [...messages], tools: [tool] };
+          const before = seen.texts.length;
+          expect(counter.request(request, mark)).toBe(fromScratch(request));
+          // Only results no policy read may reach it (and not all of them: the last two texts are kept).
+          expect(seen.texts.length - before).toBeLessThanOrEqual(unread);
+          if (s.again) {
+            const after = seen.texts.length;
+            expect(counter.request(request)).toBe(fromScratch(request));
+            expect(seen.texts.length).toBe(after);
+          }
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 
