@@ -120,15 +120,10 @@ export class RequestTokenCounter {
   // The conversation of the last request: the next one of the same run skips the WeakMap.
   private lastFirst: Message | undefined;
   private lastConversation: Conversation | undefined;
-  // Replies counted from their text, to find one that repeats in new objects (the same text and
-  // calls, ids aside: ids are not counted) without building its text again, even a reply of a run
-  // before (ADR 0186): bucketed by a key made without JSON (replyKey), the arguments compared by
-  // sameJson. Bounded: emptied when it holds REPLY_MEMORY replies.
-  private readonly replyMemory = new Map<string, { content: string; toolCalls: readonly ToolCall[] | undefined; tokens: number }[]>();
-  private remembered = 0;
-  // Whether message() was ever called from outside a request (a policy reading a reply's new
-  // tokens): only then can recentMessages hold a message a request sends (ADR 0186).
-  private readAhead = false;
+  // The last few replies counted from their text, to find one that repeats in new objects (the
+  // same text and calls, ids aside: ids are not counted) without building its text again.
+  private readonly lastReplies: ({ content: string; toolCalls: readonly ToolCall[] | undefined; tokens: number } | undefined)[] = [undefined, undefined, undefined, undefined];
+  private nextReply = 0;
   // The last two user/tool texts counted and their counts (framing included): an agent that reads
   // a file again gets a new string of the same text, most often the one or two before it (a
   // looping agent's repeats, ADR 0185), found by `===` without the text counter's sketch and map.
@@ -140,31 +135,11 @@ export class RequestTokenCounter {
   constructor(readonly text: TokenCounter = new TokenCounter()) {}
 
   message(message: Message): number {
+    // An assistant message is its reply's count, found by the reply's calls (or text).
     if (message.role === "assistant") return this.assistant(message.content, message.toolCalls) + MESSAGE_FRAMING_TOKENS;
     const known = this.recentMessages.get(message);
     if (known !== undefined) return known;
-    const tokens = this.content(message.content);
-    this.recentMessages.set(message, tokens);
-    this.readAhead = true;
-    return tokens;
-  }
-
-  /**
-   * A message a request sends. Its count is kept in the conversation's running totals, so it is
-   * not written to recentMessages, and looked up there only if message() put something there.
-   */
-  private sent(message: Message): number {
-    // An assistant message is its reply's count, found by the reply's calls (or text).
-    if (message.role === "assistant") return this.assistant(message.content, message.toolCalls) + MESSAGE_FRAMING_TOKENS;
-    if (this.readAhead) {
-      const known = this.recentMessages.get(message);
-      if (known !== undefined) return known;
-    }
-    return this.content(message.content);
-  }
-
-  /** A user or tool text's count, framing included. */
-  private content(content: string): number {
+    const content = message.content;
     let tokens: number;
     if (content === this.lastText) tokens = this.lastTokens;
     else {
@@ -174,6 +149,7 @@ export class RequestTokenCounter {
       this.lastText = content;
       this.lastTokens = tokens;
     }
+    this.recentMessages.set(message, tokens);
     return tokens;
   }
 
@@ -196,12 +172,8 @@ export class RequestTokenCounter {
    * for its messages (History.snapshot); without it, or with another, they are compared in full.
    */
   request(request: ModelRequest, mark?: HistoryMark): number {
-    // A request with a mark is the loop's (or the context manager's) new object, not yet counted:
-    // not looked up (ADR 0186). Counted again, it would give the same total from its conversation.
-    if (mark === undefined) {
-      const known = this.recentRequests.get(request);
-      if (known !== undefined) return known;
-    }
+    const known = this.recentRequests.get(request);
+    if (known !== undefined) return known;
     const total = this.tools(request.tools) + this.messages(request.messages, mark);
     this.recentRequests.set(request, total);
     return total;
@@ -241,7 +213,7 @@ export class RequestTokenCounter {
     let sum = before[from] as number;
     for (let i = from; i < messages.length; i += 1) {
       const message = messages[i] as Message;
-      sum += old?.get(message) ?? this.sent(message);
+      sum += old?.get(message) ?? this.message(message);
       before.push(sum);
     }
     let conversation = last;
@@ -265,29 +237,20 @@ export class RequestTokenCounter {
     const tokens = repeated ?? this.text.count(assistantText(content, toolCalls));
     this.recentReplies.set(key, { content, tokens });
     if (repeated === undefined) {
-      if (this.remembered >= REPLY_MEMORY) {
-        this.replyMemory.clear();
-        this.remembered = 0;
-      }
-      const key = replyKey(content, toolCalls);
-      const bucket = this.replyMemory.get(key);
-      if (bucket === undefined) this.replyMemory.set(key, [{ content, toolCalls, tokens }]);
-      else bucket.push({ content, toolCalls, tokens });
-      this.remembered += 1;
+      this.lastReplies[this.nextReply] = { content, toolCalls, tokens };
+      this.nextReply = (this.nextReply + 1) % this.lastReplies.length;
     }
     return tokens;
   }
 
-  /** The count of a remembered reply with the same text and the same calls' names and arguments. */
+  /** The count of a recent reply with the same text and the same calls' names and arguments. */
   private repeatedReply(content: string, toolCalls: readonly ToolCall[] | undefined): number | undefined {
-    const bucket = this.replyMemory.get(replyKey(content, toolCalls));
-    if (bucket === undefined) return undefined;
     const calls = toolCalls ?? [];
+    const size = this.lastReplies.length;
     // Newest first: a repeating model most often repeats the reply just before.
-    for (let n = bucket.length - 1; n >= 0; n -= 1) {
-      const last = bucket[n] as { content: string; toolCalls: readonly ToolCall[] | undefined; tokens: number };
-      // The key may be shared by another text (it holds the separators it uses).
-      if (last.content !== content) continue;
+    for (let n = 1; n <= size; n += 1) {
+      const last = this.lastReplies[(this.nextReply - n + size) % size];
+      if (last === undefined || last.content !== content) continue;
       const before = last.toolCalls ?? [];
       if (before.length !== calls.length) continue;
       let same = true;
@@ -300,28 +263,6 @@ export class RequestTokenCounter {
     }
     return undefined;
   }
-}
-
-/** Replies the counter remembers by value before it starts again (a run's distinct replies are far fewer). */
-const REPLY_MEMORY = 256;
-
-/**
- * A reply's bucket in the reply memory, made without JSON: its text, then each call's name and its
- * first argument if that is a string (a path, a command). Replies with one key may still differ.
- */
-function replyKey(content: string, toolCalls: readonly ToolCall[] | undefined): string {
-  let key = content;
-  if (toolCalls !== undefined) {
-    for (const call of toolCalls) {
-      let first: unknown;
-      for (const name in call.arguments) {
-        first = call.arguments[name];
-        break;
-      }
-      key += typeof first === "string" ? `\u0000${call.name}\u0001${first}` : `\u0000${call.name}`;
-    }
-  }
-  return key;
 }
 
 let processCounter: RequestTokenCounter | undefined;
