@@ -28,6 +28,15 @@ function replyFromScratch(reply: Pick<ModelReply, "text" | "toolCalls">): number
   return countTokens(messageText({ role: "assistant", content: reply.text, toolCalls: reply.toolCalls }));
 }
 
+/** A text counter that records what reaches it. */
+class Seen extends TokenCounter {
+  readonly texts: string[] = [];
+  override count(text: string): number {
+    this.texts.push(text);
+    return super.count(text);
+  }
+}
+
 /** The double, remembering what it was sent and answered (copies: the loop's array grows on). */
 class Recording implements ModelClient {
   readonly sent: { purpose: string; input: number; output: number }[] = [];
@@ -123,14 +132,6 @@ describe("the request counter", () => {
   });
 
   it("counts user and tool texts drawn again from a pool, as new strings, exactly; one of the last two never reaches the text counter (ADR 0185)", () => {
-    /** A text counter that records what reaches it. */
-    class Seen extends TokenCounter {
-      readonly texts: string[] = [];
-      override count(text: string): number {
-        this.texts.push(text);
-        return super.count(text);
-      }
-    }
     const text = fc.oneof(fc.constantFrom("", "x = 1", "x = 2", "alpha ".repeat(40), "alpha ".repeat(40) + "."), fc.string({ maxLength: 12 }));
     fc.assert(
       fc.property(fc.array(text, { minLength: 1, maxLength: 8 }), fc.array(fc.tuple(fc.nat(), fc.boolean()), { minLength: 1, maxLength: 60 }), (pool, picks) => {
@@ -186,6 +187,50 @@ describe("the request counter", () => {
         }
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("counts a run's requests (with the history's marks), tool results a policy read first and the double's second look exactly; none of those reaches the text counter again (ADR 0186)", () => {
+    const tool = { name: "read_file", description: "Read a file.", parameters: { type: "object", properties: { path: { type: "string" } } } };
+    const text = fc.constantFrom("x = 1", "x = 2", "alpha ".repeat(30), "ok", "");
+    const step = fc.record({ results: fc.array(fc.tuple(text, fc.boolean()), { minLength: 1, maxLength: 4 }), again: fc.boolean(), newMark: fc.boolean() });
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), (steps) => {
+        const seen = new Seen();
+        const counter = new RequestTokenCounter(seen);
+        const messages: Message[] = [
+          { role: "system", content: "You are careful." },
+          { role: "user", content: "Do it." },
+        ];
+        let mark = { history: messages, epoch: 0 };
+        const first: ModelRequest = { messages: [...messages], tools: [tool] };
+        expect(counter.request(first, mark)).toBe(fromScratch(first));
+        for (const [n, s] of steps.entries()) {
+          const toolCalls = s.results.map((_, i) => ({ id: `${n}-${i}`, name: "read_file", arguments: { path: `f${i}` } }));
+          expect(counter.reply({ text: "", toolCalls })).toBe(replyFromScratch({ text: "", toolCalls }));
+          messages.push({ role: "assistant", content: "", toolCalls });
+          let unread = 0;
+          for (const [i, [content, read]] of s.results.entries()) {
+            const result: Message = { role: "tool", toolCallId: `${n}-${i}`, name: "read_file", content: `${content} `.slice(0, -1) };
+            messages.push(result);
+            if (read) expect(counter.message(result)).toBe(countTokens(content) + MESSAGE_FRAMING_TOKENS);
+            else unread += 1;
+          }
+          // The history vouches that it only grew (the same mark) or makes a new one (compared in full).
+          if (s.newMark) mark = { history: messages, epoch: n + 1 };
+          const request: ModelRequest = { messages: [...messages], tools: [tool] };
+          const before = seen.texts.length;
+          expect(counter.request(request, mark)).toBe(fromScratch(request));
+          // Only results no policy read may reach it (and not all of them: the last two texts are kept).
+          expect(seen.texts.length - before).toBeLessThanOrEqual(unread);
+          if (s.again) {
+            const after = seen.texts.length;
+            expect(counter.request(request)).toBe(fromScratch(request));
+            expect(seen.texts.length).toBe(after);
+          }
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 
