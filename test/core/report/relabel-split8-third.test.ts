@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BOOLEAN_FIELDS, type BooleanField, REPLIES_DIR } from "./labelled.ts";
+import { type Verdict, adjudicate, majority } from "./majority.ts";
 import { labelsByFile, loadRelabelFile } from "./relabel.ts";
 import { disagreements, firstLabelling } from "./relabel-split1.ts";
 import { SPLIT8_ADJUDICATED, loadSplit8Relabels, split8Pool } from "./relabel-split8.ts";
@@ -32,43 +33,9 @@ const labels = firstLabelling(current, SPLIT8_ADJUDICATED);
 const second = { ...loadSplit8Relabels(), ...loadSplit8RestRelabels() };
 const split = split8Pool();
 
-/** The value at least two of three labellings give. */
-function majority(first: boolean, secondLabel: boolean, thirdLabel: boolean): boolean {
-  return [first, secondLabel, thirdLabel].filter(Boolean).length >= 2;
-}
-
-interface Verdict {
-  file: string;
-  field: BooleanField;
-  first: boolean;
-  second: boolean;
-  third: boolean;
-  majority: boolean;
-}
-
 const disputed = disagreements(split, labels, second);
-const verdicts: Verdict[] = disputed.map((d) => {
-  const value = third[d.file]?.[d.field] as boolean;
-  return { ...d, third: value, majority: majority(d.first, d.second, value) };
-});
-/** Each disputed reply's five fields after the majority: labels.yaml's value where the first two agree. */
-const adjudicated = new Map(
-  [...new Set(disputed.map((d) => d.file))].map((file) => [
-    file,
-    Object.fromEntries(
-      BOOLEAN_FIELDS.map((field) => [field, verdicts.find((v) => v.file === file && v.field === field)?.majority ?? labels.get(file)?.[field]]),
-    ) as Record<BooleanField, boolean>,
-  ]),
-);
-/** The fields of the five replies where the first two agree, with the third's value beside theirs. */
-const settled = DISPUTED_FILES.flatMap((file) =>
-  BOOLEAN_FIELDS.filter((field) => labels.get(file)?.[field] === second[file]?.[field]).map((field) => ({
-    file,
-    field,
-    both: labels.get(file)?.[field] as boolean,
-    third: third[file]?.[field] as boolean,
-  })),
-);
+// The fields of the five replies where the first two agree carry the third's value beside theirs (settled).
+const { verdicts, adjudicated, settled } = adjudicate(disputed, labels, second, third, DISPUTED_FILES);
 
 describe("the third labelling of split 8's disputed replies", () => {
   it("holds exactly the five replies the first two labellings disagree on, every field a boolean", () => {
