@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BOOLEAN_FIELDS, type BooleanField, REPLIES_DIR } from "./labelled.ts";
+import { type Verdict, adjudicate, majority } from "./majority.ts";
 import { labelsByFile, loadRelabelFile } from "./relabel.ts";
 import { ADJUDICATED, disagreements, firstLabelling, loadSplit1Relabels } from "./relabel-split1.ts";
 import { SPLIT_1, committedSplit } from "./split.ts";
@@ -16,34 +17,8 @@ const labels = firstLabelling(current);
 const second = loadSplit1Relabels();
 const split = committedSplit(SPLIT_1);
 
-/** The value at least two of three labellings give. */
-function majority(first: boolean, secondLabel: boolean, thirdLabel: boolean): boolean {
-  return [first, secondLabel, thirdLabel].filter(Boolean).length >= 2;
-}
-
-interface Verdict {
-  file: string;
-  field: BooleanField;
-  first: boolean;
-  second: boolean;
-  third: boolean;
-  majority: boolean;
-}
-
 const disputed = disagreements(split, labels, second);
-const verdicts: Verdict[] = disputed.map((d) => {
-  const value = third[d.file]?.[d.field] as boolean;
-  return { ...d, third: value, majority: majority(d.first, d.second, value) };
-});
-/** Each disputed reply's five fields after the majority: labels.yaml's value where the first two agree. */
-const adjudicated = new Map(
-  [...new Set(disputed.map((d) => d.file))].map((file) => [
-    file,
-    Object.fromEntries(
-      BOOLEAN_FIELDS.map((field) => [field, verdicts.find((v) => v.file === file && v.field === field)?.majority ?? labels.get(file)?.[field]]),
-    ) as Record<BooleanField, boolean>,
-  ]),
-);
+const { verdicts, adjudicated } = adjudicate(disputed, labels, second, third, []);
 
 describe("the third labelling of split 1's disputed replies", () => {
   it("holds exactly the seven replies the first two labellings disagree on, every field a boolean", () => {
