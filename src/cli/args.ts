@@ -29,7 +29,6 @@ function unknownOptionHint(error: unknown, known: readonly string[]): string | n
   return near === null ? `Unknown option '${typed}'` : `Unknown option '${typed}'; did you mean --${near}?`;
 }
 
-
 /** The reply text from FILE (relative to the working directory), or from standard input for `-` or no FILE. */
 export async function readReply(file: string | undefined, io: CliIO): Promise<string> {
   if (file === undefined || file === "-") return io.readStdin();

@@ -22,6 +22,11 @@ export function yamlLines(text: string): LineOf {
   };
 }
 
+/** `line N: ` to put before a message's field, or nothing when the line is not known. */
+export function linePrefix(line: number | undefined): string {
+  return line === undefined ? "" : `line ${line}: `;
+}
+
 /** yamlLines, parsed on the first question only: a file that validates is never parsed twice. */
 export function lazyYamlLines(text: string): LineOf {
   let lineOf: LineOf | undefined;

@@ -14,7 +14,7 @@ import { z } from "zod";
 import type { AcceptanceResult, CheckOutcome, CheckSpec } from "../render/results.ts";
 import { killGroup } from "../run/process-group.ts";
 import { StudyInputError, describeZodIssues } from "./errors.ts";
-import { type LineOf, lazyYamlLines } from "../core/yaml-lines.ts";
+import { type LineOf, lazyYamlLines, linePrefix } from "../core/yaml-lines.ts";
 import { capNotice, withRunGroup } from "../run/sandbox/cgroup.ts";
 import { DEFAULT_SANDBOX_LIMITS, defaultRunSandbox, type RunSandbox, sandboxCommand } from "../run/sandbox/index.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
@@ -59,7 +59,7 @@ export function parseChecks(value: unknown, file: string, lineOf?: LineOf): Chec
   return list.map((check, index) => {
     if (seen.has(check.id)) {
       const line = lineOf?.(Array.isArray(parsed.data) ? [index, "id"] : ["checks", index, "id"]);
-      throw new StudyInputError("STUDY_CHECKS", `${file}: ${line === undefined ? "" : `line ${line}: `}field checks.${index}.id: "${check.id}" is used twice; ids must be unique.`, file);
+      throw new StudyInputError("STUDY_CHECKS", `${file}: ${linePrefix(line)}field checks.${index}.id: "${check.id}" is used twice; ids must be unique.`, file);
     }
     seen.add(check.id);
     const timeoutMs = check.timeoutMs ?? (check.timeout !== undefined ? Math.round(check.timeout * 1000) : undefined);

@@ -2,7 +2,7 @@
  * Errors of the study layer. Each has a stable `code`; the message names the file, field or run
  * that is wrong and what to do about it. The CLI turns `StudyInputError` into exit code 2.
  */
-import type { LineOf } from "../core/yaml-lines.ts";
+import { type LineOf, linePrefix } from "../core/yaml-lines.ts";
 
 export type StudyErrorCode =
   | "STUDY_FILE" // a study file that does not parse or validate
@@ -43,7 +43,7 @@ export function describeZodIssues(
       // An unknown key is found at the key itself; any other issue at its value.
       const line = lineOf?.(issue.path, issue.code === "unrecognized_keys" ? issue.keys?.[0] : undefined);
       const where = issue.path.length > 0 ? `field ${issue.path.map(String).join(".")}` : "top level";
-      return `${file}: ${line === undefined ? "" : `line ${line}: `}${where}: ${issue.message}`;
+      return `${file}: ${linePrefix(line)}${where}: ${issue.message}`;
     })
     .join("\n");
 }

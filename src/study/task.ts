@@ -11,7 +11,7 @@ import { basename, dirname, isAbsolute, join, normalize, resolve, sep } from "no
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { StudyInputError, describeZodIssues } from "./errors.ts";
-import { type LineOf, lazyYamlLines } from "../core/yaml-lines.ts";
+import { type LineOf, lazyYamlLines, linePrefix } from "../core/yaml-lines.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
 
 export const TASK_FILE = "task.yaml";
@@ -171,8 +171,7 @@ export async function loadTask(path: string): Promise<TaskSpec> {
 
 /** `line N: ` for a message about the field at `path`, or nothing when it cannot be placed. */
 function lineAt(lineOf: LineOf | undefined, path: readonly string[]): string {
-  const line = lineOf?.(path);
-  return line === undefined ? "" : `line ${line}: `;
+  return linePrefix(lineOf?.(path));
 }
 
 /** `*` and `?` inside one path segment, as a regular expression. */
