@@ -16,6 +16,7 @@ import { mergeStudies } from "../../src/study/merge.ts";
 import { runStudy } from "../../src/study/runner.ts";
 import { loadStudyFile } from "../../src/study/study-file.ts";
 import { tickingClock } from "./support/fakes.ts";
+import { adoptRuns, runSteps } from "./support/shards.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const temps: string[] = [];
@@ -83,7 +84,7 @@ describe("armstudy study (real arms, fixture and scripted model)", () => {
     });
   });
 
-  it("gives the same report from two shards merged as from the unsharded study", async () => {
+  it("two shards take the same steps as the unsharded study, and their merge gives the same files", async () => {
     const spec = await loadStudyFile(join(ROOT, "arms/default.study.yaml"));
     const base = {
       spec,
@@ -101,7 +102,11 @@ describe("armstudy study (real arms, fixture and scripted model)", () => {
     await runStudy({ ...base, outDir: join(dir, "s1"), shard: { index: 1, count: 2 } });
     await runStudy({ ...base, outDir: join(dir, "s2"), shard: { index: 2, count: 2 } });
     expect((await loadResults(join(dir, "s1"))).results.map((r) => `${r.arm}#${r.runIndex}`)).toEqual(["old-build#1"]);
-    await mergeStudies([join(dir, "s1"), join(dir, "s2")], join(dir, "merged"), ROOT);
+    const shards = [join(dir, "s1"), join(dir, "s2")];
+    const sharded = Object.assign({}, ...(await Promise.all(shards.map(runSteps))));
+    expect(sharded).toEqual(await runSteps(join(dir, "whole")));
+    adoptRuns(join(dir, "whole"), shards);
+    await mergeStudies(shards, join(dir, "merged"), ROOT);
     await renderStudyReport(join(dir, "whole"));
     await renderStudyReport(join(dir, "merged"));
     for (const file of ["report.md", "summary.json", "study.json", "charts/rates.png", "charts/tool-calls-before-reply-end.png", "charts/tokens.png", "charts/prefix-sections.png"]) {

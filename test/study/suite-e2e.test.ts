@@ -16,6 +16,7 @@ import { mergeStudies } from "../../src/study/merge.ts";
 import { runStudy } from "../../src/study/runner.ts";
 import { loadStudyFile } from "../../src/study/study-file.ts";
 import { tickingClock } from "./support/fakes.ts";
+import { adoptRuns, runSteps } from "./support/shards.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const temps: string[] = [];
@@ -113,7 +114,7 @@ describe("a suite of bundled tasks (real runner, scripted personas)", () => {
     expect({ links: links.length, missing: links.filter((link) => !existsSync(join(dir, "whole", link))) }).toEqual({ links: 36, missing: [] });
     expect(report.some((line) => line.startsWith("- **monorepo · goal run 2** — "))).toEqual(true);
 
-    // Shards of (task, arm, run) merge to the same files as the unsharded suite.
+    // Shards of (task, arm, run) take the same steps as the unsharded suite, and merge to the same files.
     await runStudy({ ...base, outDir: join(dir, "s1"), shard: { index: 1, count: 2 } });
     await runStudy({ ...base, outDir: join(dir, "s2"), shard: { index: 2, count: 2 } });
     expect((await loadResults(join(dir, "s1"))).results.map((r) => `${r.task}/${r.arm}#${r.runIndex}`)).toEqual([
@@ -124,7 +125,11 @@ describe("a suite of bundled tasks (real runner, scripted personas)", () => {
       "monorepo/ordinary#2",
       "tempting-tests/ordinary#2",
     ]);
-    await mergeStudies([join(dir, "s1"), join(dir, "s2")], join(dir, "merged"), ROOT);
+    const shards = [join(dir, "s1"), join(dir, "s2")];
+    const sharded = Object.assign({}, ...(await Promise.all(shards.map(runSteps))));
+    expect(sharded).toEqual(await runSteps(join(dir, "whole")));
+    adoptRuns(join(dir, "whole"), shards);
+    await mergeStudies(shards, join(dir, "merged"), ROOT);
     await renderStudyReport(join(dir, "merged"), { charts: false });
     for (const file of ["report.md", "summary.json", "study.json"]) {
       expect({ file, same: readFileSync(join(dir, "merged", file)).equals(readFileSync(join(dir, "whole", file))) }).toEqual({ file, same: true });
