@@ -33,11 +33,12 @@ const CheckSchema = z
     timeoutMs: z.number().int().positive().max(MAX_TIME_LIMIT_MS, `must be at most 24 hours (${MAX_TIME_LIMIT_MS} ms)`).optional(),
     timeout: z.number().positive().max(MAX_TIME_LIMIT_MS / 1000, "must be at most 24 hours (86400 s)").optional(),
   })
-  .passthrough()
+  .strict()
   .refine((check) => check.command !== undefined || check.run !== undefined, { message: "give the check a `command` to run" });
 
 const CheckListSchema = z.array(CheckSchema).min(1);
-const WrappedChecksSchema = z.object({ checks: CheckListSchema, sequential: z.boolean().optional() }).passthrough();
+// `handoff` names, for the reader, the handoff the checks grade; the task file is what links them.
+const WrappedChecksSchema = z.object({ checks: CheckListSchema, sequential: z.boolean().optional(), handoff: z.string().optional() }).strict();
 
 /** Validates a parsed checks file: a list of checks, or `{ checks: [...] }`. `lineOf` places a field. */
 export function parseChecks(value: unknown, file: string, lineOf?: LineOf): CheckSpec[] {
@@ -49,7 +50,7 @@ export function parseChecks(value: unknown, file: string, lineOf?: LineOf): Chec
   if (!parsed.success) {
     throw new StudyInputError(
       "STUDY_CHECKS",
-      `${describeZodIssues(file, parsed.error.issues, lineOf)}\nA checks file lists checks as { id, command, timeoutMs? }.`,
+      `${describeZodIssues(file, parsed.error.issues, lineOf, Array.isArray(value) ? CheckListSchema : WrappedChecksSchema)}\nA checks file lists checks as { id, command, timeoutMs? }.`,
       file,
     );
   }

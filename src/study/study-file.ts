@@ -181,7 +181,7 @@ export const STUDY_FILE_SUFFIX = ".study.yaml";
 export function parseStudyFile(value: unknown, file: string, lineOf?: LineOf): StudySpec {
   const parsed = StudyFileSchema.safeParse(value);
   if (!parsed.success) {
-    throw new StudyInputError("STUDY_FILE", `${describeZodIssues(file, parsed.error.issues, lineOf)}\nSee docs/study-files.md for the fields.`, file);
+    throw new StudyInputError("STUDY_FILE", `${describeZodIssues(file, parsed.error.issues, lineOf, StudyFileSchema)}\nSee docs/study-files.md for the fields.`, file);
   }
   const data = parsed.data;
   const dir = dirname(resolve(file));

@@ -110,7 +110,7 @@ export function parseTaskFile(value: unknown, file: string, lineOf?: LineOf): Ta
     throw new StudyInputError("STUDY_TASK", `${file}: ${at(["repo", "commit"])}field repo.commit: reads as a number: YAML takes a commit hash of digits (or digits and an e) as one; quote it, e.g. commit: "0123e45"`, file);
   }
   const parsed = TaskFileSchema.safeParse(value);
-  if (!parsed.success) throw new StudyInputError("STUDY_TASK", `${describeZodIssues(file, parsed.error.issues, lineOf)}\nSee docs/tasks.md for the fields.`, file);
+  if (!parsed.success) throw new StudyInputError("STUDY_TASK", `${describeZodIssues(file, parsed.error.issues, lineOf, TaskFileSchema)}\nSee docs/tasks.md for the fields.`, file);
   const data = parsed.data;
   const dir = dirname(resolve(file));
   const inside = (relative: string, field: string): string => {

@@ -187,13 +187,13 @@ describe("armstudy study: a wrong field in the study file", () => {
   const withLine = (index: number, text: string) => [...lines.slice(0, index), text, ...lines.slice(index + 1), ""].join("\n");
   const footer = "\nSee docs/study-files.md for the fields.\n";
 
-  it("names the line of a misspelt key, a wrong type and a nested misspelt key, and writes nothing", async () => {
+  it("names the line of a misspelt key and the field it meant, a wrong type and a nested misspelt key, and writes nothing", async () => {
     await writeFile(join(dir, "key.study.yaml"), withLine(7, "run: 1"));
     await writeFile(join(dir, "type.study.yaml"), withLine(7, "runs: five"));
     await writeFile(join(dir, "nested.study.yaml"), withLine(9, "limits:\n  maxRound: 10"));
-    expect(await cli(["study", "key.study.yaml", "--out", "out"])).toEqual({ code: 2, out: "", err: `armstudy study: ${join(dir, "key.study.yaml")}: line 8: top level: Unrecognized key: "run"${footer}` });
+    expect(await cli(["study", "key.study.yaml", "--out", "out"])).toEqual({ code: 2, out: "", err: `armstudy study: ${join(dir, "key.study.yaml")}: line 8: top level: Unrecognized key: "run"; did you mean "runs"?${footer}` });
     expect(await cli(["study", "type.study.yaml", "--out", "out"])).toEqual({ code: 2, out: "", err: `armstudy study: ${join(dir, "type.study.yaml")}: line 8: field runs: Invalid input: expected number, received string${footer}` });
-    expect(await cli(["study", "nested.study.yaml", "--out", "out"])).toEqual({ code: 2, out: "", err: `armstudy study: ${join(dir, "nested.study.yaml")}: line 11: field limits: Unrecognized key: "maxRound"${footer}` });
+    expect(await cli(["study", "nested.study.yaml", "--out", "out"])).toEqual({ code: 2, out: "", err: `armstudy study: ${join(dir, "nested.study.yaml")}: line 11: field limits: Unrecognized key: "maxRound"; did you mean "maxRounds"?${footer}` });
     expect((await readdir(dir)).sort()).toEqual(["key.study.yaml", "nested.study.yaml", "type.study.yaml"]);
   });
 });
@@ -214,7 +214,7 @@ describe("armstudy study: a wrong field in a task file or the checks it names (A
 
   it("task.yaml: a misspelt key names the key's line, a wrong type its value's line, and nothing is written", async () => {
     await edit("task.yaml", "  visible: true", "  visble: true");
-    expect(await study()).toEqual({ code: 2, out: "", err: `armstudy study: ${task()}/task.yaml: line 15: field checkFiles: Unrecognized key: "visble"\nSee docs/tasks.md for the fields.\n` });
+    expect(await study()).toEqual({ code: 2, out: "", err: `armstudy study: ${task()}/task.yaml: line 15: field checkFiles: Unrecognized key: "visble"; did you mean "visible"?\nSee docs/tasks.md for the fields.\n` });
     await edit("task.yaml", "  visble: true", "  visible: yes please");
     expect(await study()).toEqual({ code: 2, out: "", err: `armstudy study: ${task()}/task.yaml: line 15: field checkFiles.visible: Invalid input: expected boolean, received string\nSee docs/tasks.md for the fields.\n` });
     await edit("task.yaml", "  visible: yes please", "  visible: true");
@@ -223,14 +223,29 @@ describe("armstudy study: a wrong field in a task file or the checks it names (A
     expect((await readdir(dir)).sort()).toEqual(["suite.study.yaml", "t"]);
   });
 
-  it("checks.yaml: a wrong type and a repeated id name their line", async () => {
+  it("checks.yaml: a wrong type, a misspelt or unknown key and a repeated id name their line", async () => {
     await edit("checks.yaml", "  - id: B2\n", "  - id: B2\n    timeoutMs: fast\n");
     expect(await study()).toEqual({
       code: 2,
       out: "",
       err: `armstudy study: ${task()}/checks.yaml: line 9: field checks.1.timeoutMs: Invalid input: expected number, received string\nA checks file lists checks as { id, command, timeoutMs? }.\n`,
     });
-    await edit("checks.yaml", "  - id: B2\n    timeoutMs: fast\n", "  - id: B1\n");
+    // A misspelt key is an error, not a field silently dropped: its check would run with the default timeout.
+    await edit("checks.yaml", "  - id: B2\n    timeoutMs: fast\n", "  - id: B2\n    timout: 30\n");
+    expect(await study()).toEqual({
+      code: 2,
+      out: "",
+      err: `armstudy study: ${task()}/checks.yaml: line 9: field checks.1: Unrecognized key: "timout"; did you mean "timeout"?\nA checks file lists checks as { id, command, timeoutMs? }.\n`,
+    });
+    await edit("checks.yaml", "  - id: B2\n    timout: 30\n", "  - id: B2\n");
+    await edit("checks.yaml", "handoff: handoff.md\n", "handoff: handoff.md\nparallel: false\n");
+    expect(await study()).toEqual({
+      code: 2,
+      out: "",
+      err: `armstudy study: ${task()}/checks.yaml: line 4: top level: Unrecognized key: "parallel"; the fields here are checks, sequential, handoff\nA checks file lists checks as { id, command, timeoutMs? }.\n`,
+    });
+    await edit("checks.yaml", "parallel: false\n", "");
+    await edit("checks.yaml", "  - id: B2\n", "  - id: B1\n");
     expect(await study()).toEqual({ code: 2, out: "", err: `armstudy study: ${task()}/checks.yaml: line 8: field checks.1.id: "B1" is used twice; ids must be unique.\n` });
     // The checks are read after the fixture repository is cached in .armstudy/; no results folder is made.
     expect((await readdir(dir)).sort()).toEqual([".armstudy", "suite.study.yaml", "t"]);
