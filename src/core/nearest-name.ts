@@ -25,3 +25,13 @@ export function editDistance(a: string, b: string): number {
   }
   return (d[a.length] as number[])[b.length] as number;
 }
+
+/**
+ * The known name a mistyped one was likely meant to be, for config messages: as `nearestName`, but
+ * only within a third of the typed name's length (one edit from three letters; none below), so
+ * `outro` suggests nothing rather than `intro`, while `reportng` still finds `reporting`.
+ */
+export function likelyMeant(typed: string, known: readonly string[]): string | null {
+  const near = nearestName(typed, known);
+  return near !== null && typed.length >= 3 && editDistance(typed, near) <= Math.max(1, Math.floor(typed.length / 3)) ? near : null;
+}

@@ -3,7 +3,7 @@
  * that is wrong and what to do about it. The CLI turns `StudyInputError` into exit code 2.
  */
 import type { z } from "zod";
-import { nearestName } from "../core/nearest-name.ts";
+import { likelyMeant } from "../core/nearest-name.ts";
 import { type LineOf, linePrefix } from "../core/yaml-lines.ts";
 import { fieldsAt } from "./schema-fields.ts";
 
@@ -54,11 +54,11 @@ export function describeZodIssues(
     .join("\n");
 }
 
-/** "; did you mean "timeout"?" for keys a near miss of a field, else the fields the place takes. */
+/** "; did you mean "runs"?" for keys a near miss of a field, else the fields the place takes. */
 function knownFieldsHint(keys: readonly string[], fields: readonly string[]): string {
   if (fields.length === 0) return "";
   const meant = keys.flatMap((key) => {
-    const near = nearestName(key, fields);
+    const near = likelyMeant(key, fields);
     return near === null ? [] : [`"${near}"`];
   });
   return meant.length > 0 ? `; did you mean ${meant.join(", ")}?` : `; the fields here are ${fields.join(", ")}`;

@@ -11,7 +11,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { StudyInputError, describeZodIssues } from "./errors.ts";
-import { type LineOf, lazyYamlLines } from "../core/yaml-lines.ts";
+import { type LineOf, lazyYamlLines, lineOfField, linePrefix } from "../core/yaml-lines.ts";
 import { NotUtf8Error, decodeUtf8Strict } from "../run/fs/utf8.ts";
 import { TASK_FILE, type TaskSpec, loadTask, loadTasks } from "./task.ts";
 import { existsSync } from "node:fs";
@@ -195,8 +195,10 @@ export function parseStudyFile(value: unknown, file: string, lineOf?: LineOf): S
     if ("policies" in arm && arm.policies !== undefined) {
       const problem = checkPolicySpecs(arm.policies as PolicySpec[]);
       if (problem !== null) {
-        const field = problem.index === null ? `arms.${index}.policies` : `arms.${index}.policies.${problem.index}.options`;
-        throw new StudyInputError("STUDY_FILE", `${file}: field ${field}: ${problem.message}. Fix the option name or value.`, file);
+        const options = `arms.${index}.policies.${problem.index}.options`;
+        const field = problem.index === null ? `arms.${index}.policies` : problem.option === undefined ? options : `${options}.${problem.option}`;
+        const line = lineOf === undefined ? undefined : lineOfField(lineOf, field);
+        throw new StudyInputError("STUDY_FILE", `${file}: ${linePrefix(line)}field ${field}: ${problem.message}. Fix the option name or value.`, file);
       }
     }
   }

@@ -82,14 +82,14 @@ describe("an arm file's or budgets file's field error names its line (ADR 0212)"
   const typo = (text: string) => writeFile(join(dir, "arms/broken/arm.yaml"), text);
   const budget = async () => (await armstudy(["budget", "--arm", "broken"])).err;
 
-  it("a misspelt nested key at the key, a wrong type at the value, a bad policy option at its options", async () => {
+  it("a misspelt nested key at the key, a wrong type at the value, a bad policy option at its own key", async () => {
     await typo("description: a typo\nextends: ordinary\npolicies:\n  - name: todoGate\n    option: { maxNudges: 3 }\n");
     expect(await budget()).toEqual("armstudy budget: arms/broken/arm.yaml: line 5: policies.0.option: unknown field; remove it or fix its spelling. Known fields here: name, options.\n");
     await typo("description: a typo\nextends: ordinary\npolicies:\n  - name: goal\ngoal:\n  rounds: many\n");
     expect(await budget()).toEqual("armstudy budget: arms/broken/arm.yaml: line 6: goal.rounds: expected number, received string; fix the value.\n");
     await typo("description: a typo\nextends: ordinary\npolicies:\n  - name: todoGate\n    options:\n      maxNudgez: 3\n");
     expect(await budget()).toEqual(
-      'armstudy budget: arms/broken/arm.yaml: line 5: policies.0.options: policy "todoGate": unknown option "maxNudgez" (allowed: maxNudges). Fix the option name or value in arms/broken/arm.yaml.\n',
+      'armstudy budget: arms/broken/arm.yaml: line 6: policies.0.options.maxNudgez: policy "todoGate": unknown option "maxNudgez" (allowed: maxNudges). Fix the option name or value in arms/broken/arm.yaml.\n',
     );
   }, 60_000);
 

@@ -172,7 +172,7 @@ describe("armstudy budget on bad input: exit 2, file and field named, nothing wr
       "a budget naming an unknown section",
       { "arms/budgets.yaml": "sections:\n  intro: { maxChars: 100 }\n  outro: { maxChars: 100 }\n" },
       [],
-      'armstudy budget: arms/budgets.yaml: sections.outro: no arm has a section "outro" (sections: intro, reporting). Fix the id or remove the entry.\n',
+      'armstudy budget: arms/budgets.yaml: line 3: sections.outro: no arm has a section "outro" (sections: intro, reporting). Fix the id or remove the entry.\n',
     ],
     [
       "an arm that extends a missing arm",

@@ -28,7 +28,7 @@ async function cli(args: string[]): Promise<{ code: number; out: string; err: st
   return { code, out: io.out.join(""), err: io.err.join("") };
 }
 
-const PROBLEM = 'arms/typo/arm.yaml: line 9: policies.0.options: policy "todoGate": unknown option "maxNudgez" (allowed: maxNudges). Fix the option name or value in arms/typo/arm.yaml.';
+const PROBLEM = 'arms/typo/arm.yaml: line 10: policies.0.options.maxNudgez: policy "todoGate": unknown option "maxNudgez" (allowed: maxNudges). Fix the option name or value in arms/typo/arm.yaml.';
 
 describe("a mistyped policy option (maxNudgez)", () => {
   it("fails budget, prompt show, run and study with exit 2 naming the file, the option and the allowed ones", async () => {
@@ -71,14 +71,14 @@ describe("a mistyped policy option (maxNudgez)", () => {
       arms: [{ name: "ordinary", policies: [{ name: "goal", options: { round: 3 } }] }],
     };
     expect(() => parseStudyFile(study, "s.study.yaml")).toThrow(
-      's.study.yaml: field arms.0.policies.0.options: policy "goal": unknown option "round" (allowed: objective, rounds, hours, elapsedTime). Fix the option name or value.',
+      's.study.yaml: field arms.0.policies.0.options.round: policy "goal": unknown option "round" (allowed: objective, rounds, hours, elapsedTime). Fix the option name or value.',
     );
   });
 
   it("options of a policy that takes none, and combinations, are named too", async () => {
     await writeFile(join(dir, "arms/typo/arm.yaml"), "policies:\n  - name: none\n    options: { quiet: true }\n");
     expect((await cli(["prompt", "show", "--arm", "typo", "--arms", "arms"])).err).toContain(
-      'arms/typo/arm.yaml: line 3: policies.0.options: policy "none": unknown option "quiet" (this policy takes no options).',
+      'arms/typo/arm.yaml: line 3: policies.0.options.quiet: policy "none": unknown option "quiet" (this policy takes no options).',
     );
     await writeFile(join(dir, "arms/typo/arm.yaml"), "policies:\n  - name: goal\n  - name: everyReplyCheck\n");
     expect((await cli(["prompt", "show", "--arm", "typo", "--arms", "arms"])).err).toContain(

@@ -196,6 +196,16 @@ describe("armstudy study: a wrong field in the study file", () => {
     expect(await cli(["study", "nested.study.yaml", "--out", "out"])).toEqual({ code: 2, out: "", err: `armstudy study: ${join(dir, "nested.study.yaml")}: line 11: field limits: Unrecognized key: "maxRound"; did you mean "maxRounds"?${footer}` });
     expect((await readdir(dir)).sort()).toEqual(["key.study.yaml", "nested.study.yaml", "type.study.yaml"]);
   });
+
+  it("names the line of a mistyped option of a policy the study file gives an arm", async () => {
+    await writeFile(join(dir, "policy.study.yaml"), withLine(6, "arms:\n  - name: ordinary\n    policies:\n      - name: goal\n        options:\n          round: 3"));
+    expect(await cli(["study", "policy.study.yaml", "--out", "out"])).toEqual({
+      code: 2,
+      out: "",
+      err: `armstudy study: ${join(dir, "policy.study.yaml")}: line 12: field arms.0.policies.0.options.round: policy "goal": unknown option "round" (allowed: objective, rounds, hours, elapsedTime). Fix the option name or value.\n`,
+    });
+    expect((await readdir(dir)).sort()).toEqual(["policy.study.yaml"]);
+  });
 });
 
 describe("armstudy study: a wrong field in a task file or the checks it names (ADR 0212)", () => {

@@ -24,7 +24,7 @@ export class PolicyOptionsError extends Error {
   constructor(
     message: string,
     /** The policy at fault and what is wrong with its options, when the error is about one policy. */
-    readonly detail?: { policy: string; problem: string },
+    readonly detail?: { policy: string; problem: string; option?: string },
   ) {
     super(message);
     this.name = "PolicyOptionsError";
@@ -54,7 +54,11 @@ export function parseOptions<T extends z.ZodType>(policy: string, schema: T, opt
     return `${where}: ${issue.message}`;
   });
   const problem = issues.join("; ");
-  throw new PolicyOptionsError(`policy "${policy}" in arm.yaml (policies[].options): ${problem}`, { policy, problem });
+  // The first option at fault, so a loader can point at its own line rather than at `options:`.
+  const first = result.error.issues[0];
+  const option = first?.code === "unrecognized_keys" && first.path.length === 0 ? (first as { keys?: string[] }).keys?.[0] : first?.path[0];
+  const detail = typeof option === "string" ? { policy, problem, option } : { policy, problem };
+  throw new PolicyOptionsError(`policy "${policy}" in arm.yaml (policies[].options): ${problem}`, detail);
 }
 
 export const positiveInt = z.number().int().positive();

@@ -51,6 +51,8 @@ export function createPolicies(specs: readonly PolicySpec[]): TurnEndPolicy<any>
 export interface PolicySpecProblem {
   index: number | null;
   message: string;
+  /** The option at fault, when one is. */
+  option?: string;
 }
 
 /**
@@ -64,7 +66,9 @@ export function checkPolicySpecs(specs: readonly PolicySpec[]): PolicySpecProble
       POLICY_FACTORIES[spec.name](spec.options);
     } catch (error) {
       if (!(error instanceof PolicyOptionsError)) throw error;
-      return { index, message: error.detail === undefined ? error.message : `policy "${error.detail.policy}": ${error.detail.problem}` };
+      if (error.detail === undefined) return { index, message: error.message };
+      const message = `policy "${error.detail.policy}": ${error.detail.problem}`;
+      return error.detail.option === undefined ? { index, message } : { index, message, option: error.detail.option };
     }
   }
   try {

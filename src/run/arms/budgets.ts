@@ -8,12 +8,15 @@ import type { PromptPack, PromptSection, SectionBudget } from "../../core/prompt
 import { parseYaml } from "../../core/prompt/yaml.ts";
 import { type BudgetsFile, budgetsFileSchema, knownBudgetFields } from "./schema.ts";
 import { displayPath } from "./source.ts";
-import { lazyYamlLines } from "../../core/yaml-lines.ts";
+import { likelyMeant } from "../../core/nearest-name.ts";
+import { type LineOf, lazyYamlLines, lineOfField } from "../../core/yaml-lines.ts";
 
 export interface Budgets {
   /** The file, as messages name it. */
   file: string;
   data: BudgetsFile;
+  /** Where a field sits in the file, for the cross-checks' messages (ADR 0212). */
+  lineOf?: LineOf;
 }
 
 /** The growth allowed when budgets.yaml does not say (percent of the prefix's o200k tokens). */
@@ -29,9 +32,10 @@ export async function readBudgets(path: string, cwd: string, mustExist: boolean)
     if ((error as { code?: unknown }).code === "ENOENT" && !mustExist) return null;
     throw new PackError("FIELD", file, "", `cannot be read (${(error as Error).message}). Check the --budgets path.`);
   }
+  const lineOf = lazyYamlLines(text);
   const parsed = budgetsFileSchema.safeParse(parseYaml(text, file) ?? {});
-  if (!parsed.success) throw packErrorFromIssues(parsed.error.issues, file, { known: knownBudgetFields, lineOf: lazyYamlLines(text) });
-  return { file, data: parsed.data };
+  if (!parsed.success) throw packErrorFromIssues(parsed.error.issues, file, { known: knownBudgetFields, lineOf });
+  return { file, data: parsed.data, lineOf };
 }
 
 /**
@@ -41,6 +45,7 @@ export async function readBudgets(path: string, cwd: string, mustExist: boolean)
  */
 export function validateBudgets(budgets: Budgets, sectionsByArm: ReadonlyMap<string, readonly string[]>, armNames: readonly string[] = [...sectionsByArm.keys()]): void {
   const all = new Set([...sectionsByArm.values()].flat());
+  const at = (field: string): number | undefined => (budgets.lineOf === undefined ? undefined : lineOfField(budgets.lineOf, field));
   // A section id may belong to an arm that was not loaded; only a load of every arm can say it is unknown.
   const everyArm = armNames.every((name) => sectionsByArm.has(name));
   for (const id of Object.keys(budgets.data.sections ?? {})) {
@@ -49,13 +54,15 @@ export function validateBudgets(budgets: Budgets, sectionsByArm: ReadonlyMap<str
         "BUDGET_UNKNOWN_SECTION",
         budgets.file,
         `sections.${id}`,
-        `no arm has a section "${id}" (sections: ${[...all].sort().join(", ")}). Fix the id or remove the entry.`,
+        `no arm has a section "${id}"${meant(id, [...all])} (sections: ${[...all].sort().join(", ")}). Fix the id or remove the entry.`,
+        at(`sections.${id}`),
       );
     }
   }
   for (const [arm, entry] of Object.entries(budgets.data.arms ?? {})) {
     if (!armNames.includes(arm)) {
-      throw new PackError("BUDGET_UNKNOWN_ARM", budgets.file, `arms.${arm}`, `there is no arm "${arm}" (arms: ${[...armNames].sort().join(", ")}). Fix the name or remove the entry.`);
+      const problem = `there is no arm "${arm}"${meant(arm, armNames)} (arms: ${[...armNames].sort().join(", ")}). Fix the name or remove the entry.`;
+      throw new PackError("BUDGET_UNKNOWN_ARM", budgets.file, `arms.${arm}`, problem, at(`arms.${arm}`));
     }
     const ids = sectionsByArm.get(arm);
     if (ids === undefined) continue; // not loaded by this command
@@ -65,11 +72,18 @@ export function validateBudgets(budgets: Budgets, sectionsByArm: ReadonlyMap<str
           "BUDGET_UNKNOWN_SECTION",
           budgets.file,
           `arms.${arm}.sections.${id}`,
-          `arm "${arm}" has no section "${id}" (its sections: ${[...ids].sort().join(", ") || "none"}). Fix the id or remove the entry.`,
+          `arm "${arm}" has no section "${id}"${meant(id, ids)} (its sections: ${[...ids].sort().join(", ") || "none"}). Fix the id or remove the entry.`,
+          at(`arms.${arm}.sections.${id}`),
         );
       }
     }
   }
+}
+
+/** "; did you mean \"reporting\"?" when the typed name is a near miss of a known one. */
+function meant(typed: string, known: readonly string[]): string {
+  const near = likelyMeant(typed, known);
+  return near === null ? "" : `; did you mean "${near}"?`;
 }
 
 /** The pack of `arm`: its sections with their budgets (global, then the arm's own override). */

@@ -363,7 +363,8 @@ class Loader {
 export function checkPolicies(policies: readonly PolicySpec[], file: string, field = "policies"): void {
   const problem = checkPolicySpecs(policies);
   if (problem === null) return;
-  const where = problem.index === null ? field : `${field}.${problem.index}.options`;
+  const options = `${field}.${problem.index}.options`;
+  const where = problem.index === null ? field : problem.option === undefined ? options : `${options}.${problem.option}`;
   throw new PackError("FIELD", file, where, `${problem.message}. Fix the option name or value in ${file}.`);
 }
 

@@ -194,19 +194,19 @@ describe("bad input names the file and the field", () => {
       "a budget naming an unknown section",
       { ...BASE, "budgets.yaml": "sections:\n  a: { maxChars: 10 }\n  reportng: { maxChars: 10 }\n" },
       "base",
-      { code: "BUDGET_UNKNOWN_SECTION", file: "budgets.yaml", field: "sections.reportng", problem: 'no arm has a section "reportng" (sections: a, b, c, reporting). Fix the id or remove the entry.' },
+      { line: 3, code: "BUDGET_UNKNOWN_SECTION", file: "budgets.yaml", field: "sections.reportng", problem: 'no arm has a section "reportng"; did you mean "reporting"? (sections: a, b, c, reporting). Fix the id or remove the entry.' },
     ],
     [
       "an arm budget naming a section that arm lacks",
       { ...BASE, "other/arm.yaml": "sections: []\n", "other/sections/x.md": section("x", 1, "X."), "budgets.yaml": "arms:\n  other:\n    sections:\n      a: { maxTokens: 5 }\n" },
       "other",
-      { code: "BUDGET_UNKNOWN_SECTION", file: "budgets.yaml", field: "arms.other.sections.a", problem: 'arm "other" has no section "a" (its sections: x). Fix the id or remove the entry.' },
+      { line: 4, code: "BUDGET_UNKNOWN_SECTION", file: "budgets.yaml", field: "arms.other.sections.a", problem: 'arm "other" has no section "a" (its sections: x). Fix the id or remove the entry.' },
     ],
     [
       "a budget naming an unknown arm",
       { ...BASE, "budgets.yaml": "arms:\n  bse:\n    prefix: { maxTokens: 5 }\n" },
       "base",
-      { code: "BUDGET_UNKNOWN_ARM", file: "budgets.yaml", field: "arms.bse", problem: 'there is no arm "bse" (arms: base). Fix the name or remove the entry.' },
+      { line: 2, code: "BUDGET_UNKNOWN_ARM", file: "budgets.yaml", field: "arms.bse", problem: 'there is no arm "bse"; did you mean "base"? (arms: base). Fix the name or remove the entry.' },
     ],
     [
       "a misspelt budget field",
@@ -332,7 +332,7 @@ describe("bad input names the file and the field", () => {
     expect(arm.pack?.sections.map((s) => [s.id, s.budget])).toEqual([["a", {}], ["b", {}], ["c", {}], ["reporting", {}]]);
     expect(await loadError(() => loadArms(dir, undefined, { cwd: dir }))).toMatchObject({ code: "BUDGET_UNKNOWN_SECTION", field: "arms.other.sections.a" });
     writeTree(dir, { "budgets.yaml": "arms:\n  othr:\n    prefix: { maxTokens: 5 }\n" });
-    expect((await loadError(() => loadArm(dir, "base", { cwd: dir }))).message).toEqual(`budgets.yaml: arms.othr: there is no arm "othr" (arms: base, other). Fix the name or remove the entry.`);
+    expect((await loadError(() => loadArm(dir, "base", { cwd: dir }))).message).toEqual(`budgets.yaml: line 2: arms.othr: there is no arm "othr"; did you mean "other"? (arms: base, other). Fix the name or remove the entry.`);
   });
 
   it("a budgets file given by path must exist", async () => {
