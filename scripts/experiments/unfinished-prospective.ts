@@ -3,7 +3,8 @@
  * nothing of how they read new projects, but dev batches F (2200–2399) and G (2400–2599) were each labelled blind from
  * new repositories and scored by the rules of their day before any rule was written from them. So: the rules of that
  * day, the words reader and the words + rule-rows reader, each trained on the dev replies that existed before the batch
- * (numbers below its first; rule rows from that day's rules), are scored on the batch. Every reader is then out-of-sample
+ * (numbers below its first; rule rows from that day's rules), and (e) a model over that day's rule rows alone, are
+ * scored on the batch. Every reader is then out-of-sample
  * on it, and (c) is exactly what shipping would be: a model over rules tuned on dev, met by new projects. Dev only.
  *
  *   git archive 32f9724 src | (mkdir -p /tmp/rules-f && tar -x -C /tmp/rules-f) && ln -sfn "$PWD/node_modules" /tmp/rules-f/node_modules
@@ -39,8 +40,8 @@ const wordFeatures = dev.map((r) => unfinishedFeatures(r.text));
 const fmt = (v: number | null): string => (v === null ? "–" : v.toFixed(2));
 const cell = (s: PR): string => `${fmt(s.precision)}/${fmt(s.recall)}/${f1(s).toFixed(2)}`;
 
-console.log("| batch (rules of commit) | projects | replies | positives | (a) rules of the day | (b) words | (c) words + rule rows of the day | (d) rules OR (b) | AUC (b), (c) |");
-console.log("|---|---:|---:|---:|---:|---:|---:|---:|---|");
+console.log("| batch (rules of commit) | projects | replies | positives | (a) rules of the day | (b) words | (c) words + rule rows of the day | (d) rules OR (b) | (e) rule rows alone | AUC (b), (c), (e) |");
+console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
 for (const [k, batch] of BATCHES.entries()) {
   const mod = (await import(pathToFileURL(join(trees[k] as string, "src/core/report/analyze.ts")).href)) as { analyzeFinalReport: Analyzer["analyze"]; explainFinalReport: Analyzer["explain"] };
   const old: Analyzer = { analyze: mod.analyzeFinalReport, explain: mod.explainFinalReport };
@@ -49,12 +50,15 @@ for (const [k, batch] of BATCHES.entries()) {
   assertDevOnly([...trainIdx, ...testIdx].map((i) => dev[i] as LabelledReply), heldOut);
   const rules = new Map([...trainIdx, ...testIdx].map((i) => [i, ruleRows(old, dev[i] as LabelledReply)]));
   const bothFeatures = dev.map((r, i) => (rules.has(i) ? unfinishedFeatures(r.text, (rules.get(i) as { rows: string[] }).rows) : []));
+  const rowFeatures = dev.map((_, i) => (rules.has(i) ? [...new Set((rules.get(i) as { rows: string[] }).rows)].sort().map((row) => `r:${row}`) : []));
   const w = fitPredict(wordFeatures, labels, group, trainIdx, testIdx, SEED + k);
   const b = fitPredict(bothFeatures, labels, group, trainIdx, testIdx, SEED + k);
+  const e = fitPredict(rowFeatures, labels, group, trainIdx, testIdx, SEED + k);
   const want = testIdx.map((i) => labels[i] as boolean);
   const ruled = testIdx.map((i) => (rules.get(i) as { unfinished: boolean }).unfinished);
   const words = w.probabilities.map((p) => p >= w.threshold);
   const both = b.probabilities.map((p) => p >= b.threshold);
-  console.log(`| ${batch.name} (${batch.commit}) | ${new Set(testIdx.map((i) => group[i])).size} | ${testIdx.length} | ${want.filter(Boolean).length} | ${cell(precisionRecall(ruled, want))} | ${cell(precisionRecall(words, want))} | ${cell(precisionRecall(both, want))} | ${cell(precisionRecall(ruled.map((v, n) => v || (words[n] as boolean)), want))} | ${fmt(auc(w.probabilities, want))}, ${fmt(auc(b.probabilities, want))} |`);
-  console.log(`  trained on ${trainIdx.length} dev replies (${trainIdx.filter((i) => labels[i]).length} positives); (b) λ ${w.lambda} threshold ${w.threshold.toFixed(3)}; (c) λ ${b.lambda} threshold ${b.threshold.toFixed(3)}`);
+  const alone = e.probabilities.map((p) => p >= e.threshold);
+  console.log(`| ${batch.name} (${batch.commit}) | ${new Set(testIdx.map((i) => group[i])).size} | ${testIdx.length} | ${want.filter(Boolean).length} | ${cell(precisionRecall(ruled, want))} | ${cell(precisionRecall(words, want))} | ${cell(precisionRecall(both, want))} | ${cell(precisionRecall(ruled.map((v, n) => v || (words[n] as boolean)), want))} | ${cell(precisionRecall(alone, want))} | ${fmt(auc(w.probabilities, want))}, ${fmt(auc(b.probabilities, want))}, ${fmt(auc(e.probabilities, want))} |`);
+  console.log(`  trained on ${trainIdx.length} dev replies (${trainIdx.filter((i) => labels[i]).length} positives); (b) λ ${w.lambda} threshold ${w.threshold.toFixed(3)}; (c) λ ${b.lambda} threshold ${b.threshold.toFixed(3)}; (e) λ ${e.lambda} threshold ${e.threshold.toFixed(3)}`);
 }
