@@ -87,3 +87,58 @@ export function auc(probabilities: readonly number[], labels: readonly boolean[]
   const negatives = pairs.length - positives;
   return positives === 0 || negatives === 0 ? null : (rankSum - (positives * (positives + 1)) / 2) / (positives * negatives);
 }
+
+/**
+ * Bernoulli naive Bayes over the same feature lists (add-one smoothing, vocabulary from the training replies), as a
+ * second learner beside the regression: the threshold on its posterior by an inner grouped CV's best F1, as fitPredict.
+ */
+export function fitPredictBayes(features: readonly string[][], labels: readonly boolean[], group: readonly string[], trainIdx: readonly number[], testIdx: readonly number[], seed: number): Fit {
+  const inner = groupedFolds(trainIdx.map((i) => group[i] as string), INNER_FOLDS, seed);
+  const oof = new Array<number>(trainIdx.length).fill(0);
+  for (let f = 0; f < INNER_FOLDS; f += 1) {
+    const fit = trainIdx.filter((_, k) => inner[k] !== f);
+    const scorer = bayes(features, labels, fit);
+    trainIdx.forEach((i, k) => {
+      if (inner[k] === f) oof[k] = scorer(features[i] as string[]);
+    });
+  }
+  const threshold = bestThreshold(oof, trainIdx.map((i) => labels[i] as boolean));
+  const scorer = bayes(features, labels, trainIdx);
+  return { lambda: Number.NaN, threshold, probabilities: testIdx.map((i) => scorer(features[i] as string[])) };
+}
+
+/** A Bernoulli naive Bayes posterior trained on the given replies. */
+function bayes(features: readonly string[][], labels: readonly boolean[], trainIdx: readonly number[]): (names: readonly string[]) => number {
+  const vocab = vocabulary(trainIdx.map((i) => features[i] as string[]), MIN_COUNT);
+  const index = new Map(vocab.map((name, i) => [name, i]));
+  const pos = new Float64Array(vocab.length);
+  const neg = new Float64Array(vocab.length);
+  let nPos = 0;
+  for (const i of trainIdx) {
+    const yes = labels[i] as boolean;
+    if (yes) nPos += 1;
+    for (const name of new Set(features[i])) {
+      const j = index.get(name);
+      if (j === undefined) continue;
+      const counts = yes ? pos : neg;
+      counts[j] = (counts[j] as number) + 1;
+    }
+  }
+  const nNeg = trainIdx.length - nPos;
+  const present = new Float64Array(vocab.length);
+  let absentSum = Math.log((nPos + 1) / (nNeg + 1));
+  for (let j = 0; j < vocab.length; j += 1) {
+    const p = ((pos[j] as number) + 1) / (nPos + 2);
+    const q = ((neg[j] as number) + 1) / (nNeg + 2);
+    absentSum += Math.log((1 - p) / (1 - q));
+    present[j] = Math.log(p / q) - Math.log((1 - p) / (1 - q));
+  }
+  return (names) => {
+    let z = absentSum;
+    for (const name of new Set(names)) {
+      const j = index.get(name);
+      if (j !== undefined) z += present[j] as number;
+    }
+    return z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
+  };
+}

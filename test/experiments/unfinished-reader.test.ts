@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { assertDevOnly, groupedFolds, heldOutNames, loadDevReplies, projectsFromSources } from "../../scripts/experiments/unfinished-data.ts";
 import { LINE_CAP, tokens, unfinishedFeatures, zonesOf } from "../../scripts/experiments/unfinished-features.ts";
-import { auc } from "../../scripts/experiments/unfinished-fit.ts";
+import { auc, fitPredictBayes } from "../../scripts/experiments/unfinished-fit.ts";
 import { SPLIT_1, SPLIT_8, SPLIT_9, committedSplit } from "../core/report/split.ts";
 
 describe("dev replies only", () => {
@@ -100,5 +100,16 @@ describe("AUC", () => {
     expect(auc([0.5, 0.5, 0.5], [true, false, false])).toBe(0.5);
     expect(auc([0.3, 0.5, 0.6], [true, false, true])).toBe(0.5);
     expect(auc([0.3], [true])).toBeNull();
+  });
+});
+
+describe("naive Bayes", () => {
+  it("learns a word that marks the positives of other projects, and scores only the test replies", () => {
+    const features = [["s:remain", "f:a"], ["s:remain", "f:b"], ["f:a"], ["f:b"], ["f:a", "f:b"], ["s:remain", "f:a"], ["f:b"], ["s:remain"], ["f:a"]];
+    const labels = [true, true, false, false, false, true, false, true, false];
+    const group = ["p", "p", "p", "q", "q", "q", "r", "r", "r"];
+    const fit = fitPredictBayes(features, labels, group, [0, 1, 2, 3, 4, 5], [6, 7], 1);
+    expect(fit.probabilities.length).toBe(2);
+    expect((fit.probabilities[1] as number) > 0.5 && (fit.probabilities[0] as number) < 0.5).toBe(true);
   });
 });
