@@ -179,6 +179,9 @@ function notAfterIf(match: RegExpMatchArray): boolean {
  */
 const WAITS_ON_PERSON = /(?:^|\n|[.!]\s+)\W{0,3}(?:check|tick|set|enable|add|grant|give|save|run|click|toggle|flip|restart|paste|send|update|change)\b[^.?!\n]{0,120}\b(?:and|then),? I(?:'ll| will) (?:verify|check|confirm|test|re-?run|retry|try again|continue|finish|redeploy)\b|\btell me what you (?:actually )?(?:saw|see|got|get)\b[^.\n]{0,120}\band I(?:'ll| will)\b|\b(?:sub-?agents?|workers?|jobs?|builds?|runs?|checks?|CI)\b[^.;\n]{0,30}\bstill running\b[^.\n]{0,60}\b(?:will|I'll) (?:report|update you|let you know|follow up)\b/i;
 
+/** A blocker named as what is left, or the act it stopped (docs/decisions/0202). */
+const BLOCKER_NAMED = /\bthe (?:only |one |last |main |real )?(?:remaining )?blocker (?:is|was|here is)\b|^\W*(?:I )?(?:hit|ran into) a (?:snag|blocker|wall)\b|\b(?:prevented|blocked) (?:the |my |our )?(?:approval|approving|merge|merging|push|pushing|release|publishing)\b/i;
+
 export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // --- claimsComplete: a clause of the claim zone says the work is done ----------------------
   // A clause that opens with a completion word: "Done.", "Fixed!", "All set", "DONE ✅".
@@ -397,4 +400,13 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // An offer of the next step on the person's word: "If you want, next step: 1. … 2. …", "If you want, next step is to commit
   // this route-aware fix".
   { id: "permission.next-step-if", group: "permission", scope: "ending", pattern: /\bif you(?:'d)? (?:want|like),? (?:the )?next step\b/i },
+  // --- Round 8, dev batch H (docs/decisions/0202): rows read from batch H's misses ---------------------------------
+  // Approval of the agent's reasoning or design, asked as a question: "Does that reasoning track, or …?", "Does that model
+  // work?", "Agree with all three? Anything you'd tweak?", "Confirm you want me to delete …?", "Is there anything I'm missing
+  // or that needs correcting before I put together …?", "Ready for your final review, or want to move to …?".
+  { id: "permission.approve", group: "permission", scope: "ending", pattern: /\b(?:does|do) (?:that|this|the|my) (?:reasoning|model|design|approach|framing|shape|split|lifecycle|proposal|direction|flow|breakdown|plan)\b[^?\n]{0,60}\b(?:track|work|hold|hold up|fit)\b[^?\n]{0,160}\?|(?:^|[.!?]\s+)agree(?: with [^?\n]{1,60})?\?|\banything you(?:'d| would) (?:tweak|change|adjust)\b[^?\n]{0,60}\?|\bconfirm (?:that )?you want me to\b[^?\n]{0,200}\?|\bis there anything (?:I'm|I am|I've|I have) (?:missing|missed|got wrong)\b[^?\n]{0,160}\?|\bready for your (?:final )?review\b[^?\n]{0,40}\bor\b[^?\n]{0,120}\?/i },
+  // A blocker the reply names as what is left, or the act it stopped: "The remaining blocker is gh auth itself", "Hit a snag —
+  // .gitignore excludes docs/", "GitHub prevented approval because …": work left and its reason (BLOCKER_NAMED).
+  { id: "unfinished.blocker", group: "unfinished", scope: "clause", holds: notAfterIf, pattern: BLOCKER_NAMED },
+  { id: "reason.blocker", group: "reason", scope: "clause", holds: notAfterIf, pattern: BLOCKER_NAMED },
 ];

@@ -216,6 +216,13 @@ describe("the pattern table", () => {
     ["Fix subagent still running, will report when done.", ["unfinished.waits-on-person", "reason.waits-on-person", "next.waits-on-person"]],
     ["I ran a review pass, fixed the issues it surfaced, and committed the Phase 1 work.", ["complete.series"]],
     ["If you want, next step is to commit this route-aware fix.", ["next.step", "permission.next-step-if"]],
+    // Round 8, dev batch H (docs/decisions/0202): approval questions; a named blocker, not after an "if".
+    ["Does that reasoning track, or do you see it differently?", ["permission.approve"]],
+    ["Agree with all three? Anything you'd tweak?", ["permission.approve"]],
+    ["Does that work for you?", ["permission.sound-good"]],
+    ["The remaining blocker is gh auth itself.", ["unfinished.blocker", "reason.blocker"]],
+    ["Hit a snag — the lockfile is rejected.", ["unfinished.blocker", "reason.blocker"]],
+    ["If the remaining blocker is auth, rerun login.", ["next.step"]],
     // The guards of 0191: an offer after "if", an instruction, a failure mended in the sentence.
     ["If validation surfaces issues, tell me what you see and I'll adjust the script.", ["permission.soft"]],
     ["- Do not run the agent.", ["next.step"]],
