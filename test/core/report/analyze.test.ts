@@ -223,6 +223,14 @@ describe("the pattern table", () => {
     ["The remaining blocker is gh auth itself.", ["unfinished.blocker", "reason.blocker"]],
     ["Hit a snag — the lockfile is rejected.", ["unfinished.blocker", "reason.blocker"]],
     ["If the remaining blocker is auth, rerun login.", ["next.step"]],
+    // docs/decisions/0203: a finished act said noun first; "remain"/"leftover" about things outside the work read nothing.
+    ["Merge committed as 932a360.", ["complete.noun-committed"]],
+    ["Existing .pnpm-store/ remains untracked and untouched.", []],
+    ["Only the existing whitespace issue remains unrelated.", []],
+    ["The old flag can remain a last-resort fallback.", []],
+    ["There are no leftover conflict markers.", []],
+    ["Two leftover TODOs in the parser.", ["unfinished.remaining"]],
+    ["One failing test remains unfixed.", ["unfinished.remaining", "unfinished.fails", "reason.cause"]],
     // The guards of 0191: an offer after "if", an instruction, a failure mended in the sentence.
     ["If validation surfaces issues, tell me what you see and I'll adjust the script.", ["permission.soft"]],
     ["- Do not run the agent.", ["next.step"]],
