@@ -196,6 +196,15 @@ function notOtherThingsState(match: RegExpMatchArray): boolean {
   return !/\b(?:can|could|may|might|should|would|will)\s+$/i.test(input.slice(Math.max(0, index - 40), index));
 }
 
+/**
+ * Not needed here (docs/decisions/0204): "I did not run tests since this was only a branch sync" gives, right after, why the
+ * step did not apply. Reads at most 60 characters after the match.
+ */
+function notNeededHere(match: RegExpMatchArray): boolean {
+  const index = (match.index ?? 0) + match[0].length;
+  return !/^[^.;\n]{0,40}\b(?:since|because|as) (?:this|it|that) (?:was|is) (?:only|just|merely|purely) (?:a |an )?/i.test((match.input ?? "").slice(index, index + 60));
+}
+
 /** A blocker named as what is left, or the act it stopped (docs/decisions/0202). */
 const BLOCKER_NAMED = /\bthe (?:only |one |last |main |real )?(?:remaining )?blocker (?:is|was|here is)\b|^\W*(?:I )?(?:hit|ran into) a (?:snag|blocker|wall)\b|\b(?:prevented|blocked) (?:the |my |our )?(?:approval|approving|merge|merging|push|pushing|release|publishing)\b/i;
 
@@ -238,7 +247,7 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // --- statesUnfinished: some clause says part of the work is not done -----------------------
   // Negated completion: "not finished", "isn't complete", "not yet wired", "not started", "doesn't yet"; joined by
   // slashes ("a done / partial / not done matrix") it names a category, not the work's state (docs/decisions/0140).
-  { id: "unfinished.not", group: "unfinished", scope: "clause", holds: (m) => notInConditionOrCase(m) && notInstructionOrChoice(m) /* 0191 */, pattern: /(?:(?<!\|\s*(?:⬜️?\s*)?)(?<!\/\s{0,2})(?<!\b(?:that|which|who) (?:are|is|were|was|has|have|had|do|does|did) ?)\b(?:not|n't)(?: yet| been| all| fully| quite)? (?:done|finished|complete|completed|implemented|fixed|resolved|started|working|wired|updated|run|tested|merged|ported|converted|reached|checked|in place)\b(?!\s{0,2}\/)|\bnot yet\b|\bn't yet\b|\bdoesn't work\b|\bdidn't work\b|\bhaven't [^.;\n]{1,60} yet\b)/i },
+  { id: "unfinished.not", group: "unfinished", scope: "clause", holds: (m) => notInConditionOrCase(m) && notInstructionOrChoice(m) /* 0191 */ && notNeededHere(m) /* 0204 */, pattern: /(?:(?<!\|\s*(?:⬜️?\s*)?)(?<!\/\s{0,2})(?<!\b(?:that|which|who) (?:are|is|were|was|has|have|had|do|does|did) ?)\b(?:not|n't)(?: yet| been| all| fully| quite)? (?:done|finished|complete|completed|implemented|fixed|resolved|started|working|wired|updated|run|tested|merged|ported|converted|reached|checked|in place)\b(?!\s{0,2}\/)|\bnot yet\b|\bn't yet\b|\bdoesn't work\b|\bdidn't work\b|\bhaven't [^.;\n]{1,60} yet\b)/i },
   // The plain words: "incomplete", "unfinished", "partially", "mostly done", "in progress", 🚧 ⏳ ❌.
   // Not a status: a noun modifier ("saw an incomplete manifest") or a property "by design".
   { id: "unfinished.word", group: "unfinished", scope: "clause", holds: notACase, pattern: /(?<!\b(?:an?|the|any|each|every|of|with|for|on|no)\s)\b(?:incomplete|unfinished|partially|partly|half-done|mostly done|work in progress)\b(?! by design\b)(?<!\b(?:satisfies|covers|supports|matches|meets|addresses|fulfil?ls|aligns|overlaps|conforms|complies|reflects|describes|explains|answers|mirrors|duplicates|implements|handles|tests) (?:this |that |it |them )?(?:partially|partly))(?! (?:satisfies|covers|supports|matches|meets|addresses|fulfil?ls|aligns|overlaps|conforms|complies|reflects|describes|explains|answers|mirrors|duplicates|implements|handles|tests)\b)|\bin progress\b(?<!\b(?:the|an?) in progress)(?! (?:table|column|section|list|state|status|label|badge|items?|rows?|view|tab|filter|bucket|lane)\b)/i },
@@ -426,6 +435,11 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // .gitignore excludes docs/", "GitHub prevented approval because …": work left and its reason (BLOCKER_NAMED).
   { id: "unfinished.blocker", group: "unfinished", scope: "clause", holds: notAfterIf, pattern: BLOCKER_NAMED },
   { id: "reason.blocker", group: "reason", scope: "clause", holds: notAfterIf, pattern: BLOCKER_NAMED },
+  // A step left because the agent would not force it (docs/decisions/0204): "pnpm … aborted without a TTY, so I did not force
+  // it", "… refused in a non-interactive shell. I did not force it because this was research".
+  { id: "unfinished.not-forced", group: "unfinished", scope: "clause", holds: notAfterIf, pattern: /\b(?:I|we) (?:did not|didn't) force (?:it|that|this|the (?:install|reinstall|check|test|run))\b/i },
+  // A bare approval question closing a proposal (docs/decisions/0204): "… No automated tests — … would be flaky. Good?"
+  { id: "permission.good", group: "permission", scope: "ending", pattern: /(?:^|[.!?)]\s+)(?:good|ok|okay|fine|right)\?\s*$/i },
   // A finished act said noun first (docs/decisions/0203): "Merge committed as 932a360.", "Fix pushed to main" (as "Commit landed as").
   { id: "complete.noun-committed", group: "complete", scope: "claim", pattern: /^\W*(?:the )?(?:merge|commit|change|fix|rebase|revert|patch|branch)(?:e?s)? (?:committed|pushed|merged|applied) (?:as|to|in|at|on)\b/i },
 ];

@@ -231,6 +231,13 @@ describe("the pattern table", () => {
     ["There are no leftover conflict markers.", []],
     ["Two leftover TODOs in the parser.", ["unfinished.remaining"]],
     ["One failing test remains unfixed.", ["unfinished.remaining", "unfinished.fails", "reason.cause"]],
+    // docs/decisions/0204: a step the agent would not force; a step said not to apply; a bare "Good?" closing a proposal.
+    ["pnpm aborted without a TTY, so I did not force it.", ["reason.cause", "unfinished.not-forced"]],
+    ["If it fails again, I did not force it.", ["reason.cause"]],
+    ["I did not run tests since this was only a branch sync.", ["reason.cause"]],
+    ["I did not run the tests.", ["unfinished.not", "next.step"]],
+    ["No automated tests; they would be flaky. Good?", ["permission.good"]],
+    ["Is that good? I think so.", []],
     // The guards of 0191: an offer after "if", an instruction, a failure mended in the sentence.
     ["If validation surfaces issues, tell me what you see and I'll adjust the script.", ["permission.soft"]],
     ["- Do not run the agent.", ["next.step"]],
