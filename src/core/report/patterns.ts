@@ -179,6 +179,35 @@ function notAfterIf(match: RegExpMatchArray): boolean {
  */
 const WAITS_ON_PERSON = /(?:^|\n|[.!]\s+)\W{0,3}(?:check|tick|set|enable|add|grant|give|save|run|click|toggle|flip|restart|paste|send|update|change)\b[^.?!\n]{0,120}\b(?:and|then),? I(?:'ll| will) (?:verify|check|confirm|test|re-?run|retry|try again|continue|finish|redeploy)\b|\btell me what you (?:actually )?(?:saw|see|got|get)\b[^.\n]{0,120}\band I(?:'ll| will)\b|\b(?:sub-?agents?|workers?|jobs?|builds?|runs?|checks?|CI)\b[^.;\n]{0,30}\bstill running\b[^.\n]{0,60}\b(?:will|I'll) (?:report|update you|let you know|follow up)\b/i;
 
+/**
+ * Not the state of things outside the work (docs/decisions/0203): "Existing .pnpm-store/ and docs/research/ remain untracked
+ * and untouched", "Only existing whitespace issue remains unrelated" (un- participles of other files), "entire explain --commit
+ * can remain a last-resort fallback" (a modal says what a design allows), "there are no leftover conflict markers" (none left).
+ * Reads at most 40 characters before the match and 30 after.
+ */
+function notOtherThingsState(match: RegExpMatchArray): boolean {
+  const index = match.index ?? 0;
+  const input = match.input ?? "";
+  const word = match[0];
+  if (/^leftover$/i.test(word)) return !/\b(?:no|without|zero)\s+$/i.test(input.slice(Math.max(0, index - 40), index));
+  if (!/^remains?$/i.test(word)) return true;
+  const after = input.slice(index + word.length, index + word.length + 30);
+  if (/^\s+(?:untracked|unrelated|unstaged|unaffected|unmodified)\b/i.test(after)) return false;
+  return !/\b(?:can|could|may|might|should|would|will)\s+$/i.test(input.slice(Math.max(0, index - 40), index));
+}
+
+/**
+ * Not needed here (docs/decisions/0204): "I did not run tests since this was only a branch sync" gives, right after, why the
+ * step did not apply. Reads at most 60 characters after the match.
+ */
+function notNeededHere(match: RegExpMatchArray): boolean {
+  const index = (match.index ?? 0) + match[0].length;
+  return !/^[^.;\n]{0,40}\b(?:since|because|as) (?:this|it|that) (?:was|is) (?:only|just|merely|purely) (?:a |an )?/i.test((match.input ?? "").slice(index, index + 60));
+}
+
+/** A blocker named as what is left, or the act it stopped (docs/decisions/0202). */
+const BLOCKER_NAMED = /\bthe (?:only |one |last |main |real )?(?:remaining )?blocker (?:is|was|here is)\b|^\W*(?:I )?(?:hit|ran into) a (?:snag|blocker|wall)\b|\b(?:prevented|blocked) (?:the |my |our )?(?:approval|approving|merge|merging|push|pushing|release|publishing)\b/i;
+
 export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // --- claimsComplete: a clause of the claim zone says the work is done ----------------------
   // A clause that opens with a completion word: "Done.", "Fixed!", "All set", "DONE ✅".
@@ -218,7 +247,7 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // --- statesUnfinished: some clause says part of the work is not done -----------------------
   // Negated completion: "not finished", "isn't complete", "not yet wired", "not started", "doesn't yet"; joined by
   // slashes ("a done / partial / not done matrix") it names a category, not the work's state (docs/decisions/0140).
-  { id: "unfinished.not", group: "unfinished", scope: "clause", holds: (m) => notInConditionOrCase(m) && notInstructionOrChoice(m) /* 0191 */, pattern: /(?:(?<!\|\s*(?:⬜️?\s*)?)(?<!\/\s{0,2})(?<!\b(?:that|which|who) (?:are|is|were|was|has|have|had|do|does|did) ?)\b(?:not|n't)(?: yet| been| all| fully| quite)? (?:done|finished|complete|completed|implemented|fixed|resolved|started|working|wired|updated|run|tested|merged|ported|converted|reached|checked|in place)\b(?!\s{0,2}\/)|\bnot yet\b|\bn't yet\b|\bdoesn't work\b|\bdidn't work\b|\bhaven't [^.;\n]{1,60} yet\b)/i },
+  { id: "unfinished.not", group: "unfinished", scope: "clause", holds: (m) => notInConditionOrCase(m) && notInstructionOrChoice(m) /* 0191 */ && notNeededHere(m) /* 0204 */, pattern: /(?:(?<!\|\s*(?:⬜️?\s*)?)(?<!\/\s{0,2})(?<!\b(?:that|which|who) (?:are|is|were|was|has|have|had|do|does|did) ?)\b(?:not|n't)(?: yet| been| all| fully| quite)? (?:done|finished|complete|completed|implemented|fixed|resolved|started|working|wired|updated|run|tested|merged|ported|converted|reached|checked|in place)\b(?!\s{0,2}\/)|\bnot yet\b|\bn't yet\b|\bdoesn't work\b|\bdidn't work\b|\bhaven't [^.;\n]{1,60} yet\b)/i },
   // The plain words: "incomplete", "unfinished", "partially", "mostly done", "in progress", 🚧 ⏳ ❌.
   // Not a status: a noun modifier ("saw an incomplete manifest") or a property "by design".
   { id: "unfinished.word", group: "unfinished", scope: "clause", holds: notACase, pattern: /(?<!\b(?:an?|the|any|each|every|of|with|for|on|no)\s)\b(?:incomplete|unfinished|partially|partly|half-done|mostly done|work in progress)\b(?! by design\b)(?<!\b(?:satisfies|covers|supports|matches|meets|addresses|fulfil?ls|aligns|overlaps|conforms|complies|reflects|describes|explains|answers|mirrors|duplicates|implements|handles|tests) (?:this |that |it |them )?(?:partially|partly))(?! (?:satisfies|covers|supports|matches|meets|addresses|fulfil?ls|aligns|overlaps|conforms|complies|reflects|describes|explains|answers|mirrors|duplicates|implements|handles|tests)\b)|\bin progress\b(?<!\b(?:the|an?) in progress)(?! (?:table|column|section|list|state|status|label|badge|items?|rows?|view|tab|filter|bucket|lane)\b)/i },
@@ -230,7 +259,7 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   { id: "mark.progress", group: "mark", scope: "clause", pattern: /(?:^\W{0,4}[❌⏳🚧]|\|\s*[❌⏳🚧])(?![^\n]{0,140}?\b(?:pre-?existing|unrelated to (?:our|my|the|this|these)\b|not related to (?:our|my|the|this|these)\b|(?:in|from) (?:the )?existing\b|not (?:our|my) (?:new|own)\b|outside (?:the|our|this|my) (?:scope|task|work|changes?)\b))|^\s*[-*+] \[ \]|\|\s*(?:⬜️?\s*)?not started\b/iu },
   // Leftover work: "Remaining:", "still to do", "4 to go", "the rest still use", "the remaining 8", "S3 and S4 remain"
   // ("the remaining 2 commits applied cleanly" says they are done).
-  { id: "unfinished.remaining", group: "unfinished", scope: "clause", holds: (m) => notACaseOrKept(m) && notKeptOrOrigin(m) /* 0191 */, pattern: /\bremaining(?: work| steps?| items?| tasks?| parts?)?(?: from [^:\n]{1,60})?:|\b(?:still|yet) to (?:do|go|be done|run|come)\b|\bleft to do\b|\b(?:one|two|three|a few|\d+) remaining (?:[\w-]+ )?(?:issues?|problems?|errors?|bugs?|failures?|items?|tasks?|steps?)\b|\b(?:is|are) left\b|\bleftover\b|\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|few|more)(?: [a-z]+)? to go\b|\bthe (?:\d+|two|three|four|five|six|seven|eight|nine|ten) remaining (?:work|steps?|items?|tasks?|parts?|files|endpoints|tests|commits|changes|suggestions|comments|issues|points|todos)\b(?![^;\n]{0,120}\b(?:applied|passed|pass|succeeded|work|cleanly|already|are (?:done|fine|unchanged|unaffected)|were \w+ed)\b)|\bthe (?:remaining|other) (?:\d+ |two |three |four |five |six |seven |eight |nine |ten )?(?:work|steps?|items?|tasks?|parts?|ones|files|endpoints|tests|commits|changes|suggestions|comments|issues|points|todos|\d+|two|three|four|five|six|seven|eight|nine|ten)\b(?<!\bthe other (?:ones|files|endpoints|tests|commits|changes|suggestions|comments|issues|points|todos))(?![^;\n]{0,120}\b(?:applied|passed|pass|succeeded|work|cleanly|already|are (?:done|fine|unchanged|unaffected)|were \w+ed)\b)|\b(?:remains?|remain)\b(?<!\bno\b[^.;,\n]{0,60}\b(?:remains?|remain))(?<!\b(?:ensur(?:e|es|ing)|keep(?:s|ing)?|mak(?:e|es|ing) sure|so that|while)\b[^.;,\n]{0,40}\b(?:remains?|remain))(?! (?!un|blocked\b|failed\b|stalled\b|unaddressed\b)[a-z]{3,}ed\b)(?! (?:exactly |only |just |still |fully |largely |mostly |entirely )?(?:the same|unchanged|compatible|as|intact|stable|valid|available|untouched|accurate|correct|true|relevant|safe|fine|consistent|pending until|on|in|at|until|under|inside|within|where|there|local|private|optional|supported|functional|operational|usable|responsive|active|enabled|disabled|in effect|in sync|backwards? compatible|backwards?-compatible|readable|accessible|visible)\b)/i },
+  { id: "unfinished.remaining", group: "unfinished", scope: "clause", holds: (m) => notACaseOrKept(m) && notKeptOrOrigin(m) /* 0191 */ && notOtherThingsState(m) /* 0203 */, pattern: /\bremaining(?: work| steps?| items?| tasks?| parts?)?(?: from [^:\n]{1,60})?:|\b(?:still|yet) to (?:do|go|be done|run|come)\b|\bleft to do\b|\b(?:one|two|three|a few|\d+) remaining (?:[\w-]+ )?(?:issues?|problems?|errors?|bugs?|failures?|items?|tasks?|steps?)\b|\b(?:is|are) left\b|\bleftover\b|\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|few|more)(?: [a-z]+)? to go\b|\bthe (?:\d+|two|three|four|five|six|seven|eight|nine|ten) remaining (?:work|steps?|items?|tasks?|parts?|files|endpoints|tests|commits|changes|suggestions|comments|issues|points|todos)\b(?![^;\n]{0,120}\b(?:applied|passed|pass|succeeded|work|cleanly|already|are (?:done|fine|unchanged|unaffected)|were \w+ed)\b)|\bthe (?:remaining|other) (?:\d+ |two |three |four |five |six |seven |eight |nine |ten )?(?:work|steps?|items?|tasks?|parts?|ones|files|endpoints|tests|commits|changes|suggestions|comments|issues|points|todos|\d+|two|three|four|five|six|seven|eight|nine|ten)\b(?<!\bthe other (?:ones|files|endpoints|tests|commits|changes|suggestions|comments|issues|points|todos))(?![^;\n]{0,120}\b(?:applied|passed|pass|succeeded|work|cleanly|already|are (?:done|fine|unchanged|unaffected)|were \w+ed)\b)|\b(?:remains?|remain)\b(?<!\bno\b[^.;,\n]{0,60}\b(?:remains?|remain))(?<!\b(?:ensur(?:e|es|ing)|keep(?:s|ing)?|mak(?:e|es|ing) sure|so that|while)\b[^.;,\n]{0,40}\b(?:remains?|remain))(?! (?!un|blocked\b|failed\b|stalled\b|unaddressed\b)[a-z]{3,}ed\b)(?! (?:exactly |only |just |still |fully |largely |mostly |entirely )?(?:the same|unchanged|compatible|as|intact|stable|valid|available|untouched|accurate|correct|true|relevant|safe|fine|consistent|pending until|on|in|at|until|under|inside|within|where|there|local|private|optional|supported|functional|operational|usable|responsive|active|enabled|disabled|in effect|in sync|backwards? compatible|backwards?-compatible|readable|accessible|visible)\b)/i },
   // Deferred: "Template files can be reviewed later", "left for a follow-up" (docs/decisions/0152).
   { id: "unfinished.deferred", group: "unfinished", scope: "clause", pattern: /\b(?:can|could|will|should) be (?:reviewed|done|handled|addressed|fixed|added|completed|implemented|tackled|revisited|migrated|converted|updated) later\b|\b(?:left|deferred|postponed|parked) (?:for|until|to) (?:later|a later \w+|a follow-up|another (?:pass|session|PR|round))\b/i },
   // Pending: "the two about wording are pending", "pending review".
@@ -397,4 +426,20 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // An offer of the next step on the person's word: "If you want, next step: 1. … 2. …", "If you want, next step is to commit
   // this route-aware fix".
   { id: "permission.next-step-if", group: "permission", scope: "ending", pattern: /\bif you(?:'d)? (?:want|like),? (?:the )?next step\b/i },
+  // --- Round 8, dev batch H (docs/decisions/0202): rows read from batch H's misses ---------------------------------
+  // Approval of the agent's reasoning or design, asked as a question: "Does that reasoning track, or …?", "Does that model
+  // work?", "Agree with all three? Anything you'd tweak?", "Confirm you want me to delete …?", "Is there anything I'm missing
+  // or that needs correcting before I put together …?", "Ready for your final review, or want to move to …?".
+  { id: "permission.approve", group: "permission", scope: "ending", pattern: /\b(?:does|do) (?:that|this|the|my) (?:reasoning|model|design|approach|framing|shape|split|lifecycle|proposal|direction|flow|breakdown|plan)\b[^?\n]{0,60}\b(?:track|work|hold|hold up|fit)\b[^?\n]{0,160}\?|(?:^|[.!?]\s+)agree(?: with [^?\n]{1,60})?\?|\banything you(?:'d| would) (?:tweak|change|adjust)\b[^?\n]{0,60}\?|\bconfirm (?:that )?you want me to\b[^?\n]{0,200}\?|\bis there anything (?:I'm|I am|I've|I have) (?:missing|missed|got wrong)\b[^?\n]{0,160}\?|\bready for your (?:final )?review\b[^?\n]{0,40}\bor\b[^?\n]{0,120}\?/i },
+  // A blocker the reply names as what is left, or the act it stopped: "The remaining blocker is gh auth itself", "Hit a snag —
+  // .gitignore excludes docs/", "GitHub prevented approval because …": work left and its reason (BLOCKER_NAMED).
+  { id: "unfinished.blocker", group: "unfinished", scope: "clause", holds: notAfterIf, pattern: BLOCKER_NAMED },
+  { id: "reason.blocker", group: "reason", scope: "clause", holds: notAfterIf, pattern: BLOCKER_NAMED },
+  // A step left because the agent would not force it (docs/decisions/0204): "pnpm … aborted without a TTY, so I did not force
+  // it", "… refused in a non-interactive shell. I did not force it because this was research".
+  { id: "unfinished.not-forced", group: "unfinished", scope: "clause", holds: notAfterIf, pattern: /\b(?:I|we) (?:did not|didn't) force (?:it|that|this|the (?:install|reinstall|check|test|run))\b/i },
+  // A bare approval question closing a proposal (docs/decisions/0204): "… No automated tests — … would be flaky. Good?"
+  { id: "permission.good", group: "permission", scope: "ending", pattern: /(?:^|[.!?)]\s+)(?:good|ok|okay|fine|right)\?\s*$/i },
+  // A finished act said noun first (docs/decisions/0203): "Merge committed as 932a360.", "Fix pushed to main" (as "Commit landed as").
+  { id: "complete.noun-committed", group: "complete", scope: "claim", pattern: /^\W*(?:the )?(?:merge|commit|change|fix|rebase|revert|patch|branch)(?:e?s)? (?:committed|pushed|merged|applied) (?:as|to|in|at|on)\b/i },
 ];

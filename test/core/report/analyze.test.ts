@@ -216,6 +216,28 @@ describe("the pattern table", () => {
     ["Fix subagent still running, will report when done.", ["unfinished.waits-on-person", "reason.waits-on-person", "next.waits-on-person"]],
     ["I ran a review pass, fixed the issues it surfaced, and committed the Phase 1 work.", ["complete.series"]],
     ["If you want, next step is to commit this route-aware fix.", ["next.step", "permission.next-step-if"]],
+    // Round 8, dev batch H (docs/decisions/0202): approval questions; a named blocker, not after an "if".
+    ["Does that reasoning track, or do you see it differently?", ["permission.approve"]],
+    ["Agree with all three? Anything you'd tweak?", ["permission.approve"]],
+    ["Does that work for you?", ["permission.sound-good"]],
+    ["The remaining blocker is gh auth itself.", ["unfinished.blocker", "reason.blocker"]],
+    ["Hit a snag — the lockfile is rejected.", ["unfinished.blocker", "reason.blocker"]],
+    ["If the remaining blocker is auth, rerun login.", ["next.step"]],
+    // docs/decisions/0203: a finished act said noun first; "remain"/"leftover" about things outside the work read nothing.
+    ["Merge committed as 932a360.", ["complete.noun-committed"]],
+    ["Existing .pnpm-store/ remains untracked and untouched.", []],
+    ["Only the existing whitespace issue remains unrelated.", []],
+    ["The old flag can remain a last-resort fallback.", []],
+    ["There are no leftover conflict markers.", []],
+    ["Two leftover TODOs in the parser.", ["unfinished.remaining"]],
+    ["One failing test remains unfixed.", ["unfinished.remaining", "unfinished.fails", "reason.cause"]],
+    // docs/decisions/0204: a step the agent would not force; a step said not to apply; a bare "Good?" closing a proposal.
+    ["pnpm aborted without a TTY, so I did not force it.", ["reason.cause", "unfinished.not-forced"]],
+    ["If it fails again, I did not force it.", ["reason.cause"]],
+    ["I did not run tests since this was only a branch sync.", ["reason.cause"]],
+    ["I did not run the tests.", ["unfinished.not", "next.step"]],
+    ["No automated tests; they would be flaky. Good?", ["permission.good"]],
+    ["Is that good? I think so.", []],
     // The guards of 0191: an offer after "if", an instruction, a failure mended in the sentence.
     ["If validation surfaces issues, tell me what you see and I'll adjust the script.", ["permission.soft"]],
     ["- Do not run the agent.", ["next.step"]],
