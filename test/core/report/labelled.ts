@@ -92,8 +92,8 @@ function table(scores: FieldScore[]): string {
 }
 
 /**
- * The dev portion and the scored held-out splits (docs/decisions/0090, 0121, 0123, 0139, 0144, 0148, 0165, 0180; splits 6,
- * 7 and 8 joined after their first looks, 0164, 0182 and 0206). A split sealed for a later look is not a portion: callers
+ * The dev portion and the scored held-out splits (docs/decisions/0090, 0121, 0123, 0139, 0144, 0148, 0165, 0180, 0215; splits 6,
+ * 7, 8 and 9 joined after their first looks, 0164, 0182, 0206 and 0218). A split sealed for a later look is not a portion: callers
  * drop it first (`withoutSealed` in split.ts).
  */
 export interface Portions {
@@ -106,10 +106,11 @@ export interface Portions {
   test6: LabelledReply[];
   test7: LabelledReply[];
   test8: LabelledReply[];
+  test9: LabelledReply[];
 }
 
-export function portions(replies: LabelledReply[], testFiles: ReadonlySet<string>, test2Files: ReadonlySet<string> = new Set(), test3Files: ReadonlySet<string> = new Set(), test4Files: ReadonlySet<string> = new Set(), test5Files: ReadonlySet<string> = new Set(), test6Files: ReadonlySet<string> = new Set(), test7Files: ReadonlySet<string> = new Set(), test8Files: ReadonlySet<string> = new Set()): Portions {
-  const heldOut = [testFiles, test2Files, test3Files, test4Files, test5Files, test6Files, test7Files, test8Files];
+export function portions(replies: LabelledReply[], testFiles: ReadonlySet<string>, test2Files: ReadonlySet<string> = new Set(), test3Files: ReadonlySet<string> = new Set(), test4Files: ReadonlySet<string> = new Set(), test5Files: ReadonlySet<string> = new Set(), test6Files: ReadonlySet<string> = new Set(), test7Files: ReadonlySet<string> = new Set(), test8Files: ReadonlySet<string> = new Set(), test9Files: ReadonlySet<string> = new Set()): Portions {
+  const heldOut = [testFiles, test2Files, test3Files, test4Files, test5Files, test6Files, test7Files, test8Files, test9Files];
   return {
     dev: replies.filter((reply) => !heldOut.some((files) => files.has(reply.file))),
     test: replies.filter((reply) => testFiles.has(reply.file)),
@@ -120,6 +121,7 @@ export function portions(replies: LabelledReply[], testFiles: ReadonlySet<string
     test6: replies.filter((reply) => test6Files.has(reply.file)),
     test7: replies.filter((reply) => test7Files.has(reply.file)),
     test8: replies.filter((reply) => test8Files.has(reply.file)),
+    test9: replies.filter((reply) => test9Files.has(reply.file)),
   };
 }
 
@@ -151,7 +153,7 @@ export function renderAccuracyModule(parts: Portions): string {
     "/**",
     " * The final-report analyzer's measured accuracy, generated from fixtures/final-replies by",
     " * test/core/report/final-replies.test.ts (UPDATE_METRICS=1 rewrites it; a plain run fails when stale).",
-    " * `heldOut` pools the held-out splits (docs/decisions/0090, 0121, 0123, 0139, 0144, 0148, 0165, 0180); the report prints it beside",
+    " * `heldOut` pools the held-out splits (docs/decisions/0090, 0121, 0123, 0139, 0144, 0148, 0165, 0180, 0215); the report prints it beside",
     " * the rates it qualifies. Do not edit by hand.",
     " */",
     "export interface FieldAccuracy {",
@@ -166,8 +168,8 @@ export function renderAccuracyModule(parts: Portions): string {
     "  fields: Record<\"claimsComplete\" | \"statesUnfinished\" | \"givesReasonAndNext\" | \"asksPermission\" | \"fillerEnding\", FieldAccuracy>;",
     "}",
     "",
-    "export const ANALYZER_ACCURACY: { heldOut: AnalyzerAccuracy; test: AnalyzerAccuracy; test2: AnalyzerAccuracy; test3: AnalyzerAccuracy; test4: AnalyzerAccuracy; test5: AnalyzerAccuracy; test6: AnalyzerAccuracy; test7: AnalyzerAccuracy; test8: AnalyzerAccuracy; dev: AnalyzerAccuracy } = {",
-    ...block("heldOut", [...parts.test, ...parts.test2, ...parts.test3, ...parts.test4, ...parts.test5, ...parts.test6, ...parts.test7, ...parts.test8]),
+    "export const ANALYZER_ACCURACY: { heldOut: AnalyzerAccuracy; test: AnalyzerAccuracy; test2: AnalyzerAccuracy; test3: AnalyzerAccuracy; test4: AnalyzerAccuracy; test5: AnalyzerAccuracy; test6: AnalyzerAccuracy; test7: AnalyzerAccuracy; test8: AnalyzerAccuracy; test9: AnalyzerAccuracy; dev: AnalyzerAccuracy } = {",
+    ...block("heldOut", [...parts.test, ...parts.test2, ...parts.test3, ...parts.test4, ...parts.test5, ...parts.test6, ...parts.test7, ...parts.test8, ...parts.test9]),
     ...block("test", parts.test),
     ...block("test2", parts.test2),
     ...block("test3", parts.test3),
@@ -176,6 +178,7 @@ export function renderAccuracyModule(parts: Portions): string {
     ...block("test6", parts.test6),
     ...block("test7", parts.test7),
     ...block("test8", parts.test8),
+    ...block("test9", parts.test9),
     ...block("dev", parts.dev),
     "};",
     "",
@@ -183,19 +186,19 @@ export function renderAccuracyModule(parts: Portions): string {
 }
 
 /** The `## Final-report analysis` section of docs/metrics.md, generated from the labels. */
-export function renderMetricsSection(replies: LabelledReply[], testFiles: ReadonlySet<string>, test2Files: ReadonlySet<string>, test3Files: ReadonlySet<string> = new Set(), test4Files: ReadonlySet<string> = new Set(), test5Files: ReadonlySet<string> = new Set(), test6Files: ReadonlySet<string> = new Set(), test7Files: ReadonlySet<string> = new Set(), test8Files: ReadonlySet<string> = new Set()): string {
-  const { dev, test, test2, test3, test4, test5, test6, test7, test8 } = portions(replies, testFiles, test2Files, test3Files, test4Files, test5Files, test6Files, test7Files, test8Files);
+export function renderMetricsSection(replies: LabelledReply[], testFiles: ReadonlySet<string>, test2Files: ReadonlySet<string>, test3Files: ReadonlySet<string> = new Set(), test4Files: ReadonlySet<string> = new Set(), test5Files: ReadonlySet<string> = new Set(), test6Files: ReadonlySet<string> = new Set(), test7Files: ReadonlySet<string> = new Set(), test8Files: ReadonlySet<string> = new Set(), test9Files: ReadonlySet<string> = new Set()): string {
+  const { dev, test, test2, test3, test4, test5, test6, test7, test8, test9 } = portions(replies, testFiles, test2Files, test3Files, test4Files, test5Files, test6Files, test7Files, test8Files, test9Files);
   const real = replies.filter((reply) => reply.origin === "real");
   const realOf = (part: LabelledReply[]): number => part.filter((r) => r.origin === "real").length;
   const devMisses = dev.flatMap((reply) => (Object.entries(reply.knownMiss) as Array<[BooleanField, string]>).map(([field, why]) => `- \`${reply.file}\` \`${field}\`: ${why}`));
-  const generated = [...heldOutMisses("split-1", test), ...heldOutMisses("split-2", test2), ...heldOutMisses("split-3", test3), ...heldOutMisses("split-4", test4), ...heldOutMisses("split-5", test5), ...heldOutMisses("split-6", test6), ...heldOutMisses("split-7", test7), ...heldOutMisses("split-8", test8)].map((line) => `- ${line}`);
+  const generated = [...heldOutMisses("split-1", test), ...heldOutMisses("split-2", test2), ...heldOutMisses("split-3", test3), ...heldOutMisses("split-4", test4), ...heldOutMisses("split-5", test5), ...heldOutMisses("split-6", test6), ...heldOutMisses("split-7", test7), ...heldOutMisses("split-8", test8), ...heldOutMisses("split-9", test9)].map((line) => `- ${line}`);
   return [
     "## Final-report analysis",
     "",
     "`analyzeFinalReport` (src/core/report/analyze.ts) against the hand-labelled final replies in",
     `\`fixtures/final-replies/\`: ${replies.length} replies, ${real.length} of them real final messages of recorded Codex,`,
     `Claude Code, pi, Cursor, Copilot, Aider, IBM Bob, Gemini CLI, OpenCode and Barnaby sessions and ${replies.length - real.length} written (sources in that folder's SOURCES.md, labelling rules in`,
-    "docs/decisions/0089-final-reply-labelling-rules.md). Eight held-out splits were drawn with fixed seeds",
+    "docs/decisions/0089-final-reply-labelling-rules.md). Nine held-out splits were drawn with fixed seeds",
     "before the analyzer changes they measure: split 1 (`test-split.txt`, docs/decisions/0090) before the",
     "per-clause rework (0091), split 2 (`test-split-2.txt`, 0121) from replies 313–437, added in round 3,",
     "before that round's changes, split 3 (`test-split-3.txt`, 0123) from replies 755–814 of a project not",
@@ -210,13 +213,13 @@ export function renderMetricsSection(replies: LabelledReply[], testFiles: Readon
     "after its one look (0182), and split 8 (`test-split-8.txt`, 0180) is all 142 replies 2000–2141 of Claude Code, Codex",
     "CLI, Gemini CLI, OpenCode, Copilot, Cursor and Barnaby sessions from nine further projects, labelled from the text",
     "alone, second-labelled whole and adjudicated blind (0184, 0200, 0205), sealed through round 7's rules and joined",
-    `after its one look (0206). Patterns were developed on the other ${dev.length} (dev) only. Dev disagreements are listed`,
+    "after its one look (0206), and split 9 (`test-split-9.txt`, 0215) is all 67 replies 2600–2666 of Copilot Chat, Claude",
+    "Code, Roo Code and Copilot CLI sessions from six further projects, labelled from the text alone, second-labelled whole",
+    `and adjudicated blind (0216, 0217), sealed through round 8's rules and joined after its one look (0218). Patterns were developed on the other ${dev.length} (dev) only. Dev disagreements are listed`,
     "under `knownMiss` in `labels.yaml` and below; held-out disagreements are generated by the test (not",
     "read to choose a pattern). The test fails if a miss is fixed or a new one appears. The study report",
     "prints the pooled held-out figures (src/core/report/accuracy.ts, generated by the same test) beside",
-    "the rates they qualify. A ninth split (`test-split-9.txt`, docs/decisions/0215: the 67 replies 2600–2666, of",
-    "Copilot Chat, Claude Code, Roo Code and Copilot CLI sessions from six further projects) is sealed for a later",
-    "session's measure: kept out of this document, the study report and every test run until its look.",
+    "the rates they qualify.",
     "",
     `**Held-out split 1** (${test.length} replies, ${realOf(test)} real):`,
     "",
@@ -249,6 +252,10 @@ export function renderMetricsSection(replies: LabelledReply[], testFiles: Readon
     `**Held-out split 8** (${test8.length} replies, ${realOf(test8)} real; seven agents, nine projects, sealed until round 7's look):`,
     "",
     table(score(test8)),
+    "",
+    `**Held-out split 9** (${test9.length} replies, ${realOf(test9)} real; four agents, six projects, sealed until round 8's look):`,
+    "",
+    table(score(test9)),
     "",
     `Dev portion (${dev.length} replies, ${realOf(dev)} real; the patterns were developed on these, so this flatters them):`,
     "",
