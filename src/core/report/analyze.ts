@@ -28,7 +28,7 @@
  */
 import { TokenCounter, countTokens } from "../tokens.ts";
 import { clausesOf, isDoneLabel, isListItem, isNarrationOrQuestion, sentencesOf, stepsNamed } from "./clauses.ts";
-import { ASK_LEAD_IN, contentStatements } from "./content.ts";
+import { ASK_LEAD_IN, contentStatements, endsInS } from "./content.ts";
 import { type EditBlocks, editBlocks } from "./edits.ts";
 import { REPORT_PATTERNS, type PatternGroup, type PatternScope, type ReportPattern } from "./patterns.ts";
 import { plainLine, type Prose, readProse } from "./read.ts";
@@ -93,6 +93,8 @@ function withoutPlanItems(lines: readonly string[]): string[] {
  */
 const SCANNED: ReadonlySet<PatternScope> = new Set(["clause", "label"]);
 const CLAUSE_ROWS = REPORT_PATTERNS.filter((row) => SCANNED.has(row.scope)).map((row) => ({ row, all: new RegExp(row.pattern.source, `${row.pattern.flags.replace(/[gmy]/g, "")}gm`) }));
+
+const CLAUSE_ROW: ReadonlyMap<ReportPattern, RegExp> = new Map(CLAUSE_ROWS.map((entry) => [entry.row, entry.all]));
 
 /** The first clause of `joined` a row fires on, or undefined. */
 function firstClause(joined: string, row: ReportPattern, all: RegExp): string | undefined {
@@ -289,10 +291,17 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
   };
 }
 
-/** Step ids the reply says are done: named in a completion clause, or listed under a "Done:" label. */
+const COMPLETION_ROWS = REPORT_PATTERNS.filter((row) => row.group === "complete");
+/** Every step id has a digit (STEP_TOKEN in clauses.ts): a line or clause without one names no step. */
+const DIGIT = /\d/;
+
+/**
+ * Step ids the reply says are done: named in a completion clause, or listed under a "Done:" label. A clause is tested
+ * against the completion rows only when it names a step (docs/decisions/0187): most clauses name none, and the rows cost
+ * far more than the step test.
+ */
 function stepsDone(prose: Prose, steps: ReadonlySet<string>): Set<string> {
   const done = new Set<string>();
-  const completion = REPORT_PATTERNS.filter((row) => row.group === "complete");
   let underDoneLabel = false;
   for (const line of prose.statements) {
     if (isDoneLabel(line)) {
@@ -304,9 +313,11 @@ function stepsDone(prose: Prose, steps: ReadonlySet<string>): Set<string> {
       continue;
     }
     underDoneLabel = false;
+    if (!DIGIT.test(line)) continue;
     for (const clause of clausesOf(line)) {
-      if (isNarrationOrQuestion(clause)) continue;
-      if (CHECKED_ITEM.test(clause) || completion.some((row) => row.pattern.test(clause))) for (const id of stepsNamed(clause, steps)) done.add(id);
+      const named = DIGIT.test(clause) ? stepsNamed(clause, steps) : [];
+      if (named.length === 0 || isNarrationOrQuestion(clause)) continue;
+      if (CHECKED_ITEM.test(clause) || COMPLETION_ROWS.some((row) => row.pattern.test(clause))) for (const id of named) done.add(id);
     }
   }
   return done;
@@ -320,30 +331,45 @@ function stepsDone(prose: Prose, steps: ReadonlySet<string>): Set<string> {
 interface ReadParts {
   intros: ReturnType<typeof contentStatements>["intros"];
   parts: ReturnType<typeof scopes>;
+  /** Each row's clause once read (undefined: it did not fire), for the second pass (docs/decisions/0187). */
+  found: Map<ReportPattern, string | undefined>;
+  /** The last scan of each clause-scope expression: the rows that share one (the three of WAITS_ON_PERSON) scan a text once. */
+  scanned: Map<RegExp, { text: string; holds: ReportPattern["holds"]; mark: boolean; clause: string | undefined }>;
 }
 
 function readParts(prose: Prose): ReadParts {
   const { content, intros } = contentStatements(prose.statements);
-  return { intros, parts: scopes(prose, content) };
+  return { intros, parts: scopes(prose, content), found: new Map(), scanned: new Map() };
+}
+
+/** firstClause, once per expression, guard and text: rows that share all three (WAITS_ON_PERSON's) find the same clause. */
+function sharedFirstClause(read: ReadParts, text: string, row: ReportPattern, all: RegExp): string | undefined {
+  const mark = row.group === "mark";
+  const last = read.scanned.get(row.pattern);
+  if (last !== undefined && last.holds === row.holds && last.mark === mark && last.text === text) return last.clause;
+  const clause = firstClause(text, row, all);
+  read.scanned.set(row.pattern, { text, holds: row.holds, mark, clause });
+  return clause;
 }
 
 function hits(prose: Prose, options: AnalyzeOptions, edits: EditBlocks, firstPerGroup = false, read: ReadParts = readParts(prose)): PatternHit[] {
-  const { intros, parts } = read;
+  const { intros, parts, found } = read;
   // The clause and label scopes are scanned as one newline-joined text each (see CLAUSE_ROWS).
   const joinedOf: Partial<Record<PatternScope, string>> = { clause: parts.clause[0] as string, label: parts.label.join("\n") };
-  const clauseRow = new Map(CLAUSE_ROWS.map((entry) => [entry.row, entry.all]));
   const out: PatternHit[] = [];
   const fired = new Set<string>();
   for (const row of REPORT_PATTERNS) {
     if (firstPerGroup && fired.has(row.group)) continue;
-    const all = clauseRow.get(row);
-    const clause = all !== undefined ? firstClause((row.group === "unfinished" || row.group === "mark") && row.scope === "clause" ? (parts.narrowerClause.get(row.id) ?? parts.unfinishedClause) : (joinedOf[row.scope] as string), row, all) : parts[row.scope].find((part) => {
+    const all = CLAUSE_ROW.get(row);
+    // A row's clause depends only on the reply's parts: the second pass (every row) reuses what the first read.
+    const clause = found.has(row) ? found.get(row) : all !== undefined ? sharedFirstClause(read, (row.group === "unfinished" || row.group === "mark") && row.scope === "clause" ? (parts.narrowerClause.get(row.id) ?? parts.unfinishedClause) : (joinedOf[row.scope] as string), row, all) : parts[row.scope].find((part) => {
       // An unchecked item of a list is a plan's or a progress list's entry: only the mark row reads it.
       if (row.group !== "mark" && UNCHECKED_ITEM.test(part)) return false;
       if (row.holds === undefined) return row.pattern.test(part);
       const match = part.match(row.pattern);
       return match !== null && row.holds(match);
     });
+    found.set(row, clause);
     if (clause !== undefined) {
       out.push({ id: row.id, group: row.group, clause: clause.slice(0, 200) });
       fired.add(row.group);
@@ -477,7 +503,8 @@ function limitsSections(statements: readonly string[]): Uint8Array | undefined {
   let inSection = false;
   for (let i = 0; i < statements.length; i += 1) {
     const line = statements[i] as string;
-    if (line.length <= 40 && (line.includes("imit") || line.includes("aveat") || line.includes("IMIT") || line.includes("AVEAT")) && LIMITS_LINE.test(line)) {
+    // LIMITS_LINE ends in an s followed by at most six other characters (endsInS), so most lines skip the four searches.
+    if (line.length <= 40 && endsInS(line, 7) && (line.includes("imit") || line.includes("aveat") || line.includes("IMIT") || line.includes("AVEAT")) && LIMITS_LINE.test(line)) {
       inSection = true;
       continue;
     }

@@ -51,6 +51,20 @@ const QUOTE_LINE = /^\s{0,3}>/;
 const CALLOUT = /^\s{0,3}>\s*(?:\[!|(?:note|warning|important|caveat|heads up|caution)\b|⚠|ℹ)/i;
 
 const FINDINGS_TAIL = /findings\W*$/i;
+
+/**
+ * Whether the last word character of `text` (A–Z, a–z, 0–9, _) is an s: a cheap test that FINDINGS_TAIL and
+ * analyze.ts's LIMITS_LINE ("findings", "limits", "caveats", then only other characters) need, before either runs
+ * (docs/decisions/0187). `within` bounds how far from the end that character may be.
+ */
+export function endsInS(text: string, within = text.length): boolean {
+  for (let k = text.length - 1; k >= 0 && k >= text.length - within; k -= 1) {
+    const c = text.charCodeAt(k);
+    const word = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+    if (word) return c === 115 || c === 83;
+  }
+  return false;
+}
 const TABLE_ROW = /^\s*\|/;
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 const STATUS_HEADER = /\b(?:status|result|results|outcome|progress|done|pass|passed|fail|failed|verdict|checked)\b|[✅❌⏳🚧]/iu;
@@ -105,7 +119,7 @@ export function contentStatements(statements: readonly string[]): { content: boo
     }
     // Every intro ends with a colon, or with "findings": most lines skip the rows.
     const tail = line.trimEnd();
-    const intro = line.length > 400 || !(tail.endsWith(":") || FINDINGS_TAIL.test(tail)) ? undefined : CONTENT_INTROS.find((row) => row.pattern.test(line));
+    const intro = line.length > 400 || !(tail.endsWith(":") || (endsInS(tail) && FINDINGS_TAIL.test(tail))) ? undefined : CONTENT_INTROS.find((row) => row.pattern.test(line));
     if (intro === undefined) continue;
     intros.push({ id: intro.id, clause: line.slice(0, 200) });
     if (intro.reach === "rest") {

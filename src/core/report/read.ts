@@ -143,8 +143,13 @@ function maskQuotations(text: string): string {
   return text.replace(QUOTATION, (quoted) => (/\S\s+\S+\s+\S/.test(quoted) ? "QUOTE" : quoted));
 }
 
+/** A character some step of `clean` rewrites: a backtick, an emphasis mark, a straight or curly quote. */
+const TO_CLEAN = /[`*_~"\u2018\u2019\u02BC\u201C\u201D]/;
+
 /** A prose line as the patterns read it: quotes straightened, code spans as `CODE`, quotations as `QUOTE`, emphasis gone. */
 function clean(line: string): string {
+  // A line with none of TO_CLEAN ("- ok", "| a | b |") is only trimmed by every step: skip the split (docs/decisions/0187).
+  if (!TO_CLEAN.test(line)) return line.trim();
   return splitCode(straighten(line))
     .map((part) => (part.code ? "CODE" : maskQuotations(stripEmphasisText(part.text))))
     .join("")
