@@ -27,9 +27,10 @@
  * `analyzeFinalReport(result.firstLine).statesUnfinished`: the fields compose.
  */
 import { TokenCounter, countTokens } from "../tokens.ts";
-import { clausesOf, isDoneLabel, isListItem, isNarrationOrQuestion, sentencesOf, stepsNamed } from "./clauses.ts";
+import { clausesOf, firstWordChar, hasDigit, isDoneLabel, isListItem, isNarrationOrQuestion, sentencesOf, stepsNamed } from "./clauses.ts";
 import { ASK_LEAD_IN, contentStatements, endsInS } from "./content.ts";
 import { type EditBlocks, editBlocks } from "./edits.ts";
+import { ROW_GATES } from "./gates.ts";
 import { REPORT_PATTERNS, type PatternGroup, type PatternScope, type ReportPattern } from "./patterns.ts";
 import { plainLine, type Prose, readProse } from "./read.ts";
 import { FENCE_RUNS_READ, replyWindow } from "./window.ts";
@@ -142,6 +143,11 @@ const HYPOTHESIS_INTRO = /\b(?:either|(?:it|this|that|which|there|the (?:cause|p
 /** A heading for the state before the change ("Before (Problematic)", "Old behaviour"): its list is what was fixed (docs/decisions/0177). */
 const BEFORE_HEADING = /^\W*(?:before|old (?:behaviou?r|logic|code|version|flow)|original (?:behaviou?r|logic|code|version))\b[^\n]{0,40}$/i;
 
+/** DEFECT_LABEL, after the cheap test that its forms need (a digit, or a colon; docs/decisions/0187). */
+function isDefectLabel(clause: string): boolean {
+  return (clause.includes(":") || hasDigit(clause)) && DEFECT_LABEL.test(clause);
+}
+
 /** Whether the line's last character other than white space is a colon (a cheap test before HYPOTHESIS_INTRO). */
 function endsWithColon(line: string): boolean {
   let k = line.length - 1;
@@ -156,7 +162,7 @@ function withoutHypothesisItems(statements: readonly string[]): readonly string[
   for (let i = 0; i < statements.length; i += 1) {
     const line = statements[i] as string;
     const item = inList && isListItem(line);
-    if (!item) inList = (endsWithColon(line) && HYPOTHESIS_INTRO.test(line.slice(-200))) || (line.length <= 60 && BEFORE_HEADING.test(line));
+    if (!item) inList = (endsWithColon(line) && HYPOTHESIS_INTRO.test(line.slice(-200))) || (line.length <= 60 && "bBoO".includes(firstWordChar(line) || "-") && BEFORE_HEADING.test(line));
     if (item) out ??= statements.slice(0, i);
     else out?.push(line);
   }
@@ -166,14 +172,14 @@ function withoutHypothesisItems(statements: readonly string[]): readonly string[
 /** Every clause of every statement but defect labels, joined by newlines (a clause never holds one). */
 function allClauses(statements: readonly string[]): string {
   const out: string[] = [];
-  for (const statement of statements) for (const clause of clausesOf(statement)) if (!DEFECT_LABEL.test(clause)) out.push(clause);
+  for (const statement of statements) for (const clause of clausesOf(statement)) if (!isDefectLabel(clause)) out.push(clause);
   return out.join("\n");
 }
 
 /** One statement's clauses but defect labels, joined by newlines ("" when none): allClauses of one statement. */
 function statementClauses(statement: string): string {
   let out = "";
-  for (const clause of clausesOf(statement)) if (!DEFECT_LABEL.test(clause)) out = out === "" ? clause : `${out}\n${clause}`;
+  for (const clause of clausesOf(statement)) if (!isDefectLabel(clause)) out = out === "" ? clause : `${out}\n${clause}`;
   return out;
 }
 
@@ -239,7 +245,10 @@ const ACT_HINT = /\b(?:will|'ll|let me|let's|let us|going to)\b/i;
  */
 function lastActionAnnounced(statements: readonly string[]): number {
   for (let k = statements.length - 2; k >= 0; k -= 1) {
-    const tail = (statements[k] as string).slice(-400);
+    const statement = statements[k] as string;
+    // ACT_HINT's every form has an l or a g ("will", "'ll", "let", "going"): the cheapest test first (docs/decisions/0187).
+    if (!(statement.includes("l") || statement.includes("L") || statement.includes("g") || statement.includes("G"))) continue;
+    const tail = statement.slice(-400);
     // Most statements announce nothing: a cheap test first, the sentence split only for candidates.
     if (ACT_HINT.test(tail) && ANNOUNCES_ACT.test(sentencesOf(tail).at(-1) ?? "")) return k + 1;
   }
@@ -262,7 +271,7 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
   const lastParagraph = withoutPlanItems(lines.slice(lastStart).filter((line) => !contentText.has(line)));
   const segment = midTask ? -1 : lastActionAnnounced(statements);
   const claimLines = midTask ? [] : [...withoutPlanItems(statements.slice(0, 3)), ...(segment >= 3 ? withoutPlanItems(statements.slice(segment, segment + 2)) : []), ...lastParagraph.slice(-6)];
-  const claim = claimLines.flatMap((line) => clausesOf(line.slice(0, 2000))).filter((clause) => !isNarrationOrQuestion(clause) && !PREMISE.test(clause) && !DEFECT_LABEL.test(clause));
+  const claim = claimLines.flatMap((line) => clausesOf(line.slice(0, 2000))).filter((clause) => !isNarrationOrQuestion(clause) && !PREMISE.test(clause) && !isDefectLabel(clause));
   const lastLine = prose.lines.at(-1) ?? "";
   // The last sentence, after trailing emoji ("Happy coding! 🚀"); capped, since fillers are short.
   const lastSentence = sentencesOf(lastLine.slice(-400).replace(/[\p{Extended_Pictographic}\uFE0F\u200D\s]+$/u, "")).at(-1) ?? "";
@@ -292,8 +301,6 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
 }
 
 const COMPLETION_ROWS = REPORT_PATTERNS.filter((row) => row.group === "complete");
-/** Every step id has a digit (STEP_TOKEN in clauses.ts): a line or clause without one names no step. */
-const DIGIT = /\d/;
 
 /**
  * Step ids the reply says are done: named in a completion clause, or listed under a "Done:" label. A clause is tested
@@ -313,9 +320,9 @@ function stepsDone(prose: Prose, steps: ReadonlySet<string>): Set<string> {
       continue;
     }
     underDoneLabel = false;
-    if (!DIGIT.test(line)) continue;
+    if (!hasDigit(line)) continue;
     for (const clause of clausesOf(line)) {
-      const named = DIGIT.test(clause) ? stepsNamed(clause, steps) : [];
+      const named = hasDigit(clause) ? stepsNamed(clause, steps) : [];
       if (named.length === 0 || isNarrationOrQuestion(clause)) continue;
       if (CHECKED_ITEM.test(clause) || COMPLETION_ROWS.some((row) => row.pattern.test(clause))) for (const id of named) done.add(id);
     }
@@ -342,12 +349,16 @@ function readParts(prose: Prose): ReadParts {
   return { intros, parts: scopes(prose, content), found: new Map(), scanned: new Map() };
 }
 
-/** firstClause, once per expression, guard and text: rows that share all three (WAITS_ON_PERSON's) find the same clause. */
+/**
+ * firstClause, once per expression, guard and text: rows that share all three (WAITS_ON_PERSON's) find the same clause.
+ * A row whose gate (gates.ts) the text does not match cannot fire, and is not scanned.
+ */
 function sharedFirstClause(read: ReadParts, text: string, row: ReportPattern, all: RegExp): string | undefined {
   const mark = row.group === "mark";
   const last = read.scanned.get(row.pattern);
   if (last !== undefined && last.holds === row.holds && last.mark === mark && last.text === text) return last.clause;
-  const clause = firstClause(text, row, all);
+  const gate = ROW_GATES.get(row.id);
+  const clause = gate !== undefined && !gate.test(text) ? undefined : firstClause(text, row, all);
   read.scanned.set(row.pattern, { text, holds: row.holds, mark, clause });
   return clause;
 }

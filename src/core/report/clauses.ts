@@ -14,9 +14,30 @@ const HAS_SENTENCE_END = /[.!?]\s+\S/;
 // A cheap test for CLAUSE_BREAK, so most sentences skip the split.
 const MAY_BREAK = /;|\s[—–-]\s|\s(?:but|except|apart|although|though|however|save|other)\b/i;
 
+/**
+ * Cheap tests before HAS_SENTENCE_END and MAY_BREAK (docs/decisions/0187): the first needs a `.`, `!` or `?` before
+ * the last character, the second a `;` or a space of some kind (any character from U+00A0 on is taken for one).
+ */
+function markBeforeEnd(line: string): boolean {
+  const last = line.length - 1;
+  const dot = line.indexOf(".");
+  if (dot !== -1 && dot < last) return true;
+  const bang = line.indexOf("!");
+  if (bang !== -1 && bang < last) return true;
+  const ask = line.indexOf("?");
+  return ask !== -1 && ask < last;
+}
+function semicolonOrSpace(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 59 || c === 32 || (c >= 9 && c <= 13) || c >= 0xa0) return true;
+  }
+  return false;
+}
+
 /** The sentences of one statement (line), split after `.`, `!` or `?` followed by a space. */
 export function sentencesOf(line: string): string[] {
-  if (!HAS_SENTENCE_END.test(line)) return line.trim() === "" ? [] : [line];
+  if (!markBeforeEnd(line) || !HAS_SENTENCE_END.test(line)) return line.trim() === "" ? [] : [line];
   return line.split(SENTENCE_END).filter((s) => s.trim() !== "");
 }
 
@@ -53,7 +74,7 @@ function splitOutsideParentheses(sentence: string): string[] {
 export function clausesOf(line: string): string[] {
   const out: string[] = [];
   for (const sentence of sentencesOf(line.length > 20_000 ? line.slice(0, 20_000) : line)) {
-    if (!MAY_BREAK.test(sentence)) {
+    if (!semicolonOrSpace(sentence) || !MAY_BREAK.test(sentence)) {
       out.push(sentence.trim());
       continue;
     }
@@ -99,6 +120,27 @@ function canonicalStep(candidate: string, steps: ReadonlySet<string>): string | 
 /** A line that labels what follows as done: "Done:", "**Completed:**", "## Done". */
 export function isDoneLabel(line: string): boolean {
   return /^\W*(?:done|completed?|finished|fixed)\W*:?\W*$/i.test(line);
+}
+
+/** Whether `text` has an ASCII digit: DEFECT_LABEL's first form needs one, and STEP_TOKEN's every id (a cheap test first). */
+export function hasDigit(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) return true;
+  }
+  return false;
+}
+
+/**
+ * The first word character of `text` (A–Z, a–z, 0–9, _, as `\w` reads without the u flag), or "" when none: an
+ * expression that opens `^\W*word` needs that word's first letter there (a cheap test first).
+ */
+export function firstWordChar(text: string): string {
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95) return text[i] as string;
+  }
+  return "";
 }
 
 /** A list item line: `- x`, `* x`, `1. x`, `- [x] x`. */

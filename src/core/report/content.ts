@@ -66,6 +66,8 @@ export function endsInS(text: string, within = text.length): boolean {
   return false;
 }
 const TABLE_ROW = /^\s*\|/;
+/** TABLE_ROW, after the cheap test that the line has a bar at all (docs/decisions/0187). */
+const isTableRow = (line: string): boolean => line.includes("|") && TABLE_ROW.test(line);
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 const STATUS_HEADER = /\b(?:status|result|results|outcome|progress|done|pass|passed|fail|failed|verdict|checked)\b|[✅❌⏳🚧]/iu;
 const STATUS_CELL = /^(?:✅|❌|⏳|🚧|✓|✗|✔|✘|pass(?:ed|ing)?|fail(?:ed|ing|s)?|done|ok|todo|to do|blocked|pending|not started|in progress|skipped|partial)(?:\s*[(:—–-].*)?$/iu;
@@ -83,12 +85,12 @@ function isStatusTable(rows: readonly string[]): boolean {
 /** Marks the rows of every design table (see above) as content. */
 function markDesignTables(statements: readonly string[], content: boolean[]): void {
   for (let i = 0; i < statements.length; ) {
-    if (!TABLE_ROW.test(statements[i] as string)) {
+    if (!isTableRow(statements[i] as string)) {
       i += 1;
       continue;
     }
     let end = i;
-    while (end < statements.length && TABLE_ROW.test(statements[end] as string)) end += 1;
+    while (end < statements.length && isTableRow(statements[end] as string)) end += 1;
     // A table has a separator row under its header; a lone "| x |" line is left as it is.
     if (end - i >= 2 && TABLE_SEPARATOR.test(statements[i + 1] as string) && !isStatusTable(statements.slice(i, end) as string[])) {
       for (let k = i; k < end; k += 1) content[k] = true;
@@ -98,7 +100,7 @@ function markDesignTables(statements: readonly string[], content: boolean[]): vo
 }
 
 /** A block is the list items and table rows after its intro (blank lines between them allowed). */
-const isBlockLine = (line: string): boolean => isListItem(line) || /^\s*\|/.test(line);
+const isBlockLine = (line: string): boolean => isListItem(line) || isTableRow(line);
 
 /** Which statements are content, and the intro that made each block (for `--explain`). */
 export function contentStatements(statements: readonly string[]): { content: boolean[]; intros: Array<{ id: string; clause: string }> } {
@@ -112,7 +114,9 @@ export function contentStatements(statements: readonly string[]): { content: boo
       continue;
     }
     block = false;
-    if (QUOTE_LINE.test(line) && !CALLOUT.test(line)) {
+    // QUOTE_LINE needs a ">" within the first four characters: a cheap test first (docs/decisions/0187).
+    const mark = line.indexOf(">");
+    if (mark !== -1 && mark <= 3 && QUOTE_LINE.test(line) && !CALLOUT.test(line)) {
       content[i] = true;
       if (intros.at(-1)?.id !== "content.quote") intros.push({ id: "content.quote", clause: line.slice(0, 200) });
       continue;
