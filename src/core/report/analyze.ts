@@ -237,6 +237,15 @@ const ANNOUNCES_ACT = /^\W*(?:(?:now|ok|okay|so|next|then|also|first|finally)\W+
 
 const ACT_HINT = /\b(?:will|'ll|let me|let's|let us|going to)\b/i;
 
+/** Whether `text` has an l or a g, either case: ACT_HINT's every form has one. */
+function hasLOrG(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i) | 32;
+    if (c === 108 || c === 103) return true;
+  }
+  return false;
+}
+
 /**
  * The statement after the last one that announces the agent's next act, or -1: a reply that carries
  * several steps of a turn ("I will apply this fix now." then the harness's edit, then "The type error
@@ -247,7 +256,7 @@ function lastActionAnnounced(statements: readonly string[]): number {
   for (let k = statements.length - 2; k >= 0; k -= 1) {
     const statement = statements[k] as string;
     // ACT_HINT's every form has an l or a g ("will", "'ll", "let", "going"): the cheapest test first (docs/decisions/0187).
-    if (!(statement.includes("l") || statement.includes("L") || statement.includes("g") || statement.includes("G"))) continue;
+    if (!hasLOrG(statement)) continue;
     const tail = statement.slice(-400);
     // Most statements announce nothing: a cheap test first, the sentence split only for candidates.
     if (ACT_HINT.test(tail) && ANNOUNCES_ACT.test(sentencesOf(tail).at(-1) ?? "")) return k + 1;

@@ -30,10 +30,14 @@ function markBeforeEnd(line: string): boolean {
 function semicolonOrSpace(text: string): boolean {
   for (let i = 0; i < text.length; i += 1) {
     const c = text.charCodeAt(i);
-    if (c === 59 || c === 32 || (c >= 9 && c <= 13) || c >= 0xa0) return true;
+    if (c === 59) return true;
+    // After a space MAY_BREAK reads a dash or a word: but, except, apart, although, though, however, save, other.
+    if ((c === 32 || (c >= 9 && c <= 13) || c >= 0xa0) && BREAK_START.has(text.charCodeAt(i + 1))) return true;
   }
   return false;
 }
+/** The characters MAY_BREAK's forms open with after their space, either case. */
+const BREAK_START: ReadonlySet<number> = new Set([..."—–-bBeEaAtThHsSoO"].map((ch) => ch.charCodeAt(0)));
 
 /** The sentences of one statement (line), split after `.`, `!` or `?` followed by a space. */
 export function sentencesOf(line: string): string[] {

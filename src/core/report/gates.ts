@@ -13,8 +13,9 @@ export const ROW_GATES: ReadonlyMap<string, RegExp> = new Map([
   ["unfinished.count-of", / of |\//i],
   // "remaining", "remain(s)", "left", "leftover", "still/yet to do|go|be done|run|come", "N to go", "the other N".
   ["unfinished.remaining", /remain|left|to (?:do|go|be done|run|come)|the other /i],
-  // "next" in most; the rest open with "I'll " or "I will ".
-  ["unfinished.next", /next|'ll | will /i],
+  // "is next", "next is", "next, I'll", "next we need to", "… next session"; the rest have "I'll ", "I will ", "I am going
+  // to ", "working on" or "starting".
+  ["unfinished.next", /(?:is|are) next|next(?: is|,? I|,? we)|'ll | will | am going to |working on|starting|next session/i],
   // "half of", "some of", "the first …", "initial …", "100 %".
   ["unfinished.count", /half|some of|first|initial|100/i],
   // "there are … errors", or errors that "remain" or "persist".

@@ -24,6 +24,13 @@ const SETEXT = /^ {0,3}(?:=+|-+)[ \t\r]*$/;
 const PLAIN = /^[^\s`~#>|=\-*+_\d\u2018\u2019\u02BC\u201C\u201D"][^`*_~\r\u2018\u2019\u02BC\u201C\u201D"]*$/;
 const NOT_SETEXT_TEXT = /^ {0,3}(?:[-*+>|]|\d{1,9}[.)])(?:\s|$)/;
 
+/** Whether the line's last character other than a space, tab or CR is = or -: SETEXT needs it (a cheap test first, docs/decisions/0187). */
+function endsInRule(line: string): boolean {
+  let k = line.length - 1;
+  while (k >= 0 && (line[k] === " " || line[k] === "\t" || line[k] === "\r")) k -= 1;
+  return line[k] === "=" || line[k] === "-";
+}
+
 /** Straightens curly quotes so patterns need only one apostrophe. */
 const CURLY = /[\u2018\u2019\u02BC\u201C\u201D]/;
 
@@ -195,7 +202,7 @@ export function readProse(text: string): Prose {
       endParagraph();
       continue;
     }
-    if (ATX.test(line)) {
+    if (line.includes("#") && ATX.test(line)) {
       const heading = plainLine(line);
       if (heading !== "") prose.headings.push(heading);
       if (heading !== "") {
@@ -204,7 +211,7 @@ export function readProse(text: string): Prose {
       endParagraph();
       continue;
     }
-    if (paragraphOpen && paragraph.length > 0 && SETEXT.test(line)) {
+    if (paragraphOpen && paragraph.length > 0 && endsInRule(line) && SETEXT.test(line)) {
       // The paragraph above was a setext heading: move it from prose to headings.
       const heading = paragraph.map(plainLine).join(" ");
       prose.lines.splice(prose.lines.length - paragraph.length, paragraph.length);
