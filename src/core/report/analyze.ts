@@ -27,10 +27,10 @@
  * `analyzeFinalReport(result.firstLine).statesUnfinished`: the fields compose.
  */
 import { TokenCounter, countTokens } from "../tokens.ts";
-import { clausesOf, firstWordChar, hasDigit, isDoneLabel, isListItem, isNarrationOrQuestion, sentencesOf, stepsNamed } from "./clauses.ts";
+import { clausesOf, firstWordAt, firstWordChar, hasDigit, isDoneLabel, isListItem, isNarrationOrQuestion, sentencesOf, singleClause, stepsNamed } from "./clauses.ts";
 import { ASK_LEAD_IN, contentStatements, endsInS } from "./content.ts";
 import { type EditBlocks, editBlocks } from "./edits.ts";
-import { ROW_GATES } from "./gates.ts";
+import { ROW_GATES, admits } from "./gates.ts";
 import { REPORT_PATTERNS, type PatternGroup, type PatternScope, type ReportPattern } from "./patterns.ts";
 import { plainLine, type Prose, readProse } from "./read.ts";
 import { FENCE_RUNS_READ, replyWindow } from "./window.ts";
@@ -143,9 +143,18 @@ const HYPOTHESIS_INTRO = /\b(?:either|(?:it|this|that|which|there|the (?:cause|p
 /** A heading for the state before the change ("Before (Problematic)", "Old behaviour"): its list is what was fixed (docs/decisions/0177). */
 const BEFORE_HEADING = /^\W*(?:before|old (?:behaviou?r|logic|code|version|flow)|original (?:behaviou?r|logic|code|version))\b[^\n]{0,40}$/i;
 
-/** DEFECT_LABEL, after the cheap test that its forms need (a digit, or a colon; docs/decisions/0187). */
+/**
+ * DEFECT_LABEL, after the cheap test that its forms need (docs/decisions/0187): a colon, or else "bug", "issue" or
+ * "problem" opening the clause (its first two letters read) and a digit.
+ */
 function isDefectLabel(clause: string): boolean {
-  return (clause.includes(":") || hasDigit(clause)) && DEFECT_LABEL.test(clause);
+  if (clause.includes(":")) return DEFECT_LABEL.test(clause);
+  const first = firstWordAt(clause);
+  if (first === -1) return false;
+  const c0 = clause.charCodeAt(first) | 32;
+  const c1 = clause.charCodeAt(first + 1) | 32;
+  // b-u, i-s, p-r: lower-case letter codes.
+  return ((c0 === 98 && c1 === 117) || (c0 === 105 && c1 === 115) || (c0 === 112 && c1 === 114)) && hasDigit(clause) && DEFECT_LABEL.test(clause);
 }
 
 /** Whether the line's last character other than white space is a colon (a cheap test before HYPOTHESIS_INTRO). */
@@ -178,6 +187,8 @@ function allClauses(statements: readonly string[]): string {
 
 /** One statement's clauses but defect labels, joined by newlines ("" when none): allClauses of one statement. */
 function statementClauses(statement: string): string {
+  const single = singleClause(statement);
+  if (single !== undefined) return single === "" || isDefectLabel(single) ? "" : single;
   let out = "";
   for (const clause of clausesOf(statement)) if (!isDefectLabel(clause)) out = out === "" ? clause : `${out}\n${clause}`;
   return out;
@@ -351,11 +362,21 @@ interface ReadParts {
   found: Map<ReportPattern, string | undefined>;
   /** The last scan of each clause-scope expression: the rows that share one (the three of WAITS_ON_PERSON) scan a text once. */
   scanned: Map<RegExp, { text: string; holds: ReportPattern["holds"]; mark: boolean; clause: string | undefined }>;
+  /** The joined texts the gates read, each lower-cased once (a reply has one to a few). */
+  lowered: Array<[string, string]>;
+}
+
+/** `text` lower-cased, once per text of a reply. */
+function loweredOf(read: ReadParts, text: string): string {
+  for (const [seen, lower] of read.lowered) if (seen === text) return lower;
+  const lower = text.toLowerCase();
+  read.lowered.push([text, lower]);
+  return lower;
 }
 
 function readParts(prose: Prose): ReadParts {
   const { content, intros } = contentStatements(prose.statements);
-  return { intros, parts: scopes(prose, content), found: new Map(), scanned: new Map() };
+  return { intros, parts: scopes(prose, content), found: new Map(), scanned: new Map(), lowered: [] };
 }
 
 /**
@@ -367,7 +388,7 @@ function sharedFirstClause(read: ReadParts, text: string, row: ReportPattern, al
   const last = read.scanned.get(row.pattern);
   if (last !== undefined && last.holds === row.holds && last.mark === mark && last.text === text) return last.clause;
   const gate = ROW_GATES.get(row.id);
-  const clause = gate !== undefined && !gate.test(text) ? undefined : firstClause(text, row, all);
+  const clause = gate !== undefined && !admits(gate, text, () => loweredOf(read, text)) ? undefined : firstClause(text, row, all);
   read.scanned.set(row.pattern, { text, holds: row.holds, mark, clause });
   return clause;
 }

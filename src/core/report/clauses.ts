@@ -74,6 +74,17 @@ function splitOutsideParentheses(sentence: string): string[] {
   return out;
 }
 
+/**
+ * The one clause of a statement that holds a single one (no sentence end, no clause break), as clausesOf finds it ("" for
+ * a blank statement); undefined when clausesOf would split it. Spares most short statements clausesOf's arrays.
+ */
+export function singleClause(line: string): string | undefined {
+  const text = line.length > 20_000 ? line.slice(0, 20_000) : line;
+  if (markBeforeEnd(text) && HAS_SENTENCE_END.test(text)) return undefined;
+  if (semicolonOrSpace(text) && MAY_BREAK.test(text)) return undefined;
+  return text.trim();
+}
+
 /** The clauses of one statement. */
 export function clausesOf(line: string): string[] {
   const out: string[] = [];
@@ -140,11 +151,17 @@ export function hasDigit(text: string): boolean {
  * expression that opens `^\W*word` needs that word's first letter there (a cheap test first).
  */
 export function firstWordChar(text: string): string {
+  const at = firstWordAt(text);
+  return at === -1 ? "" : (text[at] as string);
+}
+
+/** The offset of firstWordChar, or -1. */
+export function firstWordAt(text: string): number {
   for (let i = 0; i < text.length; i += 1) {
     const c = text.charCodeAt(i);
-    if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95) return text[i] as string;
+    if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95) return i;
   }
-  return "";
+  return -1;
 }
 
 /** A list item line: `- x`, `* x`, `1. x`, `- [x] x`. */

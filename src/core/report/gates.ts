@@ -1,43 +1,55 @@
 /**
- * The analyzer's cheap gates (docs/decisions/0187): for some clause rows of the table (patterns.ts), a short expression
- * that every match of the row's pattern contains — a word or a mark each alternative of the row spells out. A joined
- * text the gate does not match cannot fire the row, so the row's own scan (long alternations, look-behinds tried at
- * every position) is skipped; where the gate matches, the row runs exactly as before. A gate never decides a row fires.
+ * The analyzer's cheap gates (docs/decisions/0187): for some clause rows of the table (patterns.ts), words that every
+ * match of the row's pattern contains — a word or a mark each alternative of the row spells out. A joined text that
+ * holds none of them cannot fire the row, so the row's own scan (long alternations, look-behinds tried at every
+ * position) is skipped; where the gate admits the text, the row runs exactly as before. A gate never decides a row fires.
  *
- * Every gate is written from its row's alternatives, as they stand, case-folded as the row is (all rows here are /i).
- * test/core/report/gates.test.ts pins each gated row's pattern: a row whose pattern changes fails there until its gate
- * is read again.
+ * Most gates are lists of lower-case ASCII words, looked up with indexOf in the text lower-cased once (a row read with
+ * /i and no u flag folds only ASCII letters, so its match lower-cases to a text that holds the word). A row read with
+ * /iu (Unicode folding: "ſ" matches "s") keeps an expression with its own flags.
+ *
+ * Every gate is written from its row's alternatives, as they stand. test/core/report/gates.test.ts pins each gated
+ * row's pattern: a row whose pattern changes fails there until its gate is read again.
  */
-export const ROW_GATES: ReadonlyMap<string, RegExp> = new Map([
+export type Gate = RegExp | readonly string[];
+
+export const ROW_GATES: ReadonlyMap<string, Gate> = new Map<string, Gate>([
   // "N of M", "N out of M" (a space on each side of "of"), or "N/M tasks".
-  ["unfinished.count-of", / of |\//i],
+  ["unfinished.count-of", [" of ", "/"]],
   // "remaining", "remain(s)", "left", "leftover", "still/yet to do|go|be done|run|come", "N to go", "the other N".
-  ["unfinished.remaining", /remain|left|to (?:do|go|be done|run|come)|the other /i],
+  ["unfinished.remaining", ["remain", "left", "to do", "to go", "to be done", "to run", "to come", "the other "]],
   // "is next", "next is", "next, I'll", "next we need to", "… next session"; the rest have "I'll ", "I will ", "I am going
   // to ", "working on" or "starting".
-  ["unfinished.next", /(?:is|are) next|next(?: is|,? I|,? we)|'ll | will | am going to |working on|starting|next session/i],
+  ["unfinished.next", ["is next", "are next", "next is", "next i", "next, i", "next we", "next, we", "'ll ", " will ", " am going to ", "working on", "starting", "next session"]],
   // "half of", "some of", "the first …", "initial …", "100 %".
-  ["unfinished.count", /half|some of|first|initial|100/i],
+  ["unfinished.count", ["half", "some of", "first", "initial", "100"]],
   // "there are … errors", or errors that "remain" or "persist".
-  ["unfinished.errors-left", /there|remain|persist/i],
+  ["unfinished.errors-left", ["there", "remain", "persist"]],
   // "fails", "fail", "failing", "failures in".
-  ["unfinished.fails", /fail/i],
+  ["unfinished.fails", ["fail"]],
   // The words, "in progress" and "work in progress".
-  ["unfinished.word", /incomplete|unfinished|partially|partly|half-done|mostly done|in progress/i],
+  ["unfinished.word", ["incomplete", "unfinished", "partially", "partly", "half-done", "mostly done", "in progress"]],
   // "not …", "n't …" ("doesn't work", "haven't … yet").
-  ["unfinished.not", /not|n't/i],
-  ["unfinished.blocked", /blocked|stopped|paused|halted| from |preventing|prevented|waiting/i],
-  ["unfinished.pending", /pending/i],
-  ["unfinished.deferred", /later|left|deferred|postponed|parked/i],
+  ["unfinished.not", ["not", "n't"]],
+  ["unfinished.blocked", ["blocked", "stopped", "paused", "halted", " from ", "preventing", "prevented", "waiting"]],
+  ["unfinished.pending", ["pending"]],
+  ["unfinished.deferred", ["later", "left", "deferred", "postponed", "parked"]],
   // A clause that opens "except", "apart from", "save for", "other than", or "… but one".
-  ["unfinished.except", /except|apart from|save for|other than| but /i],
-  ["unfinished.handed-back", /you|leav|left/i],
-  // ❌ ⏳ 🚧, an unchecked box, "not started".
+  ["unfinished.except", ["except", "apart from", "save for", "other than", " but "]],
+  ["unfinished.handed-back", ["you", "leav", "left"]],
+  // ❌ ⏳ 🚧, an unchecked box, "not started" (the row is /iu).
   ["mark.progress", /[❌⏳🚧]|\[ \]|not started/iu],
   // WAITS_ON_PERSON (three rows): "I'll" or "I will" after the person's step, or "still running".
-  ["unfinished.waits-on-person", /I'll|I will|still running/i],
-  ["reason.waits-on-person", /I'll|I will|still running/i],
-  ["next.waits-on-person", /I'll|I will|still running/i],
+  ["unfinished.waits-on-person", ["i'll", "i will", "still running"]],
+  ["reason.waits-on-person", ["i'll", "i will", "still running"]],
+  ["next.waits-on-person", ["i'll", "i will", "still running"]],
   // "returns 401", "responded with 503", "(403)", "exit code 1".
-  ["reason.status", /return|respond|answer|\([45]|exit/i],
+  ["reason.status", ["return", "respond", "answer", "(4", "(5", "exit"]],
 ]);
+
+/** Whether `gate` admits `text` (a list reads `lowered()`, the text lower-cased, computed once by the caller). */
+export function admits(gate: Gate, text: string, lowered: () => string): boolean {
+  if (gate instanceof RegExp) return gate.test(text);
+  const lower = lowered();
+  return gate.some((word) => lower.includes(word));
+}
