@@ -24,6 +24,34 @@ const SETEXT = /^ {0,3}(?:=+|-+)[ \t\r]*$/;
 const PLAIN = /^[^\s`~#>|=\-*+_\d\u2018\u2019\u02BC\u201C\u201D"][^`*_~\r\u2018\u2019\u02BC\u201C\u201D"]*$/;
 const NOT_SETEXT_TEXT = /^ {0,3}(?:[-*+>|]|\d{1,9}[.)])(?:\s|$)/;
 
+/** Whether the first character after at most three spaces is one NOT_SETEXT_TEXT opens with: - * + > | or a digit. */
+function mayOpenBlock(line: string): boolean {
+  let i = 0;
+  while (i < 3 && line.charCodeAt(i) === 32) i += 1;
+  const c = line.charCodeAt(i);
+  return c === 45 || c === 42 || c === 43 || c === 62 || c === 124 || (c >= 48 && c <= 57);
+}
+
+/**
+ * PLAIN, read character by character for a short line (most lines of a reply of short lines; an expression call costs
+ * more than reading a few characters; docs/decisions/0187). Exported for the test that holds it to PLAIN.
+ */
+export function isPlainLine(line: string): boolean {
+  if (line.length > 48) return PLAIN.test(line);
+  if (line.length === 0) return false;
+  const first = line.charCodeAt(0);
+  if (first >= 0x80) return PLAIN.test(line);
+  // The first character: not white space, `~#>|=-*+_", nor a digit.
+  if ((first >= 9 && first <= 13) || first === 32 || (first >= 48 && first <= 57) || NOT_FIRST.has(first)) return false;
+  for (let i = 1; i < line.length; i += 1) {
+    const c = line.charCodeAt(i);
+    // The rest: no `*_~, CR or quote, straight or curly.
+    if (c === 96 || c === 42 || c === 95 || c === 126 || c === 13 || c === 34 || c === 0x2018 || c === 0x2019 || c === 0x02bc || c === 0x201c || c === 0x201d) return false;
+  }
+  return true;
+}
+const NOT_FIRST: ReadonlySet<number> = new Set([..."`~#>|=-*+_\""].map((ch) => ch.charCodeAt(0)));
+
 /** Whether the line's last character other than a space, tab or CR is = or -: SETEXT needs it (a cheap test first, docs/decisions/0187). */
 function endsInRule(line: string): boolean {
   let k = line.length - 1;
@@ -49,6 +77,8 @@ function splitCode(line: string): Array<{ code: boolean; text: string }> {
   while (i !== -1) {
     let j = i + 1;
     while (j < line.length && line.charCodeAt(j) === 96) j += 1;
+    // A single run has nothing to close it: the line is text (most lines with a backtick have two or four).
+    if (at.length === 0 && line.indexOf("`", j) === -1) return [{ code: false, text: line }];
     at.push(i);
     length.push(j - i);
     i = line.indexOf("`", j);
@@ -157,7 +187,9 @@ const TO_CLEAN = /[`*_~"\u2018\u2019\u02BC\u201C\u201D]/;
 function clean(line: string): string {
   // A line with none of TO_CLEAN ("- ok", "| a | b |") is only trimmed by every step: skip the split (docs/decisions/0187).
   if (!TO_CLEAN.test(line)) return line.trim();
-  return splitCode(straighten(line))
+  const parts = splitCode(straighten(line));
+  if (parts.length === 1 && !(parts[0] as { code: boolean }).code) return maskQuotations(stripEmphasisText((parts[0] as { text: string }).text)).trim();
+  return parts
     .map((part) => (part.code ? "CODE" : maskQuotations(stripEmphasisText(part.text))))
     .join("")
     .trim();
@@ -180,7 +212,7 @@ export function readProse(text: string): Prose {
       if (closesFence(line, fence)) fence = null;
       continue;
     }
-    if (PLAIN.test(line)) {
+    if (isPlainLine(line)) {
       // Most lines: no marker at the start and nothing to clean, so none of the checks below apply.
       if (!paragraphOpen) {
         prose.paragraphStarts.push(prose.lines.length);
@@ -226,7 +258,7 @@ export function readProse(text: string): Prose {
       paragraphOpen = true;
     }
     // A list item or quote line cannot be a setext heading's text; mark it so.
-    if (NOT_SETEXT_TEXT.test(line)) paragraph = [];
+    if (mayOpenBlock(line) && NOT_SETEXT_TEXT.test(line)) paragraph = [];
     else paragraph.push(line);
     const cleaned = clean(line);
     prose.lines.push(cleaned);
