@@ -276,7 +276,7 @@ function lastActionAnnounced(statements: readonly string[]): number {
 }
 
 /** The parts each scope reads; content blocks (content.ts) are left out of every scope. */
-function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope, string[]> & { unfinishedClause: string; narrowerClause: ReadonlyMap<string, string> } {
+function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope, string[]> & { unfinishedClause: string; narrowerClause: (id: string) => string | undefined } {
   const { lines, paragraphStarts } = prose;
   // Most replies have no content block: then nothing is copied.
   const anyContent = content.includes(true);
@@ -393,6 +393,18 @@ function sharedFirstClause(read: ReadParts, text: string, row: ReportPattern, al
   return clause;
 }
 
+/**
+ * A clause row's clause. The unfinished and mark rows read the unfinished text or a narrower one cut from it (a part of
+ * its clauses): a gate that turns the unfinished text away turns away every part of it, before any is cut.
+ */
+function clauseRowHit(read: ReadParts, row: ReportPattern, all: RegExp, joinedOf: Partial<Record<PatternScope, string>>): string | undefined {
+  const { parts } = read;
+  if (!((row.group === "unfinished" || row.group === "mark") && row.scope === "clause")) return sharedFirstClause(read, joinedOf[row.scope] as string, row, all);
+  const gate = ROW_GATES.get(row.id);
+  if (gate !== undefined && !admits(gate, parts.unfinishedClause, () => loweredOf(read, parts.unfinishedClause))) return undefined;
+  return sharedFirstClause(read, parts.narrowerClause(row.id) ?? parts.unfinishedClause, row, all);
+}
+
 function hits(prose: Prose, options: AnalyzeOptions, edits: EditBlocks, firstPerGroup = false, read: ReadParts = readParts(prose)): PatternHit[] {
   const { intros, parts, found } = read;
   // The clause and label scopes are scanned as one newline-joined text each (see CLAUSE_ROWS).
@@ -403,7 +415,7 @@ function hits(prose: Prose, options: AnalyzeOptions, edits: EditBlocks, firstPer
     if (firstPerGroup && fired.has(row.group)) continue;
     const all = CLAUSE_ROW.get(row);
     // A row's clause depends only on the reply's parts: the second pass (every row) reuses what the first read.
-    const clause = found.has(row) ? found.get(row) : all !== undefined ? sharedFirstClause(read, (row.group === "unfinished" || row.group === "mark") && row.scope === "clause" ? (parts.narrowerClause.get(row.id) ?? parts.unfinishedClause) : (joinedOf[row.scope] as string), row, all) : parts[row.scope].find((part) => {
+    const clause = found.has(row) ? found.get(row) : all !== undefined ? clauseRowHit(read, row, all, joinedOf) : parts[row.scope].find((part) => {
       // An unchecked item of a list is a plan's or a progress list's entry: only the mark row reads it.
       if (row.group !== "mark" && UNCHECKED_ITEM.test(part)) return false;
       if (row.holds === undefined) return row.pattern.test(part);
@@ -581,9 +593,15 @@ function outsideZone(statements: readonly string[], segment: number, lastParagra
 
 /**
  * The narrower clause text each row of FEATURE_ROWS, LIMITS_ROWS and ZONE_ROWS reads (a row in several reads all their
- * cuts), from each statement's clauses split once; rows whose cuts leave every statement read the whole text.
+ * cuts), from each statement's clauses split once; undefined for a row whose cuts leave every statement (it reads the
+ * whole text). Worked out on the first row that asks (docs/decisions/0187): most replies' gates turn those rows away.
  */
-function narrowerClauses(statements: readonly string[], clausesOfStatement: (i: number) => string, segment: number, lastParagraph: readonly string[]): ReadonlyMap<string, string> {
+function narrowerClauses(statements: readonly string[], clausesOfStatement: (i: number) => string, segment: number, lastParagraph: readonly string[]): (id: string) => string | undefined {
+  let out: Map<string, string> | undefined;
+  return (id) => (out ??= narrowerTexts(statements, clausesOfStatement, segment, lastParagraph)).get(id);
+}
+
+function narrowerTexts(statements: readonly string[], clausesOfStatement: (i: number) => string, segment: number, lastParagraph: readonly string[]): Map<string, string> {
   const cuts: Record<string, Uint8Array | undefined> = { f: featureItems(statements), l: limitsSections(statements), z: outsideZone(statements, segment, lastParagraph) };
   const out = new Map<string, string>();
   const texts = new Map<string, string>();
