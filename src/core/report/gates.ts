@@ -8,10 +8,18 @@
  * /i and no u flag folds only ASCII letters, so its match lower-cases to a text that holds the word). A row read with
  * /iu (Unicode folding: "ſ" matches "s") keeps an expression with its own flags.
  *
+ * indexOf stops at every occurrence of a word's first character: for a gate whose words open with characters prose is
+ * full of (a space, n, t, e, s, a), one alternation of its words over the lower-cased text reads it faster (measured on
+ * the bench's short lines, where every gate reads the whole text); those gates are marked `ONE_PASS`.
+ *
  * Every gate is written from its row's alternatives, as they stand. test/core/report/gates.test.ts pins each gated
  * row's pattern: a row whose pattern changes fails there until its gate is read again.
  */
 export type Gate = RegExp | readonly string[];
+
+/** The gates read by one alternation of their words (see above), each compiled once. */
+const ONE_PASS = new Set(["unfinished.remaining", "unfinished.next", "unfinished.not", "unfinished.except", "unfinished.deferred", "unfinished.errors-left"]);
+const alternation = (words: readonly string[]): RegExp => new RegExp(words.map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|"));
 
 export const ROW_GATES: ReadonlyMap<string, Gate> = new Map<string, Gate>([
   // "N of M", "N out of M" (a space on each side of "of"), or "N/M tasks".
@@ -47,9 +55,12 @@ export const ROW_GATES: ReadonlyMap<string, Gate> = new Map<string, Gate>([
   ["reason.status", ["return", "respond", "answer", "(4", "(5", "exit"]],
 ]);
 
+const ONE_PASS_GATES: ReadonlyMap<Gate, RegExp> = new Map([...ROW_GATES].filter(([id]) => ONE_PASS.has(id)).map(([, gate]) => [gate, alternation(gate as readonly string[])]));
+
 /** Whether `gate` admits `text` (a list reads `lowered()`, the text lower-cased, computed once by the caller). */
 export function admits(gate: Gate, text: string, lowered: () => string): boolean {
   if (gate instanceof RegExp) return gate.test(text);
   const lower = lowered();
-  return gate.some((word) => lower.includes(word));
+  const one = ONE_PASS_GATES.get(gate);
+  return one !== undefined ? one.test(lower) : gate.some((word) => lower.includes(word));
 }
