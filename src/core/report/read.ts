@@ -183,10 +183,24 @@ function maskQuotations(text: string): string {
 /** A character some step of `clean` rewrites: a backtick, an emphasis mark, a straight or curly quote. */
 const TO_CLEAN = /[`*_~"\u2018\u2019\u02BC\u201C\u201D]/;
 
+/** Whether the short `line` holds none of TO_CLEAN but at most one run of backticks. */
+function onlyTrimmed(line: string): boolean {
+  let runs = 0;
+  for (let i = 0; i < line.length; i += 1) {
+    const c = line.charCodeAt(i);
+    if (c === 96) {
+      if (i === 0 || line.charCodeAt(i - 1) !== 96) runs += 1;
+      if (runs > 1) return false;
+    } else if (c === 42 || c === 95 || c === 126 || c === 34 || c === 0x2018 || c === 0x2019 || c === 0x02bc || c === 0x201c || c === 0x201d) return false;
+  }
+  return true;
+}
+
 /** A prose line as the patterns read it: quotes straightened, code spans as `CODE`, quotations as `QUOTE`, emphasis gone. */
 function clean(line: string): string {
-  // A line with none of TO_CLEAN ("- ok", "| a | b |") is only trimmed by every step: skip the split (docs/decisions/0187).
-  if (!TO_CLEAN.test(line)) return line.trim();
+  // A line with none of TO_CLEAN ("- ok", "| a | b |"), or whose only one is one run of backticks ("x```": nothing closes
+  // it), is only trimmed by every step: skip the split (docs/decisions/0187). A short line is read character by character.
+  if (line.length <= 48 ? onlyTrimmed(line) : !TO_CLEAN.test(line)) return line.trim();
   const parts = splitCode(straighten(line));
   if (parts.length === 1 && !(parts[0] as { code: boolean }).code) return maskQuotations(stripEmphasisText((parts[0] as { text: string }).text)).trim();
   return parts
