@@ -18,7 +18,7 @@
 export type Gate = RegExp | readonly string[];
 
 /** The gates read by one alternation of their words (see above), each compiled once. */
-const ONE_PASS = new Set(["unfinished.remaining", "unfinished.next", "unfinished.not", "unfinished.except", "unfinished.deferred", "unfinished.errors-left"]);
+const ONE_PASS = new Set(["unfinished.remaining", "unfinished.next", "unfinished.not", "unfinished.except", "unfinished.deferred", "unfinished.errors-left", "reason.cause"]);
 const alternation = (words: readonly string[]): RegExp => new RegExp(words.map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|"));
 
 export const ROW_GATES: ReadonlyMap<string, Gate> = new Map<string, Gate>([
@@ -41,6 +41,8 @@ export const ROW_GATES: ReadonlyMap<string, Gate> = new Map<string, Gate>([
   ["unfinished.not", ["not", "n't"]],
   ["unfinished.blocked", ["blocked", "stopped", "paused", "halted", " from ", "preventing", "prevented", "waiting"]],
   ["unfinished.pending", ["pending"]],
+  // Every form opens "still ".
+  ["unfinished.still", ["still "]],
   ["unfinished.deferred", ["later", "left", "deferred", "postponed", "parked"]],
   // A clause that opens "except", "apart from", "save for", "other than", or "… but one".
   ["unfinished.except", ["except", "apart from", "save for", "other than", " but "]],
@@ -51,6 +53,8 @@ export const ROW_GATES: ReadonlyMap<string, Gate> = new Map<string, Gate>([
   ["unfinished.waits-on-person", ["i'll", "i will", "still running"]],
   ["reason.waits-on-person", ["i'll", "i will", "still running"]],
   ["next.waits-on-person", ["i'll", "i will", "still running"]],
+  // A cause word: each of the row's words, or a part of it ("fail" for fails/failed/failing, "cap" for caps).
+  ["reason.cause", ["wait", "pause", "because", "since", "due to", "caused by", "blocked", "require", "need", "missing", "fail", "error", "denied", "refuse", "expired", "offline", "without", "ran out", "timed out", "times out", "limit", "cap", "policy", "given the", "couldn't", "could not", "can't", "cannot", "unable", "don't have", "do not have", "would lock", "is down", "isn't", "is not", "aren't", "are not", "not yet"]],
   // "returns 401", "responded with 503", "(403)", "exit code 1".
   ["reason.status", ["return", "respond", "answer", "(4", "(5", "exit"]],
 ]);

@@ -81,6 +81,7 @@ describe("the analyzer's cheap gates", () => {
       "unfinished.not": "7fd1cc8a",
       "unfinished.blocked": "2602be39",
       "unfinished.pending": "e2e63dc6",
+      "unfinished.still": "093d7a93",
       "unfinished.deferred": "7a77592b",
       "unfinished.except": "3ea3f2de",
       "unfinished.handed-back": "919fa858",
@@ -88,6 +89,7 @@ describe("the analyzer's cheap gates", () => {
       "unfinished.waits-on-person": "fbbb691a",
       "reason.waits-on-person": "fbbb691a",
       "next.waits-on-person": "fbbb691a",
+      "reason.cause": "962c9480",
       "reason.status": "3c04be69",
     });
   });
