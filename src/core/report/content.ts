@@ -106,6 +106,17 @@ const isBlockLine = (line: string): boolean => isListItem(line) || isTableRow(li
 export function contentStatements(statements: readonly string[]): { content: boolean[]; intros: Array<{ id: string; clause: string }> } {
   const content = new Array<boolean>(statements.length).fill(false);
   const intros: Array<{ id: string; clause: string }> = [];
+  markBlocks(statements, content, intros);
+  markDesignTables(statements, content);
+  return { content, intros };
+}
+
+/**
+ * The intro-led blocks and quotations, marked in `content`. Its own function: V8 optimizes the loop mid-call, and code
+ * after the loop in the same function that had never run sent every call of a long reply back to the interpreter
+ * (seen with --trace-deopt; docs/decisions/0187).
+ */
+function markBlocks(statements: readonly string[], content: boolean[], intros: Array<{ id: string; clause: string }>): void {
   let block = false;
   for (let i = 0; i < statements.length; i += 1) {
     const line = statements[i] as string;
@@ -132,6 +143,4 @@ export function contentStatements(statements: readonly string[]): { content: boo
     }
     block = true;
   }
-  markDesignTables(statements, content);
-  return { content, intros };
 }
