@@ -598,7 +598,8 @@ function outsideZone(statements: readonly string[], segment: number, lastParagra
  */
 function narrowerClauses(statements: readonly string[], clausesOfStatement: (i: number) => string, segment: number, lastParagraph: readonly string[]): (id: string) => string | undefined {
   let out: Map<string, string> | undefined;
-  return (id) => (out ??= narrowerTexts(statements, clausesOfStatement, segment, lastParagraph)).get(id);
+  // Only the rows of the three sets are cut for: the others read the whole text without building any.
+  return (id) => (FEATURE_ROWS.has(id) || LIMITS_ROWS.has(id) || ZONE_ROWS.has(id) ? (out ??= narrowerTexts(statements, clausesOfStatement, segment, lastParagraph)).get(id) : undefined);
 }
 
 function narrowerTexts(statements: readonly string[], clausesOfStatement: (i: number) => string, segment: number, lastParagraph: readonly string[]): Map<string, string> {
