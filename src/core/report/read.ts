@@ -213,14 +213,18 @@ function clean(line: string): string {
 export function readProse(text: string): Prose {
   const prose: Prose = { firstLineRaw: "", headings: [], lines: [], paragraphStarts: [], statements: [] };
   let fence: Fence | null = null;
-  let paragraph: string[] = [];
+  // The lines a setext underline would make a heading: the last `paragraph` lines before it, consecutive in `raw` (every
+  // line that ends or resets the run is a line of its own), counted rather than copied (docs/decisions/0187).
+  let paragraph = 0;
   let paragraphOpen = false;
   const endParagraph = (): void => {
-    paragraph = [];
+    paragraph = 0;
     paragraphOpen = false;
   };
-  for (const rawLine of text.split("\n")) {
-    const line = rawLine.endsWith("\r") ? rawLine.slice(0, -1) : rawLine;
+  const raw = text.split("\n");
+  const withoutCR = (rawLine: string): string => (rawLine.charCodeAt(rawLine.length - 1) === 13 ? rawLine.slice(0, -1) : rawLine);
+  for (let at = 0; at < raw.length; at += 1) {
+    const line = withoutCR(raw[at] as string);
     if (prose.firstLineRaw === "" && !isBlankLine(line)) prose.firstLineRaw = line.trim();
     if (fence !== null) {
       if (closesFence(line, fence)) fence = null;
@@ -232,7 +236,7 @@ export function readProse(text: string): Prose {
         prose.paragraphStarts.push(prose.lines.length);
         paragraphOpen = true;
       }
-      paragraph.push(line);
+      paragraph += 1;
       const cleaned = line.trim();
       prose.lines.push(cleaned);
       prose.statements.push(cleaned);
@@ -257,10 +261,10 @@ export function readProse(text: string): Prose {
       endParagraph();
       continue;
     }
-    if (paragraphOpen && paragraph.length > 0 && endsInRule(line) && SETEXT.test(line)) {
+    if (paragraphOpen && paragraph > 0 && endsInRule(line) && SETEXT.test(line)) {
       // The paragraph above was a setext heading: move it from prose to headings.
-      const heading = paragraph.map(plainLine).join(" ");
-      prose.lines.splice(prose.lines.length - paragraph.length, paragraph.length);
+      const heading = raw.slice(at - paragraph, at).map((rawLine) => plainLine(withoutCR(rawLine))).join(" ");
+      prose.lines.splice(prose.lines.length - paragraph, paragraph);
       while (prose.paragraphStarts.length > 0 && (prose.paragraphStarts.at(-1) as number) >= prose.lines.length) prose.paragraphStarts.pop();
       if (heading !== "") prose.headings.push(heading);
       // The heading's text is already among the statements, as the paragraph lines it came from.
@@ -272,8 +276,8 @@ export function readProse(text: string): Prose {
       paragraphOpen = true;
     }
     // A list item or quote line cannot be a setext heading's text; mark it so.
-    if (mayOpenBlock(line) && NOT_SETEXT_TEXT.test(line)) paragraph = [];
-    else paragraph.push(line);
+    if (mayOpenBlock(line) && NOT_SETEXT_TEXT.test(line)) paragraph = 0;
+    else paragraph += 1;
     const cleaned = clean(line);
     prose.lines.push(cleaned);
     prose.statements.push(cleaned);
