@@ -41,19 +41,38 @@ function onlyWhitespace(text: string, from: number, end: number): boolean {
   return true;
 }
 
+const TICK_RUN = /`*/y;
+const TILDE_RUN = /~*/y;
+
+/**
+ * The end of the run of `code` (a backtick or a tilde) that starts at `from`, at most `end`. Most runs are three or
+ * four characters, read by a loop; a longer one (a line of backticks as long as the reply) by a sticky expression, which
+ * reads a long run several times faster (docs/decisions/0187).
+ */
+function runEnd(text: string, from: number, end: number, code: number): number {
+  let i = from;
+  const loopEnd = Math.min(end, from + 16);
+  while (i < loopEnd && text.charCodeAt(i) === code) i += 1;
+  if (i < loopEnd || i >= end) return i;
+  const run = code === BACKTICK ? TICK_RUN : TILDE_RUN;
+  run.lastIndex = i;
+  run.test(text);
+  return Math.min(run.lastIndex, end);
+}
+
 /** The fence the line [start, end) of `text` opens, or null. */
 export function fenceOpeningAt(text: string, start: number, end: number): Fence | null {
   const first = afterIndent(text, start, end);
   if (first < 0 || first >= end) return null;
   const code = text.charCodeAt(first);
   if (code !== BACKTICK && code !== TILDE) return null;
-  let i = first;
-  while (i < end && text.charCodeAt(i) === code) i += 1;
+  const i = runEnd(text, first, end, code);
   const length = i - first;
   if (length < 3) return null;
   // A backtick fence's info string may not contain a backtick (```x``` is inline code, not a fence).
   if (code === BACKTICK) {
-    for (let j = i; j < end; j += 1) if (text.charCodeAt(j) === BACKTICK) return null;
+    const tick = text.indexOf("`", i);
+    if (tick !== -1 && tick < end) return null;
   }
   return { char: code === BACKTICK ? "`" : "~", length };
 }
@@ -62,9 +81,7 @@ export function fenceOpeningAt(text: string, start: number, end: number): Fence 
 export function closesFenceAt(text: string, start: number, end: number, fence: Fence): boolean {
   const first = afterIndent(text, start, end);
   if (first < 0) return false;
-  const code = fence.char === "`" ? BACKTICK : TILDE;
-  let i = first;
-  while (i < end && text.charCodeAt(i) === code) i += 1;
+  const i = runEnd(text, first, end, fence.char === "`" ? BACKTICK : TILDE);
   return i - first >= fence.length && onlyWhitespace(text, i, end);
 }
 

@@ -27,9 +27,10 @@
  * `analyzeFinalReport(result.firstLine).statesUnfinished`: the fields compose.
  */
 import { TokenCounter, countTokens } from "../tokens.ts";
-import { clausesOf, isDoneLabel, isListItem, isNarrationOrQuestion, sentencesOf, stepsNamed } from "./clauses.ts";
-import { ASK_LEAD_IN, contentStatements } from "./content.ts";
+import { clausesOf, firstWordAt, firstWordChar, hasDigit, isDoneLabel, isListItem, isNarrationOrQuestion, sentencesOf, singleClause, stepsNamed } from "./clauses.ts";
+import { ASK_LEAD_IN, contentStatements, endsInS } from "./content.ts";
 import { type EditBlocks, editBlocks } from "./edits.ts";
+import { ROW_GATES, admits } from "./gates.ts";
 import { REPORT_PATTERNS, type PatternGroup, type PatternScope, type ReportPattern } from "./patterns.ts";
 import { plainLine, type Prose, readProse } from "./read.ts";
 import { FENCE_RUNS_READ, replyWindow } from "./window.ts";
@@ -94,6 +95,8 @@ function withoutPlanItems(lines: readonly string[]): string[] {
 const SCANNED: ReadonlySet<PatternScope> = new Set(["clause", "label"]);
 const CLAUSE_ROWS = REPORT_PATTERNS.filter((row) => SCANNED.has(row.scope)).map((row) => ({ row, all: new RegExp(row.pattern.source, `${row.pattern.flags.replace(/[gmy]/g, "")}gm`) }));
 
+const CLAUSE_ROW: ReadonlyMap<ReportPattern, RegExp> = new Map(CLAUSE_ROWS.map((entry) => [entry.row, entry.all]));
+
 /** The first clause of `joined` a row fires on, or undefined. */
 function firstClause(joined: string, row: ReportPattern, all: RegExp): string | undefined {
   all.lastIndex = 0;
@@ -140,6 +143,20 @@ const HYPOTHESIS_INTRO = /\b(?:either|(?:it|this|that|which|there|the (?:cause|p
 /** A heading for the state before the change ("Before (Problematic)", "Old behaviour"): its list is what was fixed (docs/decisions/0177). */
 const BEFORE_HEADING = /^\W*(?:before|old (?:behaviou?r|logic|code|version|flow)|original (?:behaviou?r|logic|code|version))\b[^\n]{0,40}$/i;
 
+/**
+ * DEFECT_LABEL, after the cheap test that its forms need (docs/decisions/0187): a colon, or else "bug", "issue" or
+ * "problem" opening the clause (its first two letters read) and a digit.
+ */
+function isDefectLabel(clause: string): boolean {
+  if (clause.includes(":")) return DEFECT_LABEL.test(clause);
+  const first = firstWordAt(clause);
+  if (first === -1) return false;
+  const c0 = clause.charCodeAt(first) | 32;
+  const c1 = clause.charCodeAt(first + 1) | 32;
+  // b-u, i-s, p-r: lower-case letter codes.
+  return ((c0 === 98 && c1 === 117) || (c0 === 105 && c1 === 115) || (c0 === 112 && c1 === 114)) && hasDigit(clause) && DEFECT_LABEL.test(clause);
+}
+
 /** Whether the line's last character other than white space is a colon (a cheap test before HYPOTHESIS_INTRO). */
 function endsWithColon(line: string): boolean {
   let k = line.length - 1;
@@ -154,7 +171,7 @@ function withoutHypothesisItems(statements: readonly string[]): readonly string[
   for (let i = 0; i < statements.length; i += 1) {
     const line = statements[i] as string;
     const item = inList && isListItem(line);
-    if (!item) inList = (endsWithColon(line) && HYPOTHESIS_INTRO.test(line.slice(-200))) || (line.length <= 60 && BEFORE_HEADING.test(line));
+    if (!item) inList = (endsWithColon(line) && HYPOTHESIS_INTRO.test(line.slice(-200))) || (line.length <= 60 && "bBoO".includes(firstWordChar(line) || "-") && BEFORE_HEADING.test(line));
     if (item) out ??= statements.slice(0, i);
     else out?.push(line);
   }
@@ -164,14 +181,16 @@ function withoutHypothesisItems(statements: readonly string[]): readonly string[
 /** Every clause of every statement but defect labels, joined by newlines (a clause never holds one). */
 function allClauses(statements: readonly string[]): string {
   const out: string[] = [];
-  for (const statement of statements) for (const clause of clausesOf(statement)) if (!DEFECT_LABEL.test(clause)) out.push(clause);
+  for (const statement of statements) for (const clause of clausesOf(statement)) if (!isDefectLabel(clause)) out.push(clause);
   return out.join("\n");
 }
 
 /** One statement's clauses but defect labels, joined by newlines ("" when none): allClauses of one statement. */
 function statementClauses(statement: string): string {
+  const single = singleClause(statement);
+  if (single !== undefined) return single === "" || isDefectLabel(single) ? "" : single;
   let out = "";
-  for (const clause of clausesOf(statement)) if (!DEFECT_LABEL.test(clause)) out = out === "" ? clause : `${out}\n${clause}`;
+  for (const clause of clausesOf(statement)) if (!isDefectLabel(clause)) out = out === "" ? clause : `${out}\n${clause}`;
   return out;
 }
 
@@ -229,6 +248,15 @@ const ANNOUNCES_ACT = /^\W*(?:(?:now|ok|okay|so|next|then|also|first|finally)\W+
 
 const ACT_HINT = /\b(?:will|'ll|let me|let's|let us|going to)\b/i;
 
+/** Whether `text` has an l or a g, either case: ACT_HINT's every form has one. */
+function hasLOrG(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i) | 32;
+    if (c === 108 || c === 103) return true;
+  }
+  return false;
+}
+
 /**
  * The statement after the last one that announces the agent's next act, or -1: a reply that carries
  * several steps of a turn ("I will apply this fix now." then the harness's edit, then "The type error
@@ -237,7 +265,10 @@ const ACT_HINT = /\b(?:will|'ll|let me|let's|let us|going to)\b/i;
  */
 function lastActionAnnounced(statements: readonly string[]): number {
   for (let k = statements.length - 2; k >= 0; k -= 1) {
-    const tail = (statements[k] as string).slice(-400);
+    const statement = statements[k] as string;
+    // ACT_HINT's every form has an l or a g ("will", "'ll", "let", "going"): the cheapest test first (docs/decisions/0187).
+    if (!hasLOrG(statement)) continue;
+    const tail = statement.slice(-400);
     // Most statements announce nothing: a cheap test first, the sentence split only for candidates.
     if (ACT_HINT.test(tail) && ANNOUNCES_ACT.test(sentencesOf(tail).at(-1) ?? "")) return k + 1;
   }
@@ -245,7 +276,7 @@ function lastActionAnnounced(statements: readonly string[]): number {
 }
 
 /** The parts each scope reads; content blocks (content.ts) are left out of every scope. */
-function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope, string[]> & { unfinishedClause: string; narrowerClause: ReadonlyMap<string, string> } {
+function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope, string[]> & { unfinishedClause: string; narrowerClause: (id: string) => string | undefined } {
   const { lines, paragraphStarts } = prose;
   // Most replies have no content block: then nothing is copied.
   const anyContent = content.includes(true);
@@ -260,7 +291,7 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
   const lastParagraph = withoutPlanItems(lines.slice(lastStart).filter((line) => !contentText.has(line)));
   const segment = midTask ? -1 : lastActionAnnounced(statements);
   const claimLines = midTask ? [] : [...withoutPlanItems(statements.slice(0, 3)), ...(segment >= 3 ? withoutPlanItems(statements.slice(segment, segment + 2)) : []), ...lastParagraph.slice(-6)];
-  const claim = claimLines.flatMap((line) => clausesOf(line.slice(0, 2000))).filter((clause) => !isNarrationOrQuestion(clause) && !PREMISE.test(clause) && !DEFECT_LABEL.test(clause));
+  const claim = claimLines.flatMap((line) => clausesOf(line.slice(0, 2000))).filter((clause) => !isNarrationOrQuestion(clause) && !PREMISE.test(clause) && !isDefectLabel(clause));
   const lastLine = prose.lines.at(-1) ?? "";
   // The last sentence, after trailing emoji ("Happy coding! 🚀"); capped, since fillers are short.
   const lastSentence = sentencesOf(lastLine.slice(-400).replace(/[\p{Extended_Pictographic}\uFE0F\u200D\s]+$/u, "")).at(-1) ?? "";
@@ -289,10 +320,15 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
   };
 }
 
-/** Step ids the reply says are done: named in a completion clause, or listed under a "Done:" label. */
+const COMPLETION_ROWS = REPORT_PATTERNS.filter((row) => row.group === "complete");
+
+/**
+ * Step ids the reply says are done: named in a completion clause, or listed under a "Done:" label. A clause is tested
+ * against the completion rows only when it names a step (docs/decisions/0187): most clauses name none, and the rows cost
+ * far more than the step test.
+ */
 function stepsDone(prose: Prose, steps: ReadonlySet<string>): Set<string> {
   const done = new Set<string>();
-  const completion = REPORT_PATTERNS.filter((row) => row.group === "complete");
   let underDoneLabel = false;
   for (const line of prose.statements) {
     if (isDoneLabel(line)) {
@@ -304,9 +340,11 @@ function stepsDone(prose: Prose, steps: ReadonlySet<string>): Set<string> {
       continue;
     }
     underDoneLabel = false;
+    if (!hasDigit(line)) continue;
     for (const clause of clausesOf(line)) {
-      if (isNarrationOrQuestion(clause)) continue;
-      if (CHECKED_ITEM.test(clause) || completion.some((row) => row.pattern.test(clause))) for (const id of stepsNamed(clause, steps)) done.add(id);
+      const named = hasDigit(clause) ? stepsNamed(clause, steps) : [];
+      if (named.length === 0 || isNarrationOrQuestion(clause)) continue;
+      if (CHECKED_ITEM.test(clause) || COMPLETION_ROWS.some((row) => row.pattern.test(clause))) for (const id of named) done.add(id);
     }
   }
   return done;
@@ -320,30 +358,71 @@ function stepsDone(prose: Prose, steps: ReadonlySet<string>): Set<string> {
 interface ReadParts {
   intros: ReturnType<typeof contentStatements>["intros"];
   parts: ReturnType<typeof scopes>;
+  /** Each row's clause once read (undefined: it did not fire), for the second pass (docs/decisions/0187). */
+  found: Map<ReportPattern, string | undefined>;
+  /** The last scan of each clause-scope expression: the rows that share one (the three of WAITS_ON_PERSON) scan a text once. */
+  scanned: Map<RegExp, { text: string; holds: ReportPattern["holds"]; mark: boolean; clause: string | undefined }>;
+  /** The joined texts the gates read, each lower-cased once (a reply has one to a few). */
+  lowered: Array<[string, string]>;
+}
+
+/** `text` lower-cased, once per text of a reply. */
+function loweredOf(read: ReadParts, text: string): string {
+  for (const [seen, lower] of read.lowered) if (seen === text) return lower;
+  const lower = text.toLowerCase();
+  read.lowered.push([text, lower]);
+  return lower;
 }
 
 function readParts(prose: Prose): ReadParts {
   const { content, intros } = contentStatements(prose.statements);
-  return { intros, parts: scopes(prose, content) };
+  return { intros, parts: scopes(prose, content), found: new Map(), scanned: new Map(), lowered: [] };
+}
+
+/**
+ * firstClause, once per expression, guard and text: rows that share all three (WAITS_ON_PERSON's) find the same clause.
+ * A row whose gate (gates.ts) the text does not match cannot fire, and is not scanned.
+ */
+function sharedFirstClause(read: ReadParts, text: string, row: ReportPattern, all: RegExp): string | undefined {
+  const mark = row.group === "mark";
+  const last = read.scanned.get(row.pattern);
+  if (last !== undefined && last.holds === row.holds && last.mark === mark && last.text === text) return last.clause;
+  const gate = ROW_GATES.get(row.id);
+  const clause = gate !== undefined && !admits(gate, text, () => loweredOf(read, text)) ? undefined : firstClause(text, row, all);
+  read.scanned.set(row.pattern, { text, holds: row.holds, mark, clause });
+  return clause;
+}
+
+/**
+ * A clause row's clause. The unfinished and mark rows read the unfinished text or a narrower one cut from it (a part of
+ * its clauses): a gate that turns the unfinished text away turns away every part of it, before any is cut.
+ */
+function clauseRowHit(read: ReadParts, row: ReportPattern, all: RegExp, joinedOf: Partial<Record<PatternScope, string>>): string | undefined {
+  const { parts } = read;
+  if (!((row.group === "unfinished" || row.group === "mark") && row.scope === "clause")) return sharedFirstClause(read, joinedOf[row.scope] as string, row, all);
+  const gate = ROW_GATES.get(row.id);
+  if (gate !== undefined && !admits(gate, parts.unfinishedClause, () => loweredOf(read, parts.unfinishedClause))) return undefined;
+  return sharedFirstClause(read, parts.narrowerClause(row.id) ?? parts.unfinishedClause, row, all);
 }
 
 function hits(prose: Prose, options: AnalyzeOptions, edits: EditBlocks, firstPerGroup = false, read: ReadParts = readParts(prose)): PatternHit[] {
-  const { intros, parts } = read;
+  const { intros, parts, found } = read;
   // The clause and label scopes are scanned as one newline-joined text each (see CLAUSE_ROWS).
   const joinedOf: Partial<Record<PatternScope, string>> = { clause: parts.clause[0] as string, label: parts.label.join("\n") };
-  const clauseRow = new Map(CLAUSE_ROWS.map((entry) => [entry.row, entry.all]));
   const out: PatternHit[] = [];
   const fired = new Set<string>();
   for (const row of REPORT_PATTERNS) {
     if (firstPerGroup && fired.has(row.group)) continue;
-    const all = clauseRow.get(row);
-    const clause = all !== undefined ? firstClause((row.group === "unfinished" || row.group === "mark") && row.scope === "clause" ? (parts.narrowerClause.get(row.id) ?? parts.unfinishedClause) : (joinedOf[row.scope] as string), row, all) : parts[row.scope].find((part) => {
+    const all = CLAUSE_ROW.get(row);
+    // A row's clause depends only on the reply's parts: the second pass (every row) reuses what the first read.
+    const clause = found.has(row) ? found.get(row) : all !== undefined ? clauseRowHit(read, row, all, joinedOf) : parts[row.scope].find((part) => {
       // An unchecked item of a list is a plan's or a progress list's entry: only the mark row reads it.
       if (row.group !== "mark" && UNCHECKED_ITEM.test(part)) return false;
       if (row.holds === undefined) return row.pattern.test(part);
       const match = part.match(row.pattern);
       return match !== null && row.holds(match);
     });
+    found.set(row, clause);
     if (clause !== undefined) {
       out.push({ id: row.id, group: row.group, clause: clause.slice(0, 200) });
       fired.add(row.group);
@@ -477,7 +556,8 @@ function limitsSections(statements: readonly string[]): Uint8Array | undefined {
   let inSection = false;
   for (let i = 0; i < statements.length; i += 1) {
     const line = statements[i] as string;
-    if (line.length <= 40 && (line.includes("imit") || line.includes("aveat") || line.includes("IMIT") || line.includes("AVEAT")) && LIMITS_LINE.test(line)) {
+    // LIMITS_LINE ends in an s followed by at most six other characters (endsInS), so most lines skip the four searches.
+    if (line.length <= 40 && endsInS(line, 7) && (line.includes("imit") || line.includes("aveat") || line.includes("IMIT") || line.includes("AVEAT")) && LIMITS_LINE.test(line)) {
       inSection = true;
       continue;
     }
@@ -513,9 +593,16 @@ function outsideZone(statements: readonly string[], segment: number, lastParagra
 
 /**
  * The narrower clause text each row of FEATURE_ROWS, LIMITS_ROWS and ZONE_ROWS reads (a row in several reads all their
- * cuts), from each statement's clauses split once; rows whose cuts leave every statement read the whole text.
+ * cuts), from each statement's clauses split once; undefined for a row whose cuts leave every statement (it reads the
+ * whole text). Worked out on the first row that asks (docs/decisions/0187): most replies' gates turn those rows away.
  */
-function narrowerClauses(statements: readonly string[], clausesOfStatement: (i: number) => string, segment: number, lastParagraph: readonly string[]): ReadonlyMap<string, string> {
+function narrowerClauses(statements: readonly string[], clausesOfStatement: (i: number) => string, segment: number, lastParagraph: readonly string[]): (id: string) => string | undefined {
+  let out: Map<string, string> | undefined;
+  // Only the rows of the three sets are cut for: the others read the whole text without building any.
+  return (id) => (FEATURE_ROWS.has(id) || LIMITS_ROWS.has(id) || ZONE_ROWS.has(id) ? (out ??= narrowerTexts(statements, clausesOfStatement, segment, lastParagraph)).get(id) : undefined);
+}
+
+function narrowerTexts(statements: readonly string[], clausesOfStatement: (i: number) => string, segment: number, lastParagraph: readonly string[]): Map<string, string> {
   const cuts: Record<string, Uint8Array | undefined> = { f: featureItems(statements), l: limitsSections(statements), z: outsideZone(statements, segment, lastParagraph) };
   const out = new Map<string, string>();
   const texts = new Map<string, string>();

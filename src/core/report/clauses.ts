@@ -14,9 +14,34 @@ const HAS_SENTENCE_END = /[.!?]\s+\S/;
 // A cheap test for CLAUSE_BREAK, so most sentences skip the split.
 const MAY_BREAK = /;|\s[—–-]\s|\s(?:but|except|apart|although|though|however|save|other)\b/i;
 
+/**
+ * Cheap tests before HAS_SENTENCE_END and MAY_BREAK (docs/decisions/0187): the first needs a `.`, `!` or `?` before
+ * the last character, the second a `;` or a space of some kind (any character from U+00A0 on is taken for one).
+ */
+function markBeforeEnd(line: string): boolean {
+  const last = line.length - 1;
+  const dot = line.indexOf(".");
+  if (dot !== -1 && dot < last) return true;
+  const bang = line.indexOf("!");
+  if (bang !== -1 && bang < last) return true;
+  const ask = line.indexOf("?");
+  return ask !== -1 && ask < last;
+}
+function semicolonOrSpace(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 59) return true;
+    // After a space MAY_BREAK reads a dash or a word: but, except, apart, although, though, however, save, other.
+    if ((c === 32 || (c >= 9 && c <= 13) || c >= 0xa0) && BREAK_START.has(text.charCodeAt(i + 1))) return true;
+  }
+  return false;
+}
+/** The characters MAY_BREAK's forms open with after their space, either case. */
+const BREAK_START: ReadonlySet<number> = new Set([..."—–-bBeEaAtThHsSoO"].map((ch) => ch.charCodeAt(0)));
+
 /** The sentences of one statement (line), split after `.`, `!` or `?` followed by a space. */
 export function sentencesOf(line: string): string[] {
-  if (!HAS_SENTENCE_END.test(line)) return line.trim() === "" ? [] : [line];
+  if (!markBeforeEnd(line) || !HAS_SENTENCE_END.test(line)) return line.trim() === "" ? [] : [line];
   return line.split(SENTENCE_END).filter((s) => s.trim() !== "");
 }
 
@@ -49,11 +74,22 @@ function splitOutsideParentheses(sentence: string): string[] {
   return out;
 }
 
+/**
+ * The one clause of a statement that holds a single one (no sentence end, no clause break), as clausesOf finds it ("" for
+ * a blank statement); undefined when clausesOf would split it. Spares most short statements clausesOf's arrays.
+ */
+export function singleClause(line: string): string | undefined {
+  const text = line.length > 20_000 ? line.slice(0, 20_000) : line;
+  if (markBeforeEnd(text) && HAS_SENTENCE_END.test(text)) return undefined;
+  if (semicolonOrSpace(text) && MAY_BREAK.test(text)) return undefined;
+  return text.trim();
+}
+
 /** The clauses of one statement. */
 export function clausesOf(line: string): string[] {
   const out: string[] = [];
   for (const sentence of sentencesOf(line.length > 20_000 ? line.slice(0, 20_000) : line)) {
-    if (!MAY_BREAK.test(sentence)) {
+    if (!semicolonOrSpace(sentence) || !MAY_BREAK.test(sentence)) {
       out.push(sentence.trim());
       continue;
     }
@@ -99,6 +135,33 @@ function canonicalStep(candidate: string, steps: ReadonlySet<string>): string | 
 /** A line that labels what follows as done: "Done:", "**Completed:**", "## Done". */
 export function isDoneLabel(line: string): boolean {
   return /^\W*(?:done|completed?|finished|fixed)\W*:?\W*$/i.test(line);
+}
+
+/** Whether `text` has an ASCII digit: DEFECT_LABEL's first form needs one, and STEP_TOKEN's every id (a cheap test first). */
+export function hasDigit(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) return true;
+  }
+  return false;
+}
+
+/**
+ * The first word character of `text` (A–Z, a–z, 0–9, _, as `\w` reads without the u flag), or "" when none: an
+ * expression that opens `^\W*word` needs that word's first letter there (a cheap test first).
+ */
+export function firstWordChar(text: string): string {
+  const at = firstWordAt(text);
+  return at === -1 ? "" : (text[at] as string);
+}
+
+/** The offset of firstWordChar, or -1. */
+export function firstWordAt(text: string): number {
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95) return i;
+  }
+  return -1;
 }
 
 /** A list item line: `- x`, `* x`, `1. x`, `- [x] x`. */

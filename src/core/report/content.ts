@@ -51,7 +51,23 @@ const QUOTE_LINE = /^\s{0,3}>/;
 const CALLOUT = /^\s{0,3}>\s*(?:\[!|(?:note|warning|important|caveat|heads up|caution)\b|⚠|ℹ)/i;
 
 const FINDINGS_TAIL = /findings\W*$/i;
+
+/**
+ * Whether the last word character of `text` (A–Z, a–z, 0–9, _) is an s: a cheap test that FINDINGS_TAIL and
+ * analyze.ts's LIMITS_LINE ("findings", "limits", "caveats", then only other characters) need, before either runs
+ * (docs/decisions/0187). `within` bounds how far from the end that character may be.
+ */
+export function endsInS(text: string, within = text.length): boolean {
+  for (let k = text.length - 1; k >= 0 && k >= text.length - within; k -= 1) {
+    const c = text.charCodeAt(k);
+    const word = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+    if (word) return c === 115 || c === 83;
+  }
+  return false;
+}
 const TABLE_ROW = /^\s*\|/;
+/** TABLE_ROW, after the cheap test that the line has a bar at all (docs/decisions/0187). */
+const isTableRow = (line: string): boolean => line.includes("|") && TABLE_ROW.test(line);
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 const STATUS_HEADER = /\b(?:status|result|results|outcome|progress|done|pass|passed|fail|failed|verdict|checked)\b|[✅❌⏳🚧]/iu;
 const STATUS_CELL = /^(?:✅|❌|⏳|🚧|✓|✗|✔|✘|pass(?:ed|ing)?|fail(?:ed|ing|s)?|done|ok|todo|to do|blocked|pending|not started|in progress|skipped|partial)(?:\s*[(:—–-].*)?$/iu;
@@ -69,12 +85,12 @@ function isStatusTable(rows: readonly string[]): boolean {
 /** Marks the rows of every design table (see above) as content. */
 function markDesignTables(statements: readonly string[], content: boolean[]): void {
   for (let i = 0; i < statements.length; ) {
-    if (!TABLE_ROW.test(statements[i] as string)) {
+    if (!isTableRow(statements[i] as string)) {
       i += 1;
       continue;
     }
     let end = i;
-    while (end < statements.length && TABLE_ROW.test(statements[end] as string)) end += 1;
+    while (end < statements.length && isTableRow(statements[end] as string)) end += 1;
     // A table has a separator row under its header; a lone "| x |" line is left as it is.
     if (end - i >= 2 && TABLE_SEPARATOR.test(statements[i + 1] as string) && !isStatusTable(statements.slice(i, end) as string[])) {
       for (let k = i; k < end; k += 1) content[k] = true;
@@ -84,12 +100,23 @@ function markDesignTables(statements: readonly string[], content: boolean[]): vo
 }
 
 /** A block is the list items and table rows after its intro (blank lines between them allowed). */
-const isBlockLine = (line: string): boolean => isListItem(line) || /^\s*\|/.test(line);
+const isBlockLine = (line: string): boolean => isListItem(line) || isTableRow(line);
 
 /** Which statements are content, and the intro that made each block (for `--explain`). */
 export function contentStatements(statements: readonly string[]): { content: boolean[]; intros: Array<{ id: string; clause: string }> } {
   const content = new Array<boolean>(statements.length).fill(false);
   const intros: Array<{ id: string; clause: string }> = [];
+  markBlocks(statements, content, intros);
+  markDesignTables(statements, content);
+  return { content, intros };
+}
+
+/**
+ * The intro-led blocks and quotations, marked in `content`. Its own function: V8 optimizes the loop mid-call, and code
+ * after the loop in the same function that had never run sent every call of a long reply back to the interpreter
+ * (seen with --trace-deopt; docs/decisions/0187).
+ */
+function markBlocks(statements: readonly string[], content: boolean[], intros: Array<{ id: string; clause: string }>): void {
   let block = false;
   for (let i = 0; i < statements.length; i += 1) {
     const line = statements[i] as string;
@@ -98,14 +125,16 @@ export function contentStatements(statements: readonly string[]): { content: boo
       continue;
     }
     block = false;
-    if (QUOTE_LINE.test(line) && !CALLOUT.test(line)) {
+    // QUOTE_LINE needs a ">" within the first four characters: a cheap test first (docs/decisions/0187).
+    const mark = line.indexOf(">");
+    if (mark !== -1 && mark <= 3 && QUOTE_LINE.test(line) && !CALLOUT.test(line)) {
       content[i] = true;
       if (intros.at(-1)?.id !== "content.quote") intros.push({ id: "content.quote", clause: line.slice(0, 200) });
       continue;
     }
     // Every intro ends with a colon, or with "findings": most lines skip the rows.
     const tail = line.trimEnd();
-    const intro = line.length > 400 || !(tail.endsWith(":") || FINDINGS_TAIL.test(tail)) ? undefined : CONTENT_INTROS.find((row) => row.pattern.test(line));
+    const intro = line.length > 400 || !(tail.endsWith(":") || (endsInS(tail) && FINDINGS_TAIL.test(tail))) ? undefined : CONTENT_INTROS.find((row) => row.pattern.test(line));
     if (intro === undefined) continue;
     intros.push({ id: intro.id, clause: line.slice(0, 200) });
     if (intro.reach === "rest") {
@@ -114,6 +143,4 @@ export function contentStatements(statements: readonly string[]): { content: boo
     }
     block = true;
   }
-  markDesignTables(statements, content);
-  return { content, intros };
 }

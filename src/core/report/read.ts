@@ -24,6 +24,41 @@ const SETEXT = /^ {0,3}(?:=+|-+)[ \t\r]*$/;
 const PLAIN = /^[^\s`~#>|=\-*+_\d\u2018\u2019\u02BC\u201C\u201D"][^`*_~\r\u2018\u2019\u02BC\u201C\u201D"]*$/;
 const NOT_SETEXT_TEXT = /^ {0,3}(?:[-*+>|]|\d{1,9}[.)])(?:\s|$)/;
 
+/** Whether the first character after at most three spaces is one NOT_SETEXT_TEXT opens with: - * + > | or a digit. */
+function mayOpenBlock(line: string): boolean {
+  let i = 0;
+  while (i < 3 && line.charCodeAt(i) === 32) i += 1;
+  const c = line.charCodeAt(i);
+  return c === 45 || c === 42 || c === 43 || c === 62 || c === 124 || (c >= 48 && c <= 57);
+}
+
+/**
+ * PLAIN, read character by character for a short line (most lines of a reply of short lines; an expression call costs
+ * more than reading a few characters; docs/decisions/0187). Exported for the test that holds it to PLAIN.
+ */
+export function isPlainLine(line: string): boolean {
+  if (line.length > 48) return PLAIN.test(line);
+  if (line.length === 0) return false;
+  const first = line.charCodeAt(0);
+  if (first >= 0x80) return PLAIN.test(line);
+  // The first character: not white space, `~#>|=-*+_", nor a digit.
+  if ((first >= 9 && first <= 13) || first === 32 || (first >= 48 && first <= 57) || NOT_FIRST.has(first)) return false;
+  for (let i = 1; i < line.length; i += 1) {
+    const c = line.charCodeAt(i);
+    // The rest: no `*_~, CR or quote, straight or curly.
+    if (c === 96 || c === 42 || c === 95 || c === 126 || c === 13 || c === 34 || c === 0x2018 || c === 0x2019 || c === 0x02bc || c === 0x201c || c === 0x201d) return false;
+  }
+  return true;
+}
+const NOT_FIRST: ReadonlySet<number> = new Set([..."`~#>|=-*+_\""].map((ch) => ch.charCodeAt(0)));
+
+/** Whether the line's last character other than a space, tab or CR is = or -: SETEXT needs it (a cheap test first, docs/decisions/0187). */
+function endsInRule(line: string): boolean {
+  let k = line.length - 1;
+  while (k >= 0 && (line[k] === " " || line[k] === "\t" || line[k] === "\r")) k -= 1;
+  return line[k] === "=" || line[k] === "-";
+}
+
 /** Straightens curly quotes so patterns need only one apostrophe. */
 const CURLY = /[\u2018\u2019\u02BC\u201C\u201D]/;
 
@@ -42,6 +77,8 @@ function splitCode(line: string): Array<{ code: boolean; text: string }> {
   while (i !== -1) {
     let j = i + 1;
     while (j < line.length && line.charCodeAt(j) === 96) j += 1;
+    // A single run has nothing to close it: the line is text (most lines with a backtick have two or four).
+    if (at.length === 0 && line.indexOf("`", j) === -1) return [{ code: false, text: line }];
     at.push(i);
     length.push(j - i);
     i = line.indexOf("`", j);
@@ -143,9 +180,30 @@ function maskQuotations(text: string): string {
   return text.replace(QUOTATION, (quoted) => (/\S\s+\S+\s+\S/.test(quoted) ? "QUOTE" : quoted));
 }
 
+/** A character some step of `clean` rewrites: a backtick, an emphasis mark, a straight or curly quote. */
+const TO_CLEAN = /[`*_~"\u2018\u2019\u02BC\u201C\u201D]/;
+
+/** Whether the short `line` holds none of TO_CLEAN but at most one run of backticks. */
+function onlyTrimmed(line: string): boolean {
+  let runs = 0;
+  for (let i = 0; i < line.length; i += 1) {
+    const c = line.charCodeAt(i);
+    if (c === 96) {
+      if (i === 0 || line.charCodeAt(i - 1) !== 96) runs += 1;
+      if (runs > 1) return false;
+    } else if (c === 42 || c === 95 || c === 126 || c === 34 || c === 0x2018 || c === 0x2019 || c === 0x02bc || c === 0x201c || c === 0x201d) return false;
+  }
+  return true;
+}
+
 /** A prose line as the patterns read it: quotes straightened, code spans as `CODE`, quotations as `QUOTE`, emphasis gone. */
 function clean(line: string): string {
-  return splitCode(straighten(line))
+  // A line with none of TO_CLEAN ("- ok", "| a | b |"), or whose only one is one run of backticks ("x```": nothing closes
+  // it), is only trimmed by every step: skip the split (docs/decisions/0187). A short line is read character by character.
+  if (line.length <= 48 ? onlyTrimmed(line) : !TO_CLEAN.test(line)) return line.trim();
+  const parts = splitCode(straighten(line));
+  if (parts.length === 1 && !(parts[0] as { code: boolean }).code) return maskQuotations(stripEmphasisText((parts[0] as { text: string }).text)).trim();
+  return parts
     .map((part) => (part.code ? "CODE" : maskQuotations(stripEmphasisText(part.text))))
     .join("")
     .trim();
@@ -155,26 +213,30 @@ function clean(line: string): string {
 export function readProse(text: string): Prose {
   const prose: Prose = { firstLineRaw: "", headings: [], lines: [], paragraphStarts: [], statements: [] };
   let fence: Fence | null = null;
-  let paragraph: string[] = [];
+  // The lines a setext underline would make a heading: the last `paragraph` lines before it, consecutive in `raw` (every
+  // line that ends or resets the run is a line of its own), counted rather than copied (docs/decisions/0187).
+  let paragraph = 0;
   let paragraphOpen = false;
   const endParagraph = (): void => {
-    paragraph = [];
+    paragraph = 0;
     paragraphOpen = false;
   };
-  for (const rawLine of text.split("\n")) {
-    const line = rawLine.endsWith("\r") ? rawLine.slice(0, -1) : rawLine;
+  const raw = text.split("\n");
+  const withoutCR = (rawLine: string): string => (rawLine.charCodeAt(rawLine.length - 1) === 13 ? rawLine.slice(0, -1) : rawLine);
+  for (let at = 0; at < raw.length; at += 1) {
+    const line = withoutCR(raw[at] as string);
     if (prose.firstLineRaw === "" && !isBlankLine(line)) prose.firstLineRaw = line.trim();
     if (fence !== null) {
       if (closesFence(line, fence)) fence = null;
       continue;
     }
-    if (PLAIN.test(line)) {
+    if (isPlainLine(line)) {
       // Most lines: no marker at the start and nothing to clean, so none of the checks below apply.
       if (!paragraphOpen) {
         prose.paragraphStarts.push(prose.lines.length);
         paragraphOpen = true;
       }
-      paragraph.push(line);
+      paragraph += 1;
       const cleaned = line.trim();
       prose.lines.push(cleaned);
       prose.statements.push(cleaned);
@@ -190,7 +252,7 @@ export function readProse(text: string): Prose {
       endParagraph();
       continue;
     }
-    if (ATX.test(line)) {
+    if (line.includes("#") && ATX.test(line)) {
       const heading = plainLine(line);
       if (heading !== "") prose.headings.push(heading);
       if (heading !== "") {
@@ -199,10 +261,10 @@ export function readProse(text: string): Prose {
       endParagraph();
       continue;
     }
-    if (paragraphOpen && paragraph.length > 0 && SETEXT.test(line)) {
+    if (paragraphOpen && paragraph > 0 && endsInRule(line) && SETEXT.test(line)) {
       // The paragraph above was a setext heading: move it from prose to headings.
-      const heading = paragraph.map(plainLine).join(" ");
-      prose.lines.splice(prose.lines.length - paragraph.length, paragraph.length);
+      const heading = raw.slice(at - paragraph, at).map((rawLine) => plainLine(withoutCR(rawLine))).join(" ");
+      prose.lines.splice(prose.lines.length - paragraph, paragraph);
       while (prose.paragraphStarts.length > 0 && (prose.paragraphStarts.at(-1) as number) >= prose.lines.length) prose.paragraphStarts.pop();
       if (heading !== "") prose.headings.push(heading);
       // The heading's text is already among the statements, as the paragraph lines it came from.
@@ -214,8 +276,8 @@ export function readProse(text: string): Prose {
       paragraphOpen = true;
     }
     // A list item or quote line cannot be a setext heading's text; mark it so.
-    if (NOT_SETEXT_TEXT.test(line)) paragraph = [];
-    else paragraph.push(line);
+    if (mayOpenBlock(line) && NOT_SETEXT_TEXT.test(line)) paragraph = 0;
+    else paragraph += 1;
     const cleaned = clean(line);
     prose.lines.push(cleaned);
     prose.statements.push(cleaned);

@@ -91,8 +91,11 @@ export const FENCE_RUNS_READ = 8192;
 function fenceAfter(text: string, from: number, to: number, budget: number): { fence: Fence | null; known: boolean } {
   let fence: Fence | null = null;
   let read = 0;
-  let ticks = text.indexOf("```", from);
-  let tildes = text.indexOf("~~~", from);
+  // The searches read only the runs that start before `to` (a slice shares the text's characters and offsets): a reply
+  // with no run of tildes (most) or none of backticks is not read to its end on each call (docs/decisions/0187).
+  const upTo = to + 2 < text.length ? text.slice(0, to + 2) : text;
+  let ticks = upTo.indexOf("```", from);
+  let tildes = upTo.indexOf("~~~", from);
   for (;;) {
     const i = ticks === -1 ? tildes : tildes === -1 ? ticks : Math.min(ticks, tildes);
     if (i === -1 || i >= to) break;
@@ -107,8 +110,8 @@ function fenceAfter(text: string, from: number, to: number, budget: number): { f
       else if (closesFenceAt(text, start, end, fence)) fence = null;
     }
     const next = end + 1;
-    if (ticks !== -1 && ticks < next) ticks = text.indexOf("```", next);
-    if (tildes !== -1 && tildes < next) tildes = text.indexOf("~~~", next);
+    if (ticks !== -1 && ticks < next) ticks = upTo.indexOf("```", next);
+    if (tildes !== -1 && tildes < next) tildes = upTo.indexOf("~~~", next);
   }
   return { fence, known: true };
 }

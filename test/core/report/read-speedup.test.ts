@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { plainLine, readProse } from "../../../src/core/report/read.ts";
+import { isPlainLine, plainLine, readProse } from "../../../src/core/report/read.ts";
 import { plainLine as plainBefore, readProse as readBefore } from "./before/read-before.ts";
 import { loadLabelledReplies } from "./labelled.ts";
 import { withoutSealed } from "./split.ts";
@@ -41,5 +41,22 @@ describe("the reader after its speed-up", () => {
     for (const reply of replies) same(reply.text);
     const fill = (unit: string): string => unit.repeat(Math.ceil(32_768 / unit.length)).slice(0, 32_768);
     for (const unit of ["x```\n", "`", "Done.\n- ok\nB3 next\n", `${"still not | ❌ 1 of 2 if fails B1-B3 `x ".repeat(40)}\n`, "```\ncode\n```\ntext\n", "a `b` c ``d`` e `f\n"]) same(fill(unit));
+  });
+});
+
+describe("the reader's plain-line test (docs/decisions/0187)", () => {
+  // The expression isPlainLine reads short lines without (read.ts's PLAIN, copied).
+  const PLAIN = /^[^\s`~#>|=\-*+_\d\u2018\u2019\u02BC\u201C\u201D"][^`*_~\r\u2018\u2019\u02BC\u201C\u201D"]*$/;
+  const char = fc.constantFrom(..."`~#>|=-*+_\"0 9\t\r\u000b\u00a0\u3000\u2018\u2019\u02bc\u201c\u201dabZ.:;!?é🚀\u0000");
+
+  it("says what PLAIN says, on short and long lines of the characters it tests", () => {
+    fc.assert(
+      fc.property(fc.array(char, { maxLength: 60 }), (chars) => {
+        const line = chars.join("");
+        expect(isPlainLine(line)).toBe(PLAIN.test(line));
+      }),
+      { numRuns: 20000 },
+    );
+    expect(["Done.", "- ok", "B3 next", "", " x", "x`"].map(isPlainLine)).toEqual([true, false, true, false, false, false]);
   });
 });

@@ -1,0 +1,130 @@
+/**
+ * The analyzer's cheap gates (src/core/report/gates.ts, docs/decisions/0187): a gate must match wherever its row's
+ * pattern does, and a row whose pattern changes must have its gate read again.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROW_GATES, admits } from "../../../src/core/report/gates.ts";
+import { REPORT_PATTERNS, type ReportPattern } from "../../../src/core/report/patterns.ts";
+import { REPLIES_DIR, replyFiles } from "./labelled.ts";
+import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8, SPLIT_9, committedSplit } from "./split.ts";
+
+const rowOf = (id: string): ReportPattern => {
+  const row = REPORT_PATTERNS.find((candidate) => candidate.id === id);
+  if (row === undefined) throw new Error(`no row ${id}`);
+  return row;
+};
+
+/** FNV-1a over a pattern's flags and source: a short pin of exactly what the gate was written from. */
+function fingerprint(pattern: RegExp): string {
+  let hash = 0x811c9dc5;
+  const text = `/${pattern.source}/${pattern.flags}`;
+  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash.toString(16).padStart(8, "0");
+}
+
+/** mulberry32: a seeded stream for the generated texts. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The words and marks a pattern spells out (runs of letters, digits, apostrophes, hyphens, and the emoji). */
+function wordsOf(pattern: RegExp): string[] {
+  const source = pattern.source.replace(/\\[bBdDsSwW]/g, " ");
+  return [...new Set(source.match(/[A-Za-z0-9'-]{2,}|[❌⏳🚧⬜✅]/gu) ?? [])];
+}
+
+/** Texts made of the gated rows' own words, spaces, punctuation and the other rows' words: many match some row. */
+function generatedTexts(count: number): string[] {
+  const random = rng(20261202);
+  const words = [...new Set([...ROW_GATES.keys()].flatMap((id) => wordsOf(rowOf(id).pattern)))];
+  const glue = [" ", " ", " ", ", ", ". ", "; ", " - ", "\n", " the ", " I'll ", " of ", " / ", " 3 ", " [ ] ", "| "];
+  const texts: string[] = [];
+  for (let n = 0; n < count; n += 1) {
+    let text = "";
+    const length = 2 + Math.floor(random() * 8);
+    for (let k = 0; k < length; k += 1) {
+      const word = words[Math.floor(random() * words.length)] as string;
+      text += (random() < 0.2 ? word.toUpperCase() : word) + (glue[Math.floor(random() * glue.length)] as string);
+    }
+    texts.push(text);
+  }
+  return texts;
+}
+
+/** Dev replies only (no split's held-out portion): their lines, as a row would read them. */
+function devLines(): string[] {
+  const heldOut = new Set([SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8, SPLIT_9].flatMap((spec) => committedSplit(spec)));
+  return replyFiles()
+    .filter((file) => !heldOut.has(file))
+    .flatMap((file) => readFileSync(join(REPLIES_DIR, file), "utf8").split("\n"));
+}
+
+describe("the analyzer's cheap gates", () => {
+  it("are pinned to the patterns they were written from: a changed row fails here until its gate is read again", () => {
+    expect(Object.fromEntries([...ROW_GATES.keys()].map((id) => [id, fingerprint(rowOf(id).pattern)]))).toEqual({
+      "unfinished.count-of": "836452b8",
+      "unfinished.remaining": "04ce6b88",
+      "unfinished.next": "90594367",
+      "unfinished.count": "f2e41ff7",
+      "unfinished.errors-left": "18511fc4",
+      "unfinished.fails": "7423915e",
+      "unfinished.word": "28a1bac1",
+      "unfinished.not": "7fd1cc8a",
+      "unfinished.blocked": "2602be39",
+      "unfinished.pending": "e2e63dc6",
+      "unfinished.still": "093d7a93",
+      "unfinished.deferred": "7a77592b",
+      "unfinished.except": "3ea3f2de",
+      "unfinished.handed-back": "919fa858",
+      "mark.progress": "d9aefb25",
+      "unfinished.waits-on-person": "fbbb691a",
+      "reason.waits-on-person": "fbbb691a",
+      "next.waits-on-person": "fbbb691a",
+      "reason.cause": "962c9480",
+      "reason.status": "3c04be69",
+    });
+  });
+
+  it("gate only clause rows: an expression with its row's flags, or lower-case ASCII words for a row read with /i alone", () => {
+    for (const [id, gate] of ROW_GATES) {
+      const row = rowOf(id);
+      if (gate instanceof RegExp) expect({ id, scope: row.scope, flags: gate.flags }).toEqual({ id, scope: "clause", flags: row.pattern.flags });
+      else expect({ id, scope: row.scope, flags: row.pattern.flags, odd: gate.filter((word) => !/^[\x20-\x40\x5b-\x7e]+$/.test(word)) }).toEqual({ id, scope: "clause", flags: "i", odd: [] });
+    }
+  });
+
+  it("match wherever their row's pattern matches: every dev line, and generated texts of the rows' own words", () => {
+    const texts = [...devLines(), ...generatedTexts(40_000)];
+    const misses: string[] = [];
+    let matched = 0;
+    for (const [id, gate] of ROW_GATES) {
+      const pattern = new RegExp(rowOf(id).pattern.source, `${rowOf(id).pattern.flags}m`);
+      for (const text of texts) {
+        if (!pattern.test(text)) continue;
+        matched += 1;
+        if (!admits(gate, text, () => text.toLowerCase())) misses.push(`${id}: ${text.slice(0, 120)}`);
+      }
+    }
+    expect(misses).toEqual([]);
+    // The texts exercise the rows: thousands of matches, so the check above can fail.
+    expect(matched).toBeGreaterThan(5000);
+  });
+
+  it("turn the rows away from text that cannot fire them", () => {
+    const text = "Done.\n- ok\nB3 next";
+    const lowered = (): string => text.toLowerCase();
+    expect([...ROW_GATES].filter(([, gate]) => !admits(gate, text, lowered)).map(([id]) => id)).toEqual([...ROW_GATES.keys()]);
+    // One that can fire the next row passes its gate, in any case.
+    const next = "B3 IS NEXT";
+    expect([...ROW_GATES].filter(([, gate]) => admits(gate, next, () => next.toLowerCase())).map(([id]) => id)).toEqual(["unfinished.next"]);
+  });
+});
