@@ -8,8 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { seededRng } from "../../src/core/random.ts";
-import type { FinalReportAnalysis } from "../../src/core/report/analyze.ts";
-import { type BooleanField, type LabelledReply, REPLIES_DIR } from "../../test/core/report/labelled.ts";
+import { type LabelledReply, REPLIES_DIR, labelledReply } from "../../test/core/report/labelled.ts";
 import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8, SPLIT_9, committedSplit, withoutSealed } from "../../test/core/report/split.ts";
 
 /** Every held-out reply name (splits 1–9), read from the committed split lists. */
@@ -28,17 +27,7 @@ export function loadDevReplies(heldOut: ReadonlySet<string> = heldOutNames()): L
   const labels = parse(readFileSync(join(REPLIES_DIR, "labels.yaml"), "utf8")) as Record<string, Record<string, unknown>>;
   // withoutSealed as well, so the repo's own guard for the sealed split stands even if a list changes.
   const names = withoutSealed(Object.keys(labels).map((file) => ({ file }))).filter(({ file }) => !heldOut.has(file));
-  const dev = names.map(({ file }) => {
-    const { origin, note: _note, knownMiss, steps, ...expected } = labels[file] as Record<string, unknown>;
-    return {
-      file,
-      origin: origin as "real" | "written",
-      text: readFileSync(join(REPLIES_DIR, file), "utf8"),
-      expected: expected as unknown as FinalReportAnalysis,
-      knownMiss: (knownMiss ?? {}) as Partial<Record<BooleanField, string>>,
-      ...(steps === undefined ? {} : { steps: steps as string[] }),
-    };
-  });
+  const dev = names.map(({ file }) => labelledReply(file, labels[file] as Record<string, unknown>));
   assertDevOnly(dev, heldOut);
   return dev;
 }

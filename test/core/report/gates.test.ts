@@ -9,6 +9,7 @@ import { ROW_GATES, admits } from "../../../src/core/report/gates.ts";
 import { REPORT_PATTERNS, type ReportPattern } from "../../../src/core/report/patterns.ts";
 import { REPLIES_DIR, replyFiles } from "./labelled.ts";
 import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8, SPLIT_9, committedSplit } from "./split.ts";
+import { seededRng } from "../../../src/core/random.ts";
 
 const rowOf = (id: string): ReportPattern => {
   const row = REPORT_PATTERNS.find((candidate) => candidate.id === id);
@@ -24,17 +25,6 @@ function fingerprint(pattern: RegExp): string {
   return hash.toString(16).padStart(8, "0");
 }
 
-/** mulberry32: a seeded stream for the generated texts. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The words and marks a pattern spells out (runs of letters, digits, apostrophes, hyphens, and the emoji). */
 function wordsOf(pattern: RegExp): string[] {
@@ -44,7 +34,7 @@ function wordsOf(pattern: RegExp): string[] {
 
 /** Texts made of the gated rows' own words, spaces, punctuation and the other rows' words: many match some row. */
 function generatedTexts(count: number): string[] {
-  const random = rng(20261202);
+  const random = seededRng(20261202);
   const words = [...new Set([...ROW_GATES.keys()].flatMap((id) => wordsOf(rowOf(id).pattern)))];
   const glue = [" ", " ", " ", ", ", ". ", "; ", " - ", "\n", " the ", " I'll ", " of ", " / ", " 3 ", " [ ] ", "| "];
   const texts: string[] = [];

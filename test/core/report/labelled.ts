@@ -25,17 +25,20 @@ export interface LabelledReply {
 
 export function loadLabelledReplies(): LabelledReply[] {
   const labels = parse(readFileSync(join(REPLIES_DIR, "labels.yaml"), "utf8")) as Record<string, Record<string, unknown>>;
-  return Object.entries(labels).map(([file, label]) => {
-    const { origin, note: _note, knownMiss, steps, ...expected } = label;
-    return {
-      file,
-      origin: origin as "real" | "written",
-      text: readFileSync(join(REPLIES_DIR, file), "utf8"),
-      expected: expected as unknown as FinalReportAnalysis,
-      knownMiss: (knownMiss ?? {}) as Partial<Record<BooleanField, string>>,
-      ...(steps === undefined ? {} : { steps: steps as string[] }),
-    };
-  });
+  return Object.entries(labels).map(([file, label]) => labelledReply(file, label));
+}
+
+/** One reply with its labels.yaml entry: its text is read here, so a caller that must not read a reply never calls it. */
+export function labelledReply(file: string, label: Record<string, unknown>): LabelledReply {
+  const { origin, note: _note, knownMiss, steps, ...expected } = label;
+  return {
+    file,
+    origin: origin as "real" | "written",
+    text: readFileSync(join(REPLIES_DIR, file), "utf8"),
+    expected: expected as unknown as FinalReportAnalysis,
+    knownMiss: (knownMiss ?? {}) as Partial<Record<BooleanField, string>>,
+    ...(steps === undefined ? {} : { steps: steps as string[] }),
+  };
 }
 
 export function replyFiles(): string[] {
