@@ -6,13 +6,11 @@
  *
  *   node --import tsx scripts/experiments/unfinished-bound.ts        (~4 min at load 4)
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { seededRng } from "../../src/core/random.ts";
-import { type LabelledReply, REPLIES_DIR } from "../../test/core/report/labelled.ts";
+import type { LabelledReply } from "../../test/core/report/labelled.ts";
 import { DEFAULT_TRAIN, bestThreshold, f1, foldsOf, precisionRecall, predict, train } from "./logistic.ts";
 import { toRow, vocabulary } from "./reader-features.ts";
-import { assertDevOnly, groupedFolds, heldOutNames, loadDevReplies, projectsFromSources } from "./unfinished-data.ts";
+import { assertDevOnly, groupedFolds, devCorpus } from "./unfinished-data.ts";
 import { unfinishedFeatures } from "./unfinished-features.ts";
 import { MIN_COUNT, auc } from "./unfinished-fit.ts";
 
@@ -20,11 +18,7 @@ const SEED = 20261297;
 const FOLDS = 8;
 const LAMBDA = 1e-5;
 
-const heldOut = heldOutNames();
-const dev = loadDevReplies(heldOut);
-const projects = projectsFromSources(readFileSync(join(REPLIES_DIR, "SOURCES.md"), "utf8"), new Set(dev.map((r) => r.file)));
-const group = dev.map((r) => projects.get(r.file) ?? "unknown");
-const labels = dev.map((r) => r.expected.statesUnfinished === true);
+const { heldOut, dev, group, labels } = devCorpus();
 const features = dev.map((r) => unfinishedFeatures(r.text));
 
 function bound(fold: readonly number[]): string {

@@ -13,24 +13,19 @@
  * what leaving projects out costs. Reads no held-out reply: loadDevReplies drops splits 1–9 by name before reading any
  * text, and assertDevOnly guards every fold. Only figures are printed.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { seededRng } from "../../src/core/random.ts";
 import { analyzeFinalReport, explainFinalReport } from "../../src/core/report/analyze.ts";
-import { type LabelledReply, REPLIES_DIR } from "../../test/core/report/labelled.ts";
+import type { LabelledReply } from "../../test/core/report/labelled.ts";
 import { DEFAULT_TRAIN, type PR, f1, foldsOf, precisionRecall } from "./logistic.ts";
-import { assertDevOnly, groupedFolds, heldOutNames, loadDevReplies, projectsFromSources } from "./unfinished-data.ts";
+import { assertDevOnly, groupedFolds, devCorpus } from "./unfinished-data.ts";
 import { unfinishedFeatures } from "./unfinished-features.ts";
 import { INNER_FOLDS, LAMBDAS, MIN_COUNT, auc, fitPredict, ruleRows } from "./unfinished-fit.ts";
 
 const SEED = 20261297;
 const FOLDS = 8;
 
-const heldOut = heldOutNames();
-const dev = loadDevReplies(heldOut);
-const projects = projectsFromSources(readFileSync(join(REPLIES_DIR, "SOURCES.md"), "utf8"), new Set(dev.map((r) => r.file)));
-const group = dev.map((r) => projects.get(r.file) ?? "unknown");
-const labels = dev.map((r) => r.expected.statesUnfinished === true);
+const { heldOut, dev, group, labels } = devCorpus();
 const rules = dev.map((r) => ruleRows({ analyze: analyzeFinalReport, explain: explainFinalReport }, r));
 const rulesVerdict = rules.map((r) => r.unfinished);
 const wordFeatures = dev.map((r) => unfinishedFeatures(r.text));

@@ -32,6 +32,14 @@ export function loadDevReplies(heldOut: ReadonlySet<string> = heldOutNames()): L
   return dev;
 }
 
+/** The dev replies with each one's project (SOURCES.md's repository) and statesUnfinished label: every script's start. */
+export function devCorpus(): { heldOut: ReadonlySet<string>; dev: LabelledReply[]; group: string[]; labels: boolean[] } {
+  const heldOut = heldOutNames();
+  const dev = loadDevReplies(heldOut);
+  const projects = projectsFromSources(readFileSync(join(REPLIES_DIR, "SOURCES.md"), "utf8"), new Set(dev.map((r) => r.file)));
+  return { heldOut, dev, group: dev.map((r) => projects.get(r.file) ?? "unknown"), labels: dev.map((r) => r.expected.statesUnfinished === true) };
+}
+
 /**
  * Reply name → project, from SOURCES.md's tables: the `repository` column (the fourth) of a source row; a written
  * reply (a row of a two-column table) is `written`; a locally recorded run is `local`. Only the names asked for are kept.

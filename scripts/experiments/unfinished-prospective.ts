@@ -13,12 +13,11 @@
  *
  * 32f9724 is the commit that added batch F's first labels (no rule yet from F); 9a66431 the last before batch G's rules (0191).
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type LabelledReply, REPLIES_DIR } from "../../test/core/report/labelled.ts";
+import type { LabelledReply } from "../../test/core/report/labelled.ts";
 import { type PR, f1, precisionRecall } from "./logistic.ts";
-import { assertDevOnly, heldOutNames, loadDevReplies, projectsFromSources } from "./unfinished-data.ts";
+import { assertDevOnly, devCorpus } from "./unfinished-data.ts";
 import { unfinishedFeatures } from "./unfinished-features.ts";
 import { type Analyzer, auc, fitPredict, ruleRows } from "./unfinished-fit.ts";
 
@@ -30,11 +29,7 @@ const BATCHES = [
 
 const trees = process.argv.slice(2);
 if (trees.length !== BATCHES.length) throw new Error("usage: unfinished-prospective.ts <tree at 32f9724> <tree at 9a66431> (see the header)");
-const heldOut = heldOutNames();
-const dev = loadDevReplies(heldOut);
-const projects = projectsFromSources(readFileSync(join(REPLIES_DIR, "SOURCES.md"), "utf8"), new Set(dev.map((r) => r.file)));
-const group = dev.map((r) => projects.get(r.file) ?? "unknown");
-const labels = dev.map((r) => r.expected.statesUnfinished === true);
+const { heldOut, dev, group, labels } = devCorpus();
 const number = (reply: LabelledReply): number => Number(reply.file.slice(0, reply.file.indexOf("-")));
 const wordFeatures = dev.map((r) => unfinishedFeatures(r.text));
 const fmt = (v: number | null): string => (v === null ? "–" : v.toFixed(2));
