@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BOOLEAN_FIELDS, type BooleanField, REPLIES_DIR } from "./labelled.ts";
+import { type BooleanField, REPLIES_DIR } from "./labelled.ts";
 import { type Verdict, adjudicate, majority } from "./majority.ts";
+import { thirdLabellingTests } from "./third-labelling.ts";
 import { labelsByFile, loadRelabelFile } from "./relabel.ts";
 import { ADJUDICATED, disagreements, firstLabelling, loadSplit1Relabels } from "./relabel-split1.ts";
 import { SPLIT_1, committedSplit } from "./split.ts";
@@ -18,58 +19,6 @@ const second = loadSplit1Relabels();
 const split = committedSplit(SPLIT_1);
 
 const disputed = disagreements(split, labels, second);
-const { verdicts, adjudicated } = adjudicate(disputed, labels, second, third, []);
-
-describe("the third labelling of split 1's disputed replies", () => {
-  it("holds exactly the seven replies the first two labellings disagree on, every field a boolean", () => {
-    expect(Object.keys(third).sort()).toEqual(DISPUTED_FILES);
-    expect([...adjudicated.keys()].sort()).toEqual(DISPUTED_FILES);
-    for (const [file, label] of Object.entries(third)) {
-      expect(Object.keys(label).sort(), file).toEqual([...BOOLEAN_FIELDS].sort());
-      expect(Object.values(label).every((value) => typeof value === "boolean"), file).toBe(true);
-    }
-  });
-
-  it("decides every disputed field by the majority of three, as pinned", () => {
-    console.log(
-      `split-1 adjudication (${verdicts.length} disputed fields on ${adjudicated.size} replies; first = labels.yaml, second = relabel-split1.yaml, third = relabel-split1-third.yaml):\n${verdicts
-        .map((v) => `  ${v.file.padEnd(36)} ${v.field.padEnd(18)} first ${String(v.first).padEnd(5)} second ${String(v.second).padEnd(5)} third ${String(v.third).padEnd(5)} majority ${v.majority}${v.majority === v.first ? "" : "  (changes labels.yaml)"}`)
-        .join("\n")}`,
-    );
-    expect(verdicts).toEqual(MAJORITY);
-    expect(verdicts.filter((v) => v.majority !== v.first).map((v) => `${v.file} ${v.field}`)).toEqual(CHANGES_LABELS_YAML);
-  });
-
-  it("labels.yaml now holds the majority on every field of the seven replies, and ADJUDICATED lists exactly the changes", () => {
-    for (const [file, label] of adjudicated) expect(Object.fromEntries(BOOLEAN_FIELDS.map((field) => [field, current.get(file)?.[field]])), file).toEqual(label);
-    expect(ADJUDICATED.map((change) => `${change.file} ${change.field}`)).toEqual(CHANGES_LABELS_YAML);
-  });
-
-  it("agrees with the first two wherever they agree, on these seven replies", () => {
-    const settled = DISPUTED_FILES.flatMap((file) =>
-      BOOLEAN_FIELDS.filter((field) => labels.get(file)?.[field] === second[file]?.[field]).map((field) => ({
-        file,
-        field,
-        both: labels.get(file)?.[field],
-        third: third[file]?.[field],
-      })),
-    );
-    expect(settled.length).toBe(7 * 5 - MAJORITY.length);
-    expect(settled.filter((s) => s.both !== s.third)).toEqual([]);
-  });
-
-  it("leaves every adjudicated reply consistent with ADR 0089 (never claim and unfinished; reason and next only when unfinished)", () => {
-    for (const [file, label] of adjudicated) {
-      expect(label.claimsComplete && label.statesUnfinished, file).toBe(false);
-      expect(!label.givesReasonAndNext || label.statesUnfinished, file).toBe(true);
-    }
-  });
-});
-
-it("the majority of three booleans", () => {
-  expect([majority(true, true, false), majority(true, false, false), majority(false, true, true), majority(false, false, false)]).toEqual([true, false, true, false]);
-});
-
 const DISPUTED_FILES = [
   "038-pi-release-process.md",
   "039-pi-commit-and-tag.md",
@@ -79,6 +28,34 @@ const DISPUTED_FILES = [
   "247-steps-subset-completed-word.md",
   "304-permission-continue-or-stop.md",
 ];
+
+// The fields of the seven replies where the first two agree carry the third's value beside theirs (settled).
+const { verdicts, adjudicated, settled } = adjudicate(disputed, labels, second, third, DISPUTED_FILES);
+
+describe("the third labelling of split 1's disputed replies", () => {
+  thirdLabellingTests({
+    split: "split-1",
+    sources: "first = labels.yaml, second = relabel-split1.yaml, third = relabel-split1-third.yaml",
+    replies: "seven replies",
+    files: DISPUTED_FILES,
+    third,
+    verdicts,
+    adjudicated,
+    settled,
+    current,
+    changesName: "ADJUDICATED",
+    changes: ADJUDICATED,
+    pinned: { majority: MAJORITY, changesLabelsYaml: CHANGES_LABELS_YAML, thirdAgainstBoth: [] },
+  });
+
+  it("the settled fields are the seven replies' other fields", () => {
+    expect(settled.length).toBe(7 * 5 - MAJORITY.length);
+  });
+});
+
+it("the majority of three booleans", () => {
+  expect([majority(true, true, false), majority(true, false, false), majority(false, true, true), majority(false, false, false)]).toEqual([true, false, true, false]);
+});
 
 // The majority table of docs/decisions/0183, pinned as first computed.
 const MAJORITY: Verdict[] = [

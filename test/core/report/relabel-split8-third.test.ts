@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BOOLEAN_FIELDS, type BooleanField, REPLIES_DIR } from "./labelled.ts";
-import { type Verdict, adjudicate, majority } from "./majority.ts";
+import { type BooleanField, REPLIES_DIR } from "./labelled.ts";
+import { type Verdict, adjudicate } from "./majority.ts";
+import { thirdLabellingTests } from "./third-labelling.ts";
 import { labelsByFile, loadRelabelFile } from "./relabel.ts";
 import { disagreements, firstLabelling } from "./relabel-split1.ts";
 import { SPLIT8_ADJUDICATED, loadSplit8Relabels, split8Pool } from "./relabel-split8.ts";
@@ -38,13 +39,19 @@ const disputed = disagreements(split, labels, second);
 const { verdicts, adjudicated, settled } = adjudicate(disputed, labels, second, third, DISPUTED_FILES);
 
 describe("the third labelling of split 8's disputed replies", () => {
-  it("holds exactly the five replies the first two labellings disagree on, every field a boolean", () => {
-    expect(Object.keys(third).sort()).toEqual(DISPUTED_FILES);
-    expect([...adjudicated.keys()].sort()).toEqual(DISPUTED_FILES);
-    for (const [file, label] of Object.entries(third)) {
-      expect(Object.keys(label).sort(), file).toEqual([...BOOLEAN_FIELDS].sort());
-      expect(Object.values(label).every((value) => typeof value === "boolean"), file).toBe(true);
-    }
+  thirdLabellingTests({
+    split: "split-8",
+    sources: "first = labels.yaml, second = relabel-split8(-rest).yaml, third = relabel-split8-third.yaml",
+    replies: "five replies",
+    files: DISPUTED_FILES,
+    third,
+    verdicts,
+    adjudicated,
+    settled,
+    current,
+    changesName: "SPLIT8_ADJUDICATED",
+    changes: SPLIT8_ADJUDICATED,
+    pinned: { majority: MAJORITY, changesLabelsYaml: CHANGES_LABELS_YAML, thirdAgainstBoth: THIRD_AGAINST_BOTH },
   });
 
   it("the disputed fields are the seven ADR 0200 handed on, and the second labelling covers split 8 once", () => {
@@ -53,38 +60,6 @@ describe("the third labelling of split 8's disputed replies", () => {
     expect(disputed.map((d) => `${d.file} ${d.field}`)).toEqual(DISPUTED_FIELDS);
     expect(settled.length).toBe(5 * 5 - DISPUTED_FIELDS.length);
   });
-
-  it("decides every disputed field by the majority of three, as pinned", () => {
-    console.log(
-      `split-8 adjudication (${verdicts.length} disputed fields on ${adjudicated.size} replies; first = labels.yaml, second = relabel-split8(-rest).yaml, third = relabel-split8-third.yaml):\n${verdicts
-        .map((v) => `  ${v.file.padEnd(36)} ${v.field.padEnd(18)} first ${String(v.first).padEnd(5)} second ${String(v.second).padEnd(5)} third ${String(v.third).padEnd(5)} majority ${v.majority}${v.majority === v.first ? "" : "  (changes labels.yaml)"}`)
-        .join("\n")}`,
-    );
-    expect(verdicts).toEqual(MAJORITY);
-    expect(verdicts.filter((v) => v.majority !== v.first).map((v) => `${v.file} ${v.field}`)).toEqual(CHANGES_LABELS_YAML);
-  });
-
-  it("labels.yaml now holds the majority on every field of the five replies, and SPLIT8_ADJUDICATED lists exactly the changes", () => {
-    for (const [file, label] of adjudicated) expect(Object.fromEntries(BOOLEAN_FIELDS.map((field) => [field, current.get(file)?.[field]])), file).toEqual(label);
-    expect(SPLIT8_ADJUDICATED.map((change) => `${change.file} ${change.field}`)).toEqual(CHANGES_LABELS_YAML);
-    expect(SPLIT8_ADJUDICATED.map((change) => change.first)).toEqual(verdicts.filter((v) => v.majority !== v.first).map((v) => v.first));
-  });
-
-  it("agrees with the first two wherever they agree, on these five replies, except where pinned", () => {
-    console.log(`split-8 third against both on the ${settled.length} settled fields: ${settled.filter((s) => s.both === s.third).length} agree; differs on ${JSON.stringify(settled.filter((s) => s.both !== s.third))}`);
-    expect(settled.filter((s) => s.both !== s.third)).toEqual(THIRD_AGAINST_BOTH);
-  });
-
-  it("leaves every adjudicated reply consistent with ADR 0089 (never claim and unfinished; reason and next only when unfinished)", () => {
-    for (const [file, label] of adjudicated) {
-      expect(label.claimsComplete && label.statesUnfinished, file).toBe(false);
-      expect(!label.givesReasonAndNext || label.statesUnfinished, file).toBe(true);
-    }
-  });
-});
-
-it("the majority of three booleans", () => {
-  expect([majority(true, true, false), majority(true, false, false), majority(false, true, true), majority(false, false, false)]).toEqual([true, false, true, false]);
 });
 
 // The majority table of docs/decisions/0205, pinned as first seen (the test was committed, in 2d01b75, before it ran).

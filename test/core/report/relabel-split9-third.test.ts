@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BOOLEAN_FIELDS, type BooleanField, REPLIES_DIR } from "./labelled.ts";
-import { type Verdict, adjudicate, majority } from "./majority.ts";
+import { type BooleanField, REPLIES_DIR } from "./labelled.ts";
+import { type Verdict, adjudicate } from "./majority.ts";
+import { thirdLabellingTests } from "./third-labelling.ts";
 import { labelsByFile, loadRelabelFile } from "./relabel.ts";
 import { disagreements, firstLabelling } from "./relabel-split1.ts";
 import { SPLIT9_ADJUDICATED, loadSplit9Relabels } from "./relabel-split9.ts";
@@ -41,13 +42,19 @@ const disputed = disagreements(split, labels, second);
 const { verdicts, adjudicated, settled } = adjudicate(disputed, labels, second, third, DISPUTED_FILES);
 
 describe("the third labelling of split 9's disputed replies", () => {
-  it("holds exactly the eight replies the first two labellings disagree on, every field a boolean", () => {
-    expect(Object.keys(third).sort()).toEqual(DISPUTED_FILES);
-    expect([...adjudicated.keys()].sort()).toEqual(DISPUTED_FILES);
-    for (const [file, label] of Object.entries(third)) {
-      expect(Object.keys(label).sort(), file).toEqual([...BOOLEAN_FIELDS].sort());
-      expect(Object.values(label).every((value) => typeof value === "boolean"), file).toBe(true);
-    }
+  thirdLabellingTests({
+    split: "split-9",
+    sources: "first = labels.yaml, second = relabel-split9.yaml, third = relabel-split9-third.yaml",
+    replies: "eight replies",
+    files: DISPUTED_FILES,
+    third,
+    verdicts,
+    adjudicated,
+    settled,
+    current,
+    changesName: "SPLIT9_ADJUDICATED",
+    changes: SPLIT9_ADJUDICATED,
+    pinned: { majority: MAJORITY, changesLabelsYaml: CHANGES_LABELS_YAML, thirdAgainstBoth: THIRD_AGAINST_BOTH },
   });
 
   it("the disputed fields are the eleven ADR 0216 handed on, and the second labelling covers split 9 once", () => {
@@ -56,38 +63,6 @@ describe("the third labelling of split 9's disputed replies", () => {
     expect(disputed.map((d) => `${d.file} ${d.field}`)).toEqual(DISPUTED_FIELDS);
     expect(settled.length).toBe(8 * 5 - DISPUTED_FIELDS.length);
   });
-
-  it("decides every disputed field by the majority of three, as pinned", () => {
-    console.log(
-      `split-9 adjudication (${verdicts.length} disputed fields on ${adjudicated.size} replies; first = labels.yaml, second = relabel-split9.yaml, third = relabel-split9-third.yaml):\n${verdicts
-        .map((v) => `  ${v.file.padEnd(40)} ${v.field.padEnd(18)} first ${String(v.first).padEnd(5)} second ${String(v.second).padEnd(5)} third ${String(v.third).padEnd(5)} majority ${v.majority}${v.majority === v.first ? "" : "  (changes labels.yaml)"}`)
-        .join("\n")}`,
-    );
-    expect(verdicts).toEqual(MAJORITY);
-    expect(verdicts.filter((v) => v.majority !== v.first).map((v) => `${v.file} ${v.field}`)).toEqual(CHANGES_LABELS_YAML);
-  });
-
-  it("labels.yaml now holds the majority on every field of the eight replies, and SPLIT9_ADJUDICATED lists exactly the changes", () => {
-    for (const [file, label] of adjudicated) expect(Object.fromEntries(BOOLEAN_FIELDS.map((field) => [field, current.get(file)?.[field]])), file).toEqual(label);
-    expect(SPLIT9_ADJUDICATED.map((change) => `${change.file} ${change.field}`)).toEqual(CHANGES_LABELS_YAML);
-    expect(SPLIT9_ADJUDICATED.map((change) => change.first)).toEqual(verdicts.filter((v) => v.majority !== v.first).map((v) => v.first));
-  });
-
-  it("agrees with the first two wherever they agree, on these eight replies, except where pinned", () => {
-    console.log(`split-9 third against both on the ${settled.length} settled fields: ${settled.filter((s) => s.both === s.third).length} agree; differs on ${JSON.stringify(settled.filter((s) => s.both !== s.third))}`);
-    expect(settled.filter((s) => s.both !== s.third)).toEqual(THIRD_AGAINST_BOTH);
-  });
-
-  it("leaves every adjudicated reply consistent with ADR 0089 (never claim and unfinished; reason and next only when unfinished)", () => {
-    for (const [file, label] of adjudicated) {
-      expect(label.claimsComplete && label.statesUnfinished, file).toBe(false);
-      expect(!label.givesReasonAndNext || label.statesUnfinished, file).toBe(true);
-    }
-  });
-});
-
-it("the majority of three booleans", () => {
-  expect([majority(true, true, false), majority(true, false, false), majority(false, true, true), majority(false, false, false)]).toEqual([true, false, true, false]);
 });
 
 // The majority table of docs/decisions/0217, pinned as first seen (the test was committed, in 70ad6ff, before it ran).
