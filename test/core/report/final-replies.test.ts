@@ -2,7 +2,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BOOLEAN_FIELDS, type BooleanField, analyzeReply, loadLabelledReplies, portions, renderAccuracyModule, renderMetricsSection, replyFiles, score } from "./labelled.ts";
-import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8, SPLIT_9, committedSplit, withoutSealed } from "./split.ts";
+import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8, SPLIT_9, SPLIT_10, committedSplit, withoutSealed } from "./split.ts";
 
 // The held-out splits (docs/decisions/0090, 0121, 0123, 0139) are scored here but never shown while patterns are
 // developed: their per-reply results and figures go only into generated files, compared as a whole,
@@ -18,7 +18,11 @@ import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8,
 // generated like the others.
 // Split 9 (docs/decisions/0215, Copilot Chat, Claude Code, Roo Code and Copilot CLI replies from six further projects)
 // was sealed the same way through round 8's rules; after its one look (0218) it is scored and generated like the others.
+// Split 10 (docs/decisions/0223, Claude Code and Codex replies from six further projects) is sealed for the lead's one look:
+// the analyzer is not run on it here at all, not even under SHOW_HELD_OUT=1, and it is kept out of the generated files.
 const allReplies = loadLabelledReplies();
+const test10Files = new Set(committedSplit(SPLIT_10));
+const test10 = allReplies.filter((reply) => test10Files.has(reply.file));
 const test5Files = new Set(committedSplit(SPLIT_5));
 const test6Files = new Set(committedSplit(SPLIT_6));
 const test7Files = new Set(committedSplit(SPLIT_7));
@@ -64,6 +68,11 @@ describe("labelled final replies", () => {
   it("keeps split 8 out of the dev portion, whole", () => {
     expect(test8.length).toBe(SPLIT_8.size);
     expect(dev.filter((reply) => test8Files.has(reply.file))).toEqual([]);
+  });
+
+  it("keeps split 10 out of every scored portion, whole, and never analyses it", () => {
+    expect(test10.length).toBe(SPLIT_10.size);
+    expect(replies.filter((reply) => test10Files.has(reply.file))).toEqual([]);
   });
 
   it("keeps split 9 out of the dev portion, whole", () => {

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadLabelledReplies, replyFiles } from "./labelled.ts";
-import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8, SPLIT_9, SEALED_SPLITS, type SplitSpec, committedSplit, drawPool, drawSplit, withoutSealed } from "./split.ts";
+import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8, SPLIT_9, SPLIT_10, SEALED_SPLITS, type SplitSpec, committedSplit, drawPool, drawSplit, withoutSealed } from "./split.ts";
 
 // Each split file's digest when it was frozen: any edit to it, by hand or by a new draw, fails here.
 // The last column is the least size a split may have: split 3 (0123) is 40 of the 60 replies found in time; split 7
@@ -17,6 +17,7 @@ const FROZEN: Array<[string, SplitSpec, string, string, number]> = [
   ["split 7 (docs/decisions/0165)", SPLIT_7, "4b24d0805147501f523323536c87299a7490dbd3b89d2d2c0b741a8e8002d7f5", "1800–1909 but 1876–1890", 90],
   ["split 8 (docs/decisions/0180)", SPLIT_8, "2a7c99d8e3a7fdcc14069454f1e659274ec0b0361586a46ada2dec7a831132a0", "2000–2141", 140],
   ["split 9 (docs/decisions/0215)", SPLIT_9, "c2e57a919ace594451c88445cf123d3917cffd1d7782dddfa0ca33669bb60b6b", "2600–2666", 60],
+  ["split 10 (docs/decisions/0223)", SPLIT_10, "35658371248d2e0ef87b95fb80926913b1000b2023a8a1fda6a0d07a081ef14c", "3000–3100", 100],
 ];
 
 describe.each(FROZEN)("the held-out %s of fixtures/final-replies", (_name, spec, sha256, range, least) => {
@@ -60,13 +61,19 @@ it("split 9 (docs/decisions/0215) is the whole of its batch: every reply numbere
   expect(committedSplit(SPLIT_9)).toEqual(drawPool(replyFiles(), SPLIT_9));
 });
 
-it("no split is sealed since split 9's look (docs/decisions/0218): withoutSealed drops nothing", () => {
+it("split 10 (docs/decisions/0223) is the whole of its batch: every reply numbered 3000–3100", () => {
+  expect(committedSplit(SPLIT_10)).toEqual(drawPool(replyFiles(), SPLIT_10));
+});
+
+it("split 10 (docs/decisions/0223) is sealed: withoutSealed drops every one of its replies and nothing else", () => {
   const all = loadLabelledReplies();
-  expect(SEALED_SPLITS).toEqual([]);
-  expect(withoutSealed(all).map((reply) => reply.file)).toEqual(all.map((reply) => reply.file));
+  const split10 = new Set(committedSplit(SPLIT_10));
+  expect(SEALED_SPLITS).toEqual([SPLIT_10]);
+  expect(all.filter((reply) => split10.has(reply.file)).length).toBe(SPLIT_10.size);
+  expect(withoutSealed(all).map((reply) => reply.file)).toEqual(all.filter((reply) => !split10.has(reply.file)).map((reply) => reply.file));
 });
 
 it("the held-out splits do not overlap", () => {
-  const all = [SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8, SPLIT_9].flatMap((spec) => committedSplit(spec));
+  const all = [SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8, SPLIT_9, SPLIT_10].flatMap((spec) => committedSplit(spec));
   expect(all.length).toBe(new Set(all).size);
 });

@@ -24,6 +24,9 @@
  * - Split 9 (docs/decisions/0215): all replies 2600–2666, GitHub Copilot Chat, Claude Code, Roo Code and Copilot CLI sessions from six repositories
  *   not used before, labelled from the text alone, the analyzer never run on them. Sealed through round 8's rules,
  *   second-labelled whole and adjudicated blind (0216, 0217); scored and generated like the others since its one look (0218).
+ * - Split 10 (docs/decisions/0223): all replies 3000–3100, Claude Code and Codex sessions (Entire checkpoints, Claude Code's
+ *   terminal transcripts) from six repositories not used before, labelled from the text alone, the analyzer never run on
+ *   them. Sealed for the lead's one look: no test analyses it (`withoutSealed`), not even with SHOW_HELD_OUT=1.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -56,9 +59,11 @@ export const SPLIT_7: SplitSpec = { seed: 20261215, size: 95, first: 1800, last:
 export const SPLIT_8: SplitSpec = { seed: 20261217, size: 142, first: 2000, last: 2141, file: join(REPLIES_DIR, "test-split-8.txt") };
 // Split 9 is a whole batch too (size = pool), drawn over 2600–2666 (12p's range is 2600–2799; 67 were found and labelled).
 export const SPLIT_9: SplitSpec = { seed: 20261221, size: 67, first: 2600, last: 2666, file: join(REPLIES_DIR, "test-split-9.txt") };
+// Split 10 is a whole batch too (size = pool), drawn over 3000–3100 (12d's range is 3000–3199; 101 were found and labelled).
+export const SPLIT_10: SplitSpec = { seed: 20261223, size: 101, first: 3000, last: 3100, file: join(REPLIES_DIR, "test-split-10.txt") };
 
 /** The splits no ordinary run may analyse, print or generate anything from, each until its own look. */
-export const SEALED_SPLITS: readonly SplitSpec[] = [];
+export const SEALED_SPLITS: readonly SplitSpec[] = [SPLIT_10];
 
 // Split 1's names, kept for the code written against them.
 export const SPLIT_SEED = SPLIT_1.seed;
@@ -100,10 +105,10 @@ export function committedSplit(spec: SplitSpec): string[] {
 }
 
 /**
- * The labelled replies minus the sealed split 9 (docs/decisions/0215), sealed until its look: tests and scripts that run
- * the analyzer or its reader over every labelled reply run it over these, so nothing an ordinary run prints or writes
- * carries a trace of it (its analysis runs nowhere yet). Splits 7 and 8 (0165, 0180) were sealed the same way until their
- * looks (0182, 0206).
+ * The labelled replies minus the sealed split 10 (docs/decisions/0223), sealed until the lead's look: tests and scripts that
+ * run the analyzer or its reader over every labelled reply run it over these, so nothing an ordinary run prints or writes
+ * carries a trace of it (its analysis runs nowhere yet). Splits 7, 8 and 9 (0165, 0180, 0215) were sealed the same way until
+ * their looks (0182, 0206, 0218).
  */
 export function withoutSealed<T extends { file: string }>(replies: readonly T[]): T[] {
   const sealed = new Set(SEALED_SPLITS.flatMap((spec) => committedSplit(spec)));
