@@ -166,7 +166,7 @@ describe("armstudy budget on bad input: exit 2, file and field named, nothing wr
       "a section file with broken front matter",
       { "arms/tiny/sections/intro.md": "---\nid: intro\norder: ten\n---\nx\n" },
       [],
-      "armstudy budget: arms/tiny/sections/intro.md: front matter.order: expected number, received string; fix the value.\n",
+      "armstudy budget: arms/tiny/sections/intro.md: line 3: front matter.order: expected number, received string; fix the value.\n",
     ],
     [
       "a budget naming an unknown section",

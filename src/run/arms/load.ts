@@ -8,7 +8,7 @@ import { nearestName } from "../../core/nearest-name.ts";
 import { BUILTIN_SECTIONS, builtinNames } from "../../core/prompt/builtins.ts";
 import { REPORTING_SECTION_ID, compile } from "../../core/prompt/compile.ts";
 import { PackError, packErrorFromIssues } from "../../core/prompt/errors.ts";
-import { parseSectionFile } from "../../core/prompt/front-matter.ts";
+import { parseSectionFile, sectionFileLines } from "../../core/prompt/front-matter.ts";
 import type { CompileResult, PromptInputs, PromptPack, PromptSection } from "../../core/prompt/types.ts";
 import { parseYaml } from "../../core/prompt/yaml.ts";
 import type { TokenCounter } from "../../core/tokens.ts";
@@ -314,6 +314,7 @@ class Loader {
       const file = source.display(`${name}/sections/${fileName}`);
       const text = (await source.read(`${name}/sections/${fileName}`)) ?? "";
       const parsed = parseSectionFile(text, file);
+      this.lines.set(file, sectionFileLines(text));
       checkReporting(parsed.id, parsed.stable, parsed.cut, file, "front matter");
       claim(parsed.id, file, "front matter.id", file);
       put({ id: parsed.id, order: parsed.order, stable: parsed.stable, cut: parsed.cut, budget: {}, source: { kind: "markdown", text: parsed.body }, origin: file });

@@ -72,7 +72,7 @@ describe("parseSectionFile", () => {
     [
       "an order that is not a number",
       "---\nid: a\norder: first\n---\nbody",
-      { code: "FIELD", field: "front matter.order", message: "arms/x/sections/a.md: front matter.order: expected number, received string; fix the value." },
+      { code: "FIELD", field: "front matter.order", message: "arms/x/sections/a.md: line 3: front matter.order: expected number, received string; fix the value." },
     ],
     [
       "a bad id",
@@ -81,13 +81,13 @@ describe("parseSectionFile", () => {
         code: "FIELD",
         field: "front matter.id",
         message:
-          "arms/x/sections/a.md: front matter.id: must be lower-case letters, digits and dashes, starting with a letter (e.g. work-slice); fix the value.",
+          "arms/x/sections/a.md: line 2: front matter.id: must be lower-case letters, digits and dashes, starting with a letter (e.g. work-slice); fix the value.",
       },
     ],
     [
       "an unknown cut rule",
       "---\nid: a\norder: 1\ncut: middle\n---\nbody",
-      { code: "FIELD", field: "front matter.cut", message: 'arms/x/sections/a.md: front matter.cut: expected one of "never"|"tail"; fix the value.' },
+      { code: "FIELD", field: "front matter.cut", message: 'arms/x/sections/a.md: line 4: front matter.cut: expected one of "never"|"tail"; fix the value.' },
     ],
     [
       "an unknown field",
@@ -95,15 +95,15 @@ describe("parseSectionFile", () => {
       {
         code: "FIELD",
         field: "front matter.stabel",
-        message: "arms/x/sections/a.md: front matter.stabel: unknown field; remove it or fix its spelling. Known fields here: id, order, stable, cut, title.",
+        message: "arms/x/sections/a.md: line 4: front matter.stabel: unknown field; remove it or fix its spelling. Known fields here: id, order, stable, cut, title.",
       },
     ],
     [
       "front matter that is a list",
       "---\n- id: a\n---\nbody",
-      { code: "FIELD", field: "front matter", message: "arms/x/sections/a.md: front matter: expected object, received array; fix the value." },
+      { code: "FIELD", field: "front matter", message: "arms/x/sections/a.md: line 2: front matter: expected object, received array; fix the value." },
     ],
-  ])("names the file and field for %s", (_name, text, expected) => {
+  ])("names the file, the line and the field for %s", (_name, text, expected) => {
     expect(failure(text)).toEqual({ file: "arms/x/sections/a.md", ...expected });
   });
 

@@ -278,13 +278,13 @@ describe("bad input names the file and the field", () => {
       "a reporting section file that may be cut",
       { "a/arm.yaml": "{}\n", "a/sections/r.md": section("reporting", 1, "R.", "cut: tail\n") },
       "a",
-      { code: "FIELD", file: "a/sections/r.md", field: "front matter.cut", problem: "the reporting section is never cut (over budget is a violation); remove `cut: tail`." },
+      { line: 4, code: "FIELD", file: "a/sections/r.md", field: "front matter.cut", problem: "the reporting section is never cut (over budget is a violation); remove `cut: tail`." },
     ],
     [
       "two sections with one id",
       { "a/arm.yaml": "{}\n", "a/sections/one.md": section("x", 1, "1."), "a/sections/two.md": section("x", 2, "2.") },
       "a",
-      { code: "DUPLICATE_SECTION", file: "a/sections/two.md", field: "front matter.id", problem: 'section id "x" is already used by a/sections/one.md; give one of them another id.' },
+      { line: 2, code: "DUPLICATE_SECTION", file: "a/sections/two.md", field: "front matter.id", problem: 'section id "x" is already used by a/sections/one.md; give one of them another id.' },
     ],
     [
       "a sections entry with neither builtin nor remove",
