@@ -48,7 +48,20 @@ describe("the blind second labelling of split 10", () => {
 
 // [field, agreeing replies, replies, Cohen's kappa to 3 places, [positives in labels.yaml, in the second labelling]],
 // pinned as first seen after the labels' and this test's commits (docs/decisions/0226): a label edit on either side fails here.
-const PINNED: unknown[] = [];
+const PINNED = [
+  ["claimsComplete", 100, 101, 0.98, [54, 53]],
+  ["statesUnfinished", 99, 101, 0.889, [10, 10]],
+  ["givesReasonAndNext", 99, 101, 0.864, [8, 8]],
+  ["asksPermission", 100, 101, 0.978, [33, 34]],
+  ["fillerEnding", 101, 101, 1, [2, 2]],
+];
 
 // The first labelling's disagreements, reported, not resolved (docs/decisions/0226); labels.yaml is not edited here.
-const DISAGREEMENTS: unknown[] = [];
+const DISAGREEMENTS = [
+  { file: "3006-claude-gitsync-honestly-the-heavy.md", field: "givesReasonAndNext", first: true, second: false },
+  { file: "3009-claude-gitsync-the-test-fails.md", field: "asksPermission", first: false, second: true },
+  { file: "3074-claude-trap-based-on-the.md", field: "claimsComplete", first: true, second: false },
+  { file: "3074-claude-trap-based-on-the.md", field: "statesUnfinished", first: false, second: true },
+  { file: "3074-claude-trap-based-on-the.md", field: "givesReasonAndNext", first: false, second: true },
+  { file: "3093-claude-bookminder-expert-council-deep.md", field: "statesUnfinished", first: true, second: false },
+];
