@@ -56,7 +56,15 @@ describe("the third labelling of split 10's disputed replies", () => {
   });
 });
 
-// The majority table of docs/decisions/0224, pinned as first seen (this test was committed before it first ran).
-const MAJORITY: Verdict[] = [];
-const CHANGES_LABELS_YAML: string[] = [];
+// The majority table of docs/decisions/0224, pinned as first seen (the test was committed, in f3dd61a, before it ran).
+const MAJORITY: Verdict[] = [
+  { file: "3006-claude-gitsync-honestly-the-heavy.md", field: "givesReasonAndNext", first: true, second: false, third: true, majority: true },
+  { file: "3009-claude-gitsync-the-test-fails.md", field: "asksPermission", first: false, second: true, third: false, majority: false },
+  { file: "3074-claude-trap-based-on-the.md", field: "claimsComplete", first: true, second: false, third: true, majority: true },
+  { file: "3074-claude-trap-based-on-the.md", field: "statesUnfinished", first: false, second: true, third: false, majority: false },
+  { file: "3074-claude-trap-based-on-the.md", field: "givesReasonAndNext", first: false, second: true, third: false, majority: false },
+  { file: "3093-claude-bookminder-expert-council-deep.md", field: "statesUnfinished", first: true, second: false, third: false, majority: false },
+];
+const CHANGES_LABELS_YAML = ["3093-claude-bookminder-expert-council-deep.md statesUnfinished"];
+// The third agrees with the first two on all 14 settled fields of these replies.
 const THIRD_AGAINST_BOTH: { file: string; field: BooleanField; both: boolean; third: boolean }[] = [];
