@@ -23,4 +23,6 @@ export function loadSplit10Relabels(): Record<string, Record<BooleanField, boole
  * The fields of labels.yaml that the majority of three (docs/decisions/0224) changed on split 10, applied in their own
  * commit, with the value the first labelling gave: 0226's reliability test reads the first labelling.
  */
-export const SPLIT10_ADJUDICATED: readonly Adjudicated[] = [];
+export const SPLIT10_ADJUDICATED: readonly Adjudicated[] = [
+  { file: "3093-claude-bookminder-expert-council-deep.md", field: "statesUnfinished", first: true },
+];
