@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { type BooleanField, REPLIES_DIR } from "./labelled.ts";
 import { loadRelabelFile } from "./relabel.ts";
+import type { Adjudicated } from "./relabel-split1.ts";
 import { SPLIT_10, committedSplit } from "./split.ts";
 
 export const SPLIT10_RELABEL_FILE = join(REPLIES_DIR, "relabel-split10.yaml");
@@ -17,3 +18,11 @@ export function split10Names(): string[] {
 export function loadSplit10Relabels(): Record<string, Record<BooleanField, boolean>> {
   return loadRelabelFile(SPLIT10_RELABEL_FILE);
 }
+
+/**
+ * The fields of labels.yaml that the majority of three (docs/decisions/0224) changed on split 10, applied in their own
+ * commit, with the value the first labelling gave: 0226's reliability test reads the first labelling.
+ */
+export const SPLIT10_ADJUDICATED: readonly Adjudicated[] = [
+  { file: "3093-claude-bookminder-expert-council-deep.md", field: "statesUnfinished", first: true },
+];
