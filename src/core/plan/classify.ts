@@ -30,7 +30,7 @@
  * Lines of a few characters are read in JS, where a native search would cost more than reading
  * them, and a crowd of stray `<` is skipped by searching for the tags' names (ADR 0159).
  */
-import { type Fence, closesFenceAt, fenceOpeningAt, isBlankAt } from "./fence.ts";
+import { type Fence, closesFenceAt, fenceOpeningAt, isBlankAt, opensFenceAt } from "./fence.ts";
 
 export type PlanOutcome = "plan_ready" | "blocked" | "no_plan" | "invalid";
 
@@ -284,6 +284,8 @@ const CLOSE = 64;
 const SMALL_RUNS = 8;
 /** A paragraph longer than this collects its backtick runs up to its last possible tag first (see TagScanner.scanParagraph). */
 const LONG_PARAGRAPH = 512;
+/** How many `<` that may open a tag afterLastCandidate looks for forwards before it reads backwards. */
+const FORWARD_CANDIDATES = 2;
 /** Backtick runs up to this long are paired through a typed array; longer ones through a map. */
 const SHORT_RUN = 64;
 
@@ -561,7 +563,7 @@ class TagScanner {
       const newline: number = c === LF ? first : short ? indexOfNear(text, LF, "\n", first + 1) : text.indexOf("\n", first + 1);
       const end: number = newline === -1 ? this.end : newline;
       short = end - at <= NEAR;
-      if (first >= end || (c === LT && end - first >= SHORTEST_TAG && this.tagLineKind(first, end) !== NONE) || (c === CR && isBlankAt(text, first, end)) || (mayOpenFence(text, first, c) && fenceOpeningAt(text, at, end) !== null)) {
+      if (first >= end || (c === LT && end - first >= SHORTEST_TAG && this.tagLineKind(first, end) !== NONE) || (c === CR && isBlankAt(text, first, end)) || (mayOpenFence(text, first, c) && opensFenceAt(text, at, first, end, c))) {
         this.followedNewline = newline;
         this.shortLine = short;
         return at;
@@ -700,15 +702,33 @@ class TagScanner {
     this.scanTags(cursor, to);
   }
 
-  /** The end of the line (before `to`) that holds the last `<` in [from, to) that may open a tag; `from` when there is none. */
+  /**
+   * The end of the line (before `to`) that holds the last `<` in [from, to) that may open a tag; `from` when there is none.
+   * The line pass's ahead cursor holds the paragraph's first such `<` (it found the paragraph to hold one): the next are
+   * looked for forwards from it, a few at most, since a forward search reads several times faster than a backward one
+   * and the line pass reuses what it finds past `to` (a tag line followed by a MiB of ```x``` lines read it all
+   * backwards, docs/decisions/0188); when more lie in the paragraph, the last is looked for backwards from `to`.
+   */
   private afterLastCandidate(from: number, to: number): number {
     const text = this.text;
+    let last = this.aheadAt;
+    if (last >= from && last < to) {
+      for (let n = 0; n < FORWARD_CANDIDATES; n += 1) {
+        const next = this.aheadFrom(last + 1);
+        if (next >= to) return this.lineEndWithin(last, to);
+        last = next;
+      }
+    }
     for (let i = text.lastIndexOf("<", to - 1); i >= from; i = i > 0 ? text.lastIndexOf("<", i - 1) : -1) {
-      if (!mayBeTag(text, i)) continue;
-      const newline = text.indexOf("\n", i);
-      return newline === -1 || newline > to ? to : newline;
+      if (mayBeTag(text, i)) return this.lineEndWithin(i, to);
     }
     return from;
+  }
+
+  /** The end of the line holding `at`, at most `to`. */
+  private lineEndWithin(at: number, to: number): number {
+    const newline = this.text.indexOf("\n", at);
+    return newline === -1 || newline > to ? to : newline;
   }
 
   /**
