@@ -317,6 +317,11 @@ class TagScanner {
   // next `<` that may open a tag, for the line pass looking ahead; and the next `<`, not yet read,
   // for the scan of paragraphs behind the line pass.
   private aheadAt = NONE;
+  // The ahead cursor's `<` that had no `>` where their tag's would be, as the paragraph scan's
+  // misses below (see nextTag), and the matcher it then finds tags with.
+  private aheadMisses = 0;
+  private aheadLastMiss = NONE;
+  private aheadTags: TagMatcher | null = null;
   private behindLt = NONE;
   // The line last tested for being a tag line, by the offset of its `<`, and the answer (see tagLineKind).
   private testedLineAt = NONE;
@@ -388,7 +393,9 @@ class TagScanner {
       } else if (fence === null && text.charCodeAt(lineStart) === LF) {
         // An empty line ends the paragraph: read at once, not jumped over (blank lines between tag lines).
         newline = lineStart;
-      } else {
+      } else if (fence !== null || (newline = this.tagLineEnd(lineStart)) === UNSEARCHED) {
+        // (A line that is one tag, found by tagLineEnd, is read at once: tags separated by blank
+        // lines are nothing else, and the jump would search for the tag it starts with.)
         // Jump to the line holding the next thing that can matter.
         if (next < lineStart || nextFor !== fence) {
           if (fence === null) {
@@ -408,10 +415,9 @@ class TagScanner {
         if (target > lineStart) {
           if (fence === null) this.skipProse(lineStart, target);
           lineStart = target;
-          newline = UNSEARCHED;
+          newline = fence === null ? this.tagLineEnd(lineStart) : UNSEARCHED;
         }
       }
-      if (newline === UNSEARCHED) newline = fence === null ? this.tagLineEnd(lineStart) : UNSEARCHED;
       if (newline === UNSEARCHED) newline = text.indexOf("\n", lineStart);
       const lineEnd = newline === -1 ? end : newline;
       if (this.fence !== null) {
@@ -533,14 +539,32 @@ class TagScanner {
   }
 
   /**
-   * The offset of the first `<` at or after `from` that may open a tag (text.length when none). The
-   * line pass only needs to stop at every line that holds a tag: stopping at one more line is
-   * harmless (the line is read as any other, and the paragraph scan matches tags in full), and
-   * matching each `<` in full here was a third of a reply with a tag on every line.
+   * The offset of the first `<` at or after `from` that may open a tag and has a `>` where that tag's
+   * would be (text.length when none). The line pass only needs to stop at every line that holds a
+   * tag: stopping at one more line is harmless (the line is read as any other, and the paragraph
+   * scan matches tags in full), and matching each `<` in full here was a third of a reply with a
+   * tag on every line. A `<` without its `>` (a `<p` line) is a miss: after MISSES in a row, each
+   * within CLOSE of the last, the next tag is found by its name's text (a TagMatcher of its own),
+   * which skips them all, and then by `<` again. On a reply of `<p` lines every line was a stop,
+   * and every paragraph one to follow line by line (docs/decisions/0188).
    */
   private nextTag(from: number): number {
     const text = this.text;
-    for (let i = text.indexOf("<", from); i !== -1; i = text.indexOf("<", i + 1)) if (mayBeTag(text, i)) return i;
+    if (this.aheadMisses > MISSES) {
+      this.aheadMisses = 0;
+      return (this.aheadTags ??= new TagMatcher(text)).nextFrom(from);
+    }
+    for (let i = text.indexOf("<", from); i !== -1; i = text.indexOf("<", i + 1)) {
+      const kind = candidateAt(text, i);
+      if (kind === NONE) continue;
+      if (text.charCodeAt(i + (TAG_TEXT[kind] as string).length - 1) === GT) {
+        this.aheadMisses = 0;
+        return i;
+      }
+      this.aheadMisses = this.aheadLastMiss !== NONE && i - this.aheadLastMiss <= CLOSE ? this.aheadMisses + 1 : 0;
+      this.aheadLastMiss = i;
+      if (this.aheadMisses > MISSES) return this.nextTag(i + 1);
+    }
     return this.end;
   }
 
