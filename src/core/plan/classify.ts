@@ -328,6 +328,8 @@ class TagScanner {
   private testedLineKind = NONE;
   // The end of the line followParagraph stopped at, as indexOf gave it (UNSEARCHED at the end).
   private followedNewline = UNSEARCHED;
+  // Whether that line is a tag line (tagLineKind's answer kept for it).
+  private followedToTag = false;
   // Whether the last line followParagraph read was short: then the next one's end is looked for
   // in JS first (see indexOfNear), else by indexOf at once (a long line would waste the reads).
   private shortLine = true;
@@ -390,12 +392,25 @@ class TagScanner {
         // paragraph is scanned when it ends): its lines are followed to one that may end it.
         lineStart = this.followParagraph(lineStart);
         newline = this.followedNewline;
+        if (this.followedToTag) {
+          // It stopped at a tag line, matched already: the line is not read again.
+          this.tagLine(this.testedLineAt, this.testedLineKind);
+          if (newline === -1 || this.stopped) break;
+          lineStart = newline + 1;
+          continue;
+        }
       } else if (fence === null && text.charCodeAt(lineStart) === LF) {
         // An empty line ends the paragraph: read at once, not jumped over (blank lines between tag lines).
         newline = lineStart;
-      } else if (fence !== null || (newline = this.tagLineEnd(lineStart)) === UNSEARCHED) {
-        // (A line that is one tag, found by tagLineEnd, is read at once: tags separated by blank
-        // lines are nothing else, and the jump would search for the tag it starts with.)
+      } else if (fence === null && (newline = this.tagLineEnd(lineStart)) !== UNSEARCHED) {
+        // A line that is one tag, matched to its end by tagLineEnd, is taken at once, not jumped to
+        // (the jump would search for the tag it starts with) nor read again: tags separated by
+        // blank lines are nothing else (docs/decisions/0188).
+        this.tagLine(lineStart, this.testedLineKind);
+        if (this.stopped) break;
+        lineStart = newline + 1;
+        continue;
+      } else {
         // Jump to the line holding the next thing that can matter.
         if (next < lineStart || nextFor !== fence) {
           if (fence === null) {
@@ -403,10 +418,8 @@ class TagScanner {
             // When a fence cursor would have to search: not if the tag is on this line (not the
             // last), which is read whatever follows (on a reply with a tag on every line, and no
             // fence, each search would read the whole text for nothing).
-            if (this.ticks3 < lineStart || this.tildes3 < lineStart) {
-              newline = tag === lineStart ? this.tagLineEnd(lineStart) : UNSEARCHED;
-              if (newline === UNSEARCHED) newline = text.indexOf("\n", lineStart);
-            }
+            // (This line is no tag line: the branch above took those.)
+            if (this.ticks3 < lineStart || this.tildes3 < lineStart) newline = text.indexOf("\n", lineStart);
             next = newline >= 0 && tag < newline ? tag : Math.min(tag, this.ticks3From(lineStart), this.tildes3From(lineStart));
           } else next = fence.char === "`" ? this.ticks3From(lineStart) : this.tildes3From(lineStart);
           nextFor = fence;
@@ -435,10 +448,8 @@ class TagScanner {
           this.flush();
         } else {
           const kind = c === LT ? this.tagLineKind(first, lineEnd) : NONE;
-          if (kind !== NONE) {
-            this.flush();
-            if (!this.stopped) this.record(first, kind);
-          } else {
+          if (kind !== NONE) this.tagLine(first, kind);
+          else {
             if (this.paragraphStart < 0) this.paragraphStart = lineStart;
             this.paragraphEnd = lineEnd;
             if (this.aheadFrom(lineStart) < lineEnd) this.paragraphHasTag = true;
@@ -493,6 +504,12 @@ class TagScanner {
     this.testedLineAt = from;
     this.testedLineKind = kind;
     return kind;
+  }
+
+  /** A tag line, the tag at `start` of index `kind` in TAGS: it ends the open paragraph, and its tag is recorded. */
+  private tagLine(start: number, kind: number): void {
+    this.flush();
+    if (!this.stopped) this.record(start, kind);
   }
 
   /** Adds the tag at `start` (its index in TAGS `kind`) to those found, and stops the scan if that decides the outcome. */
@@ -589,6 +606,8 @@ class TagScanner {
       short = end - at <= NEAR;
       if (first >= end || (c === LT && end - first >= SHORTEST_TAG && this.tagLineKind(first, end) !== NONE) || (c === CR && isBlankAt(text, first, end)) || (mayOpenFence(text, first, c) && opensFenceAt(text, at, first, end, c))) {
         this.followedNewline = newline;
+        // A tag line when tagLineKind said so of this line's `<` (it is asked of no other here).
+        this.followedToTag = this.testedLineAt === first && this.testedLineKind !== NONE;
         this.shortLine = short;
         return at;
       }
@@ -596,6 +615,7 @@ class TagScanner {
       at = end + 1;
     }
     this.followedNewline = UNSEARCHED;
+    this.followedToTag = false;
     this.shortLine = short;
     return this.end;
   }
