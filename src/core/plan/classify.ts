@@ -600,6 +600,16 @@ class TagScanner {
    */
   private followParagraph(from: number): number {
     const text = this.text;
+    // The first line, when it is one tag (as after a one-line paragraph on tag-dense replies):
+    // matched to its end by tagLineEnd, with no search for that end. Only the first: on every line
+    // of a paragraph of `<pz` lines the match cost more than the searches it saved.
+    const tagLineEnd = this.tagLineEnd(from);
+    if (tagLineEnd !== UNSEARCHED) {
+      this.followedNewline = tagLineEnd;
+      this.followedToTag = true;
+      this.shortLine = false;
+      return from;
+    }
     let at = from;
     let short = this.shortLine;
     while (at < this.end) {
