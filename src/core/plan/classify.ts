@@ -394,6 +394,8 @@ class TagScanner {
     for (;;) {
       const fence = this.fence;
       let newline = UNSEARCHED;
+      // The line's first character, outside a fence (read once: tagLineEnd is not always inlined).
+      const lineFirst = fence === null ? text.charCodeAt(lineStart) : NONE;
       if (fence === null && this.paragraphHasTag) {
         // In a paragraph already known to hold a tag, a tag inside a line changes nothing (the
         // paragraph is scanned when it ends): its lines are followed to one that may end it.
@@ -406,10 +408,10 @@ class TagScanner {
           lineStart = newline + 1;
           continue;
         }
-      } else if (fence === null && text.charCodeAt(lineStart) === LF) {
+      } else if (lineFirst === LF) {
         // An empty line ends the paragraph: read at once, not jumped over (blank lines between tag lines).
         newline = lineStart;
-      } else if (fence === null && (newline = this.tagLineEnd(lineStart)) !== UNSEARCHED) {
+      } else if (lineFirst === LT && (newline = this.tagLineEnd(lineStart)) !== UNSEARCHED) {
         // A line that is one tag, matched to its end by tagLineEnd, is taken at once, not jumped to
         // (the jump would search for the tag it starts with) nor read again: tags separated by
         // blank lines are nothing else (docs/decisions/0188).
