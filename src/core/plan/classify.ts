@@ -24,11 +24,12 @@
  * Linear time, and fast where nothing happens: the pass jumps from one line that can matter (it
  * holds a tag, or a run of three backticks or tildes) to the next with native searches, and reads
  * the lines between only to find the paragraph that runs into the next one. Each paragraph's
- * backtick runs are paired through a precomputed "next run of the same length" table, so no
- * character is scanned more than a fixed number of times, whatever the input. A long reply whose
- * tags already decide the outcome (two names, or a nested tag) is read no further (ADR 0136).
- * Lines of a few characters are read in JS, where a native search would cost more than reading
- * them, and a crowd of stray `<` is skipped by searching for the tags' names (ADR 0159).
+ * backtick runs are paired as found when a run is followed by one of its length, else through a
+ * precomputed "next run of the same length" table, so no character is scanned more than a fixed
+ * number of times, whatever the input. A long reply whose tags already decide the outcome (two
+ * names, or a nested tag) is read no further (ADR 0136). Lines of a few characters are read in JS,
+ * where a native search would cost more than reading them, and a crowd of stray `<` is skipped by
+ * searching for the tags' names, both by the line pass and the paragraph scan (ADR 0159, 0188).
  */
 import { type Fence, closesFenceAt, fenceOpeningAt, isBlankAt, opensFenceAt } from "./fence.ts";
 
@@ -299,7 +300,8 @@ const SHORT_RUN = 64;
 /**
  * One pass over a reply, line by line, tracking: the open fence, the open paragraph (and whether
  * a line of it holds a `<` that may open a tag), and the tags found, as numbers. Lines that cannot
- * matter are jumped over: forward-only cursors find the next `<` that may open a tag and the next
+ * matter are jumped over: forward-only cursors find the next `<` that may open a tag (its `>` where
+ * the tag's would be; past many that have none, the next tag text) and the next
  * three-backtick and three-tilde runs (searched only when the line being read holds no tag); a
  * paragraph that holds a tag is followed line by line to the one that may end it; when it ends,
  * its backtick runs (a cursor for the next backtick) are paired into code spans and the gaps
@@ -612,31 +614,36 @@ class TagScanner {
       this.shortLine = false;
       return from;
     }
+    // The text's end and the paragraph's end so far in locals: written to fields once, on the way out.
+    const textEnd = this.end;
+    let paragraphEnd = this.paragraphEnd;
     let at = from;
     let short = this.shortLine;
-    while (at < this.end) {
+    while (at < textEnd) {
       // Each character is read once on a line of a few (a reply of `<p` lines is nothing else):
       // the first after spaces and tabs, then the line end searched for from the next one on.
       let first = at;
       let c = text.charCodeAt(first);
       while (c === SPACE || c === TAB) c = text.charCodeAt((first += 1));
       const newline: number = c === LF ? first : short ? indexOfNear(text, LF, "\n", first + 1) : text.indexOf("\n", first + 1);
-      const end: number = newline === -1 ? this.end : newline;
+      const end: number = newline === -1 ? textEnd : newline;
       short = end - at <= NEAR;
       if (first >= end || (c === LT && end - first >= SHORTEST_TAG && this.tagLineKind(first, end) !== NONE) || (c === CR && isBlankAt(text, first, end)) || (mayOpenFence(text, first, c) && opensFenceAt(text, at, first, end, c))) {
+        this.paragraphEnd = paragraphEnd;
         this.followedNewline = newline;
         // A tag line when tagLineKind said so of this line's `<` (it is asked of no other here).
         this.followedToTag = this.testedLineAt === first && this.testedLineKind !== NONE;
         this.shortLine = short;
         return at;
       }
-      this.paragraphEnd = end;
+      paragraphEnd = end;
       at = end + 1;
     }
+    this.paragraphEnd = paragraphEnd;
     this.followedNewline = UNSEARCHED;
     this.followedToTag = false;
     this.shortLine = short;
-    return this.end;
+    return textEnd;
   }
 
   /** The behind cursor moved to the first `<` at or after `from`. */

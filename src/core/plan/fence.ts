@@ -99,7 +99,10 @@ export function fenceOpeningAt(text: string, start: number, end: number): Fence 
 export function opensFenceAt(text: string, start: number, first: number, end: number, code: number): boolean {
   if (first - start > 3) return false;
   for (let i = start; i < first; i += 1) if (text.charCodeAt(i) !== SPACE) return false; // a tab: indented too far
-  return code === TILDE || !holdsBacktick(text, runEnd(text, first + 3, end, BACKTICK), end);
+  if (code === TILDE) return true;
+  const i = runEnd(text, first + 3, end, BACKTICK);
+  // The character that ended the run is no backtick: the info string is read from the next on.
+  return i >= end || !holdsBacktick(text, i + 1, end);
 }
 
 /** True when the line [start, end) of `text` closes `fence`. */
