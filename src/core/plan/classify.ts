@@ -411,8 +411,12 @@ class TagScanner {
           continue;
         }
       } else if (lineFirst === LF) {
-        // An empty line ends the paragraph: read at once, not jumped over (blank lines between tag lines).
-        newline = lineStart;
+        // An empty line ends the paragraph: taken at once, not jumped over nor read as a line (blank
+        // lines between tag lines).
+        this.flush();
+        if (this.stopped) break;
+        lineStart += 1;
+        continue;
       } else if (lineFirst === LT && (newline = this.tagLineEnd(lineStart)) !== UNSEARCHED) {
         // A line that is one tag, matched to its end by tagLineEnd, is taken at once, not jumped to
         // (the jump would search for the tag it starts with) nor read again: tags separated by
