@@ -582,10 +582,6 @@ class TagScanner {
    */
   private nextTag(from: number): number {
     const text = this.text;
-    if (this.aheadMisses > MISSES) {
-      this.aheadMisses = 0;
-      return (this.aheadTags ??= new TagMatcher(text)).nextFrom(from);
-    }
     for (let i = text.indexOf("<", from); i !== -1; i = text.indexOf("<", i + 1)) {
       const kind = candidateAt(text, i);
       if (kind === NONE) continue;
@@ -595,7 +591,10 @@ class TagScanner {
       }
       this.aheadMisses = this.aheadLastMiss !== NONE && i - this.aheadLastMiss <= CLOSE ? this.aheadMisses + 1 : 0;
       this.aheadLastMiss = i;
-      if (this.aheadMisses > MISSES) return this.nextTag(i + 1);
+      if (this.aheadMisses > MISSES) {
+        this.aheadMisses = 0;
+        return (this.aheadTags ??= new TagMatcher(text)).nextFrom(i + 1);
+      }
     }
     return this.end;
   }
