@@ -106,9 +106,12 @@ const B = 98;
  * the candidate; a TagMatcher matches it in full.
  */
 function candidateAt(text: string, i: number): number {
-  const closing = text.charCodeAt(i + 1) === SLASH;
-  const at = closing ? i + 2 : i + 1;
-  if (text.charCodeAt(at) !== P) return NONE;
+  // Each character read once: the one after `<` is `p` or `/`.
+  let at = i + 1;
+  let c = text.charCodeAt(at);
+  const closing = c === SLASH;
+  if (closing) c = text.charCodeAt((at += 1));
+  if (c !== P) return NONE;
   // proposed_plan, plan_blocked, plan_clarification: the second letter, then the sixth.
   return (text.charCodeAt(at + 1) === R ? 0 : text.charCodeAt(at + 5) === B ? 2 : 4) + (closing ? 1 : 0);
 }
