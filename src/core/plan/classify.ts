@@ -491,8 +491,9 @@ class TagScanner {
     const kind = candidateAt(text, at);
     if (kind === NONE) return UNSEARCHED;
     let after = at + (TAG_TEXT[kind] as string).length;
-    if (text.charCodeAt(after) === CR) after += 1;
-    if (text.charCodeAt(after) !== LF || !(this.lineTags ??= new TagMatcher(text)).is(at, kind)) return UNSEARCHED;
+    let c = text.charCodeAt(after);
+    if (c === CR) c = text.charCodeAt((after += 1));
+    if (c !== LF || !(this.lineTags ??= new TagMatcher(text)).is(at, kind)) return UNSEARCHED;
     this.testedLineAt = at;
     this.testedLineKind = kind;
     return after;
