@@ -436,7 +436,7 @@ class TagScanner {
             // When a fence cursor would have to search: not if the tag is on this line (not the
             // last), which is read whatever follows (on a reply with a tag on every line, and no
             // fence, each search would read the whole text for nothing).
-            // (This line is no tag line: the branch above took those.)
+            // (tagLineEnd found no tag line here: the branch above took those it matches.)
             if (this.ticks3 < lineStart || this.tildes3 < lineStart) newline = text.indexOf("\n", lineStart);
             next = newline >= 0 && tag < newline ? tag : Math.min(tag, this.ticks3From(lineStart), this.tildes3From(lineStart));
           } else next = fence.char === "`" ? this.ticks3From(lineStart) : this.tildes3From(lineStart);
