@@ -1,6 +1,6 @@
 /**
  * Every result of a tree's `classifyPlanReply` and `findOutcomeTags`, one JSON line per text (ADR 0188): the classifier
- * bench's inputs, each final-reply fixture as it is and wrapped as a plan (not split 10's, 3000–3199: sealed), and
+ * bench's inputs, each final reply (`.md`) as it is and wrapped as a plan (not split 10's, 3000–3199: sealed), and
  * 13,000 fast-check texts from a fixed seed (tags and near-tags, crowds of `<p`, fences, backtick runs of 1–70, CR,
  * blank lines, unicode). Two trees' dumps compared with `cmp` show that a speed change changed no result.
  *
@@ -25,7 +25,7 @@ const SEALED = { first: 3000, last: 3199 };
 
 function fixtureTexts(): Array<[string, string]> {
   const texts: Array<[string, string]> = [];
-  for (const file of readdirSync(REPLIES).sort()) {
+  for (const file of readdirSync(REPLIES).filter((name) => name.endsWith(".md")).sort()) {
     const number = Number.parseInt(file, 10);
     if (number >= SEALED.first && number <= SEALED.last) continue;
     const text = readFileSync(join(REPLIES, file), "utf8");
