@@ -24,13 +24,14 @@
  * Linear time, and fast where nothing happens: the pass jumps from one line that can matter (it
  * holds a tag, or a run of three backticks or tildes) to the next with native searches, and reads
  * the lines between only to find the paragraph that runs into the next one. Each paragraph's
- * backtick runs are paired through a precomputed "next run of the same length" table, so no
- * character is scanned more than a fixed number of times, whatever the input. A long reply whose
- * tags already decide the outcome (two names, or a nested tag) is read no further (ADR 0136).
- * Lines of a few characters are read in JS, where a native search would cost more than reading
- * them, and a crowd of stray `<` is skipped by searching for the tags' names (ADR 0159).
+ * backtick runs are paired as found when a run is followed by one of its length, else through a
+ * precomputed "next run of the same length" table, so no character is scanned more than a fixed
+ * number of times, whatever the input. A long reply whose tags already decide the outcome (two
+ * names, or a nested tag) is read no further (ADR 0136). Lines of a few characters are read in JS,
+ * where a native search would cost more than reading them, and a crowd of stray `<` is skipped by
+ * searching for the tags' names, both by the line pass and the paragraph scan (ADR 0159, 0188).
  */
-import { type Fence, closesFenceAt, fenceOpeningAt, isBlankAt } from "./fence.ts";
+import { type Fence, closesFenceAt, fenceOpeningAt, isBlankAt, opensFenceAt } from "./fence.ts";
 
 export type PlanOutcome = "plan_ready" | "blocked" | "no_plan" | "invalid";
 
@@ -105,9 +106,12 @@ const B = 98;
  * the candidate; a TagMatcher matches it in full.
  */
 function candidateAt(text: string, i: number): number {
-  const closing = text.charCodeAt(i + 1) === SLASH;
-  const at = closing ? i + 2 : i + 1;
-  if (text.charCodeAt(at) !== P) return NONE;
+  // Each character read once: the one after `<` is `p` or `/`.
+  let at = i + 1;
+  let c = text.charCodeAt(at);
+  const closing = c === SLASH;
+  if (closing) c = text.charCodeAt((at += 1));
+  if (c !== P) return NONE;
   // proposed_plan, plan_blocked, plan_clarification: the second letter, then the sixth.
   return (text.charCodeAt(at + 1) === R ? 0 : text.charCodeAt(at + 5) === B ? 2 : 4) + (closing ? 1 : 0);
 }
@@ -236,7 +240,7 @@ const NEAR = 4;
  * this module: imported from another, it was not inlined (`<p` lines 3.6 → 8.7 ms per MiB).
  */
 function indexOfNear(text: string, code: number, char: string, from: number): number {
-  const stop = Math.min(from + NEAR, text.length);
+  const stop = from + NEAR < text.length ? from + NEAR : text.length;
   for (let i = from; i < stop; i += 1) if (text.charCodeAt(i) === code) return i;
   return stop === text.length ? -1 : text.indexOf(char, stop);
 }
@@ -257,6 +261,13 @@ function lineStartOf(text: string, at: number, floor: number): number {
 }
 const SHORT_LINE = 16;
 const LF = 10;
+
+/** The end of the run of backticks at `i`, at most `limit`. */
+function backtickRunEnd(text: string, i: number, limit: number): number {
+  let j = i + 1;
+  while (j < limit && text.charCodeAt(j) === BACKTICK) j += 1;
+  return j;
+}
 
 /** True when the line's first character after spaces and tabs, `c` at `first`, starts a run of three backticks or tildes: only then can the line open a fence. */
 function mayOpenFence(text: string, first: number, c: number): boolean {
@@ -284,13 +295,16 @@ const CLOSE = 64;
 const SMALL_RUNS = 8;
 /** A paragraph longer than this collects its backtick runs up to its last possible tag first (see TagScanner.scanParagraph). */
 const LONG_PARAGRAPH = 512;
+/** How many `<` that may open a tag afterLastCandidate looks for forwards before it reads backwards. */
+const FORWARD_CANDIDATES = 2;
 /** Backtick runs up to this long are paired through a typed array; longer ones through a map. */
 const SHORT_RUN = 64;
 
 /**
  * One pass over a reply, line by line, tracking: the open fence, the open paragraph (and whether
  * a line of it holds a `<` that may open a tag), and the tags found, as numbers. Lines that cannot
- * matter are jumped over: forward-only cursors find the next `<` that may open a tag and the next
+ * matter are jumped over: forward-only cursors find the next `<` that may open a tag (its `>` where
+ * the tag's would be; past many that have none, the next tag text) and the next
  * three-backtick and three-tilde runs (searched only when the line being read holds no tag); a
  * paragraph that holds a tag is followed line by line to the one that may end it; when it ends,
  * its backtick runs (a cursor for the next backtick) are paired into code spans and the gaps
@@ -315,12 +329,19 @@ class TagScanner {
   // next `<` that may open a tag, for the line pass looking ahead; and the next `<`, not yet read,
   // for the scan of paragraphs behind the line pass.
   private aheadAt = NONE;
+  // The ahead cursor's `<` that had no `>` where their tag's would be, as the paragraph scan's
+  // misses below (see nextTag), and the matcher it then finds tags with.
+  private aheadMisses = 0;
+  private aheadLastMiss = NONE;
+  private aheadTags: TagMatcher | null = null;
   private behindLt = NONE;
   // The line last tested for being a tag line, by the offset of its `<`, and the answer (see tagLineKind).
   private testedLineAt = NONE;
   private testedLineKind = NONE;
   // The end of the line followParagraph stopped at, as indexOf gave it (UNSEARCHED at the end).
   private followedNewline = UNSEARCHED;
+  // Whether that line is a tag line (tagLineKind's answer kept for it).
+  private followedToTag = false;
   // Whether the last line followParagraph read was short: then the next one's end is looked for
   // in JS first (see indexOfNear), else by indexOf at once (a long line would waste the reads).
   private shortLine = true;
@@ -378,14 +399,35 @@ class TagScanner {
     for (;;) {
       const fence = this.fence;
       let newline = UNSEARCHED;
+      // The line's first character, outside a fence (read once: tagLineEnd is not always inlined).
+      const lineFirst = fence === null ? text.charCodeAt(lineStart) : NONE;
       if (fence === null && this.paragraphHasTag) {
         // In a paragraph already known to hold a tag, a tag inside a line changes nothing (the
         // paragraph is scanned when it ends): its lines are followed to one that may end it.
         lineStart = this.followParagraph(lineStart);
         newline = this.followedNewline;
-      } else if (fence === null && text.charCodeAt(lineStart) === LF) {
-        // An empty line ends the paragraph: read at once, not jumped over (blank lines between tag lines).
-        newline = lineStart;
+        if (this.followedToTag) {
+          // It stopped at a tag line, matched already: the line is not read again.
+          this.tagLine(this.testedLineAt, this.testedLineKind);
+          if (newline === -1 || this.stopped) break;
+          lineStart = newline + 1;
+          continue;
+        }
+      } else if (lineFirst === LF) {
+        // An empty line ends the paragraph: taken at once, not jumped over nor read as a line (blank
+        // lines between tag lines).
+        this.flush();
+        if (this.stopped) break;
+        lineStart += 1;
+        continue;
+      } else if (lineFirst === LT && (newline = this.tagLineEnd(lineStart)) !== UNSEARCHED) {
+        // A line that is one tag, matched to its end by tagLineEnd, is taken at once, not jumped to
+        // (the jump would search for the tag it starts with) nor read again: tags separated by
+        // blank lines are nothing else (docs/decisions/0188).
+        this.tagLine(lineStart, this.testedLineKind);
+        if (this.stopped) break;
+        lineStart = newline + 1;
+        continue;
       } else {
         // Jump to the line holding the next thing that can matter.
         if (next < lineStart || nextFor !== fence) {
@@ -394,10 +436,8 @@ class TagScanner {
             // When a fence cursor would have to search: not if the tag is on this line (not the
             // last), which is read whatever follows (on a reply with a tag on every line, and no
             // fence, each search would read the whole text for nothing).
-            if (this.ticks3 < lineStart || this.tildes3 < lineStart) {
-              newline = tag === lineStart ? this.tagLineEnd(lineStart) : UNSEARCHED;
-              if (newline === UNSEARCHED) newline = text.indexOf("\n", lineStart);
-            }
+            // (tagLineEnd found no tag line here: the branch above took those it matches.)
+            if (this.ticks3 < lineStart || this.tildes3 < lineStart) newline = text.indexOf("\n", lineStart);
             next = newline >= 0 && tag < newline ? tag : Math.min(tag, this.ticks3From(lineStart), this.tildes3From(lineStart));
           } else next = fence.char === "`" ? this.ticks3From(lineStart) : this.tildes3From(lineStart);
           nextFor = fence;
@@ -406,10 +446,9 @@ class TagScanner {
         if (target > lineStart) {
           if (fence === null) this.skipProse(lineStart, target);
           lineStart = target;
-          newline = UNSEARCHED;
+          newline = fence === null ? this.tagLineEnd(lineStart) : UNSEARCHED;
         }
       }
-      if (newline === UNSEARCHED) newline = fence === null ? this.tagLineEnd(lineStart) : UNSEARCHED;
       if (newline === UNSEARCHED) newline = text.indexOf("\n", lineStart);
       const lineEnd = newline === -1 ? end : newline;
       if (this.fence !== null) {
@@ -427,10 +466,8 @@ class TagScanner {
           this.flush();
         } else {
           const kind = c === LT ? this.tagLineKind(first, lineEnd) : NONE;
-          if (kind !== NONE) {
-            this.flush();
-            if (!this.stopped) this.record(first, kind);
-          } else {
+          if (kind !== NONE) this.tagLine(first, kind);
+          else {
             if (this.paragraphStart < 0) this.paragraphStart = lineStart;
             this.paragraphEnd = lineEnd;
             if (this.aheadFrom(lineStart) < lineEnd) this.paragraphHasTag = true;
@@ -454,8 +491,9 @@ class TagScanner {
     const kind = candidateAt(text, at);
     if (kind === NONE) return UNSEARCHED;
     let after = at + (TAG_TEXT[kind] as string).length;
-    if (text.charCodeAt(after) === CR) after += 1;
-    if (text.charCodeAt(after) !== LF || !(this.lineTags ??= new TagMatcher(text)).is(at, kind)) return UNSEARCHED;
+    let c = text.charCodeAt(after);
+    if (c === CR) c = text.charCodeAt((after += 1));
+    if (c !== LF || !(this.lineTags ??= new TagMatcher(text)).is(at, kind)) return UNSEARCHED;
     this.testedLineAt = at;
     this.testedLineKind = kind;
     return after;
@@ -485,6 +523,12 @@ class TagScanner {
     this.testedLineAt = from;
     this.testedLineKind = kind;
     return kind;
+  }
+
+  /** A tag line, the tag at `start` of index `kind` in TAGS: it ends the open paragraph, and its tag is recorded. */
+  private tagLine(start: number, kind: number): void {
+    this.flush();
+    if (!this.stopped) this.record(start, kind);
   }
 
   /** Adds the tag at `start` (its index in TAGS `kind`) to those found, and stops the scan if that decides the outcome. */
@@ -531,14 +575,31 @@ class TagScanner {
   }
 
   /**
-   * The offset of the first `<` at or after `from` that may open a tag (text.length when none). The
-   * line pass only needs to stop at every line that holds a tag: stopping at one more line is
-   * harmless (the line is read as any other, and the paragraph scan matches tags in full), and
-   * matching each `<` in full here was a third of a reply with a tag on every line.
+   * The offset of the first `<` at or after `from` that may open a tag and has a `>` where that tag's
+   * would be (text.length when none). The line pass only needs to stop at every line that holds a
+   * tag: stopping at one more line is harmless (the line is read as any other, and the paragraph
+   * scan matches tags in full), and matching each `<` in full here was a third of a reply with a
+   * tag on every line. A `<` without its `>` (a `<p` line) is a miss: after MISSES in a row, each
+   * within CLOSE of the last, the next tag is found by its name's text (a TagMatcher of its own),
+   * which skips them all, and then by `<` again. On a reply of `<p` lines every line was a stop,
+   * and every paragraph one to follow line by line (docs/decisions/0188).
    */
   private nextTag(from: number): number {
     const text = this.text;
-    for (let i = text.indexOf("<", from); i !== -1; i = text.indexOf("<", i + 1)) if (mayBeTag(text, i)) return i;
+    for (let i = text.indexOf("<", from); i !== -1; i = text.indexOf("<", i + 1)) {
+      const kind = candidateAt(text, i);
+      if (kind === NONE) continue;
+      if (text.charCodeAt(i + (TAG_TEXT[kind] as string).length - 1) === GT) {
+        this.aheadMisses = 0;
+        return i;
+      }
+      this.aheadMisses = this.aheadLastMiss !== NONE && i - this.aheadLastMiss <= CLOSE ? this.aheadMisses + 1 : 0;
+      this.aheadLastMiss = i;
+      if (this.aheadMisses > MISSES) {
+        this.aheadMisses = 0;
+        return (this.aheadTags ??= new TagMatcher(text)).nextFrom(i + 1);
+      }
+    }
     return this.end;
   }
 
@@ -550,28 +611,46 @@ class TagScanner {
    */
   private followParagraph(from: number): number {
     const text = this.text;
+    // The first line, when it is one tag (as after a one-line paragraph on tag-dense replies):
+    // matched to its end by tagLineEnd, with no search for that end. Only the first: on every line
+    // of a paragraph of `<pz` lines the match cost more than the searches it saved.
+    const tagLineEnd = this.tagLineEnd(from);
+    if (tagLineEnd !== UNSEARCHED) {
+      this.followedNewline = tagLineEnd;
+      this.followedToTag = true;
+      this.shortLine = false;
+      return from;
+    }
+    // The text's end and the paragraph's end so far in locals: written to fields once, on the way out.
+    const textEnd = this.end;
+    let paragraphEnd = this.paragraphEnd;
     let at = from;
     let short = this.shortLine;
-    while (at < this.end) {
+    while (at < textEnd) {
       // Each character is read once on a line of a few (a reply of `<p` lines is nothing else):
       // the first after spaces and tabs, then the line end searched for from the next one on.
       let first = at;
       let c = text.charCodeAt(first);
       while (c === SPACE || c === TAB) c = text.charCodeAt((first += 1));
       const newline: number = c === LF ? first : short ? indexOfNear(text, LF, "\n", first + 1) : text.indexOf("\n", first + 1);
-      const end: number = newline === -1 ? this.end : newline;
+      const end: number = newline === -1 ? textEnd : newline;
       short = end - at <= NEAR;
-      if (first >= end || (c === LT && end - first >= SHORTEST_TAG && this.tagLineKind(first, end) !== NONE) || (c === CR && isBlankAt(text, first, end)) || (mayOpenFence(text, first, c) && fenceOpeningAt(text, at, end) !== null)) {
+      if (first >= end || (c === LT && end - first >= SHORTEST_TAG && this.tagLineKind(first, end) !== NONE) || (c === CR && isBlankAt(text, first, end)) || (mayOpenFence(text, first, c) && opensFenceAt(text, at, first, end, c))) {
+        this.paragraphEnd = paragraphEnd;
         this.followedNewline = newline;
+        // A tag line when tagLineKind said so of this line's `<` (it is asked of no other here).
+        this.followedToTag = this.testedLineAt === first && this.testedLineKind !== NONE;
         this.shortLine = short;
         return at;
       }
-      this.paragraphEnd = end;
+      paragraphEnd = end;
       at = end + 1;
     }
+    this.paragraphEnd = paragraphEnd;
     this.followedNewline = UNSEARCHED;
+    this.followedToTag = false;
     this.shortLine = short;
-    return this.end;
+    return textEnd;
   }
 
   /** The behind cursor moved to the first `<` at or after `from`. */
@@ -656,15 +735,30 @@ class TagScanner {
   private scanParagraph(from: number, to: number): void {
     const text = this.text;
     let limit = to - from > LONG_PARAGRAPH ? this.afterLastCandidate(from, to) : to;
-    let collectFrom = from;
-    let runs = 0;
     let cursor = from;
+    // A run followed by a run of its length (a code span, as nearly all are) is paired as found:
+    // no table, no pairing pass. The first run that is not starts the collection below, which
+    // pairs the rest as before (each pair is a run and the next of its length, so those before it
+    // are the same). A paragraph of code spans, one per line, read 1.3 times faster (docs/decisions/0188).
+    let collectFrom = this.tickFrom(from);
+    while (collectFrom < limit) {
+      const end = backtickRunEnd(text, collectFrom, limit);
+      const closer = this.tickFrom(end);
+      if (closer >= limit) break;
+      const closerEnd = backtickRunEnd(text, closer, limit);
+      if (closerEnd - closer !== end - collectFrom) break;
+      this.scanTags(cursor, collectFrom);
+      cursor = closerEnd;
+      collectFrom = this.tickFrom(closerEnd);
+    }
+    let runs = 0;
     let k = 0;
     // Collected here, not by a method of its own: with one, V8 sometimes compiled the collection for
     // the one long paragraph of a reply seen first, and later replies of short paragraphs read 1.6
     // times slower in 5 runs of 13 (docs/decisions/0159).
     for (;;) {
-      for (let i = this.tickFrom(collectFrom); i < limit; i = this.tickFrom(i)) {
+      // collectFrom is a run's start (the backtick cursor may be past it) or past limit.
+      for (let i = collectFrom; i < limit; i = this.tickFrom(i)) {
         let j = i + 1;
         while (j < limit && text.charCodeAt(j) === BACKTICK) j += 1;
         if (runs === this.runStart.length) this.growRuns();
@@ -694,21 +788,39 @@ class TagScanner {
         k = closer + 1;
       }
       if (!rest) break;
-      collectFrom = limit;
+      collectFrom = this.tickFrom(limit);
       limit = to;
     }
     this.scanTags(cursor, to);
   }
 
-  /** The end of the line (before `to`) that holds the last `<` in [from, to) that may open a tag; `from` when there is none. */
+  /**
+   * The end of the line (before `to`) that holds the last `<` in [from, to) that may open a tag; `from` when there is none.
+   * The line pass's ahead cursor holds the paragraph's first such `<` (it found the paragraph to hold one): the next are
+   * looked for forwards from it, a few at most, since a forward search reads several times faster than a backward one
+   * and the line pass reuses what it finds past `to` (a tag line followed by a MiB of ```x``` lines read it all
+   * backwards, docs/decisions/0188); when more lie in the paragraph, the last is looked for backwards from `to`.
+   */
   private afterLastCandidate(from: number, to: number): number {
     const text = this.text;
+    let last = this.aheadAt;
+    if (last >= from && last < to) {
+      for (let n = 0; n < FORWARD_CANDIDATES; n += 1) {
+        const next = this.aheadFrom(last + 1);
+        if (next >= to) return this.lineEndWithin(last, to);
+        last = next;
+      }
+    }
     for (let i = text.lastIndexOf("<", to - 1); i >= from; i = i > 0 ? text.lastIndexOf("<", i - 1) : -1) {
-      if (!mayBeTag(text, i)) continue;
-      const newline = text.indexOf("\n", i);
-      return newline === -1 || newline > to ? to : newline;
+      if (mayBeTag(text, i)) return this.lineEndWithin(i, to);
     }
     return from;
+  }
+
+  /** The end of the line holding `at`, at most `to`. */
+  private lineEndWithin(at: number, to: number): number {
+    const newline = this.text.indexOf("\n", at);
+    return newline === -1 || newline > to ? to : newline;
   }
 
   /**

@@ -233,3 +233,37 @@ describe("the classifier on short tag-dense lines", () => {
     for (const text of texts) same(text);
   });
 });
+
+// Round 9 (docs/decisions/0188): the line pass stops only at a `<` with its `>` where the tag's
+// would be and, past 64 close misses, finds the next tag by its name's text; a run followed by one
+// of its length is paired as found; a paragraph's last possible tag is found forwards from the
+// line pass's cursor; a line that may open a fence is read on from its third character.
+describe("the classifier's round-9 shortcuts", () => {
+  const newline = fc.constantFrom("\n", "\r\n");
+
+  it("tells fence openings from inline code in a paragraph that holds a tag as before: info strings with a backtick at every offset", () => {
+    const fenceLike = fc
+      .tuple(fc.constantFrom("", " ", "   ", "    ", "\t", " \t"), fc.constantFrom("```", "````", "~~~", "~~~~", "``````````````````"), fc.string({ unit: fc.constantFrom("x", " ", "`", "~", "\r"), maxLength: 12 }))
+      .map(([indent, run, info]) => indent + run + info);
+    const line = fc.oneof({ weight: 3, arbitrary: fenceLike }, { weight: 1, arbitrary: fc.constantFrom("<proposed_plan>", "</proposed_plan>", "x <plan_blocked> y", "`<proposed_plan>`", "text", "", "  ") });
+    const reply = fc.tuple(fc.constantFrom("x <proposed_plan>", "<plan_blocked> x", "text"), fc.array(line, { maxLength: 40 }), newline).map(([head, lines, nl]) => [head, ...lines].join(nl));
+    fc.assert(fc.property(reply, (text) => same(text)), { numRuns: 4000 });
+  });
+
+  it("pairs runs as found, then by the table, as before: equal neighbours, unequal ones, and runs cut by a paragraph's end", () => {
+    const run = fc.integer({ min: 1, max: 5 }).map((n) => "`".repeat(n));
+    const part = fc.oneof({ weight: 4, arbitrary: run }, { weight: 2, arbitrary: fc.constantFrom("<proposed_plan>", "</proposed_plan>", "<plan_blocked>", " a ", "x") }, { weight: 1, arbitrary: fc.constantFrom("\n", "\n\n", "\r\n") });
+    const reply = fc.tuple(fc.array(part, { maxLength: 80 }), fc.integer({ min: 1, max: 30 })).map(([parts, times]) => parts.join("").repeat(times));
+    fc.assert(fc.property(reply, (text) => same(text)), { numRuns: 3000 });
+  });
+
+  it("finds tags after crowds of `<` without their `>` as before, on the line pass's lines and in long paragraphs", () => {
+    const miss = fc.constantFrom("<p", "<pz", "</p", "<plan_b", "<proposed_plan ", "</plan_blocked", "<pxxxxxxxxxxxx>", "x <p");
+    const hit = fc.constantFrom("<proposed_plan>", "</proposed_plan>", "<plan_blocked>", "</plan_blocked>", "<proposed_plan> step", "`<plan_blocked>`", "x </proposed_plan> y", "```", "", "`");
+    const part = fc.oneof({ weight: 12, arbitrary: miss }, { weight: 1, arbitrary: hit });
+    const reply = fc
+      .tuple(fc.array(part, { minLength: 60, maxLength: 400 }), fc.constantFrom("\n", "\r\n", " ", "", "\n\n"), fc.boolean())
+      .map(([parts, sep, padded]) => (padded ? `${"words of a long first paragraph ".repeat(140)}\n\n` : "") + parts.join(sep));
+    fc.assert(fc.property(reply, (text) => same(text)), { numRuns: 2000 });
+  });
+});
