@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { ROW_GATES, admits } from "../../../src/core/report/gates.ts";
 import { REPORT_PATTERNS, type ReportPattern } from "../../../src/core/report/patterns.ts";
 import { REPLIES_DIR, replyFiles } from "./labelled.ts";
-import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8, SPLIT_9, committedSplit } from "./split.ts";
+import { HELD_OUT_SPLITS, committedSplit } from "./split.ts";
 import { seededRng } from "../../../src/core/random.ts";
 
 const rowOf = (id: string): ReportPattern => {
@@ -52,7 +52,7 @@ function generatedTexts(count: number): string[] {
 
 /** Dev replies only (no split's held-out portion): their lines, as a row would read them. */
 function devLines(): string[] {
-  const heldOut = new Set([SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8, SPLIT_9].flatMap((spec) => committedSplit(spec)));
+  const heldOut = new Set(HELD_OUT_SPLITS.flatMap((spec) => committedSplit(spec)));
   return replyFiles()
     .filter((file) => !heldOut.has(file))
     .flatMap((file) => readFileSync(join(REPLIES_DIR, file), "utf8").split("\n"));

@@ -24,6 +24,9 @@
  * - Split 9 (docs/decisions/0215): all replies 2600–2666, GitHub Copilot Chat, Claude Code, Roo Code and Copilot CLI sessions from six repositories
  *   not used before, labelled from the text alone, the analyzer never run on them. Sealed through round 8's rules,
  *   second-labelled whole and adjudicated blind (0216, 0217); scored and generated like the others since its one look (0218).
+ * Splits 8 and 9 are retired to dev since round 9 (docs/decisions/0219): looked at once each, they measure nothing
+ * fairly any more, and their replies are the best evidence of how new projects state unfinished work. Their lists and
+ * specs stay (SHA-pinned in split.test.ts) as history; `HELD_OUT_SPLITS` is splits 1–7.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -56,6 +59,12 @@ export const SPLIT_7: SplitSpec = { seed: 20261215, size: 95, first: 1800, last:
 export const SPLIT_8: SplitSpec = { seed: 20261217, size: 142, first: 2000, last: 2141, file: join(REPLIES_DIR, "test-split-8.txt") };
 // Split 9 is a whole batch too (size = pool), drawn over 2600–2666 (12p's range is 2600–2799; 67 were found and labelled).
 export const SPLIT_9: SplitSpec = { seed: 20261221, size: 67, first: 2600, last: 2666, file: join(REPLIES_DIR, "test-split-9.txt") };
+
+/** The held-out splits: scored and generated, never studied (split 1 is the frozen split the issue's bar is read on). */
+export const HELD_OUT_SPLITS: readonly SplitSpec[] = [SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7];
+
+/** Held out until their one look (0206, 0218), then retired to dev (docs/decisions/0219): history, not a portion. */
+export const RETIRED_SPLITS: readonly SplitSpec[] = [SPLIT_8, SPLIT_9];
 
 /** The splits no ordinary run may analyse, print or generate anything from, each until its own look. */
 export const SEALED_SPLITS: readonly SplitSpec[] = [];
