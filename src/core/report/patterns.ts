@@ -205,6 +205,33 @@ function notNeededHere(match: RegExpMatchArray): boolean {
   return !/^[^.;\n]{0,40}\b(?:since|because|as) (?:this|it|that) (?:was|is) (?:only|just|merely|purely) (?:a |an )?/i.test((match.input ?? "").slice(index, index + 60));
 }
 
+// --- Round 9 (docs/decisions/0220–0222): kinds of statement read from the retired splits 8 and 9 and the rest of dev ---
+/**
+ * Not a mechanism (docs/decisions/0220): a failure the clause gives as how something behaves — the effect of a cause
+ * ("causing the subsequent CODE to fail with …", "makes the build fail"), a case in a relative clause ("a tool whose
+ * output content fails to parse", "for real commits where the transcript lookup fails"), or one behaviour set against
+ * another ("fail assertions instead of panicking", "fail out of the box") — says what the code or the world does, not
+ * that this turn's work failed. Reads at most 60 characters before the match and 60 after.
+ */
+function notAMechanism(match: RegExpMatchArray): boolean {
+  const index = match.index ?? 0;
+  const input = match.input ?? "";
+  const before = input.slice(Math.max(0, index - 60), index);
+  if (/\b(?:caus(?:e|es|ed|ing)|mak(?:e|es|ing)|made|let(?:s|ting)?|forc(?:e|es|ed|ing)|expect(?:s|ed|ing)?)\s+(?:[^\s.;:]+\s+){0,4}to\s+$/i.test(before)) return false;
+  if (/\b(?:whose|where)\b[^.;:\n]{0,60}$/i.test(before)) return false;
+  const end = index + match[0].length;
+  return !/^[^.;\n]{0,40}?\b(?:instead of|rather than|out of the box)\b/i.test(input.slice(end, end + 60));
+}
+
+/**
+ * The agent's next step of the work waits on someone else's act or report, said without an imperative before it
+ * (docs/decisions/0221): "Let me know when you've pushed the tag", "Once pushed, I can create the GitHub release",
+ * "I'll assemble a single review once they report back. Standing by for their results.", "Once you have successfully
+ * logged in, tell me … and we will proceed with saving the keys" — work left, why it stopped, and what comes next
+ * (WAITS_ON_PERSON reads the imperative-first form). "Let me know when you are ready to begin" names no act done: not here.
+ */
+const WAITS_ON_REPORT = /\blet me know (?:when|once) (?:you(?:'ve| have)|it(?:'s| is| has been)|they(?:'ve| have)) (?:[a-z]+ly )?[a-z]+(?:ed|en|wn|t)\b|\b(?:once|when) (?:they|the (?:[\w-]+ )?(?:agents?|workers?|jobs?|builds?|runs?|reviews?|reviewers?|sub-?agents?)) (?:report back|finish|come back)\b|\bstanding by for (?:their|the|its|your) (?:results?|reports?|output|answers?|reply)\b|^\W*once (?:pushed|merged|deployed|approved|installed|published|tagged|logged in|signed in),? (?:I|we)(?:'ll| will| can)\b|\bonce you(?:'ve| have)? (?:[a-z]+ly )?[a-z]+(?:ed|en|t)(?: in)?\b[^.;\n]{0,60}\btell me\b[^.\n]{0,80}\b(?:and|then) (?:I|we)(?:'ll| will) (?:proceed|continue|go on|move on)\b/i;
+
 /** A blocker named as what is left, or the act it stopped (docs/decisions/0202). */
 const BLOCKER_NAMED = /\bthe (?:only |one |last |main |real )?(?:remaining )?blocker (?:is|was|here is)\b|^\W*(?:I )?(?:hit|ran into) a (?:snag|blocker|wall)\b|\b(?:prevented|blocked) (?:the |my |our )?(?:approval|approving|merge|merging|push|pushing|release|publishing)\b/i;
 
@@ -284,7 +311,7 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // write ("generate failing tests for P0", test-first) is work to do, not a failure (docs/decisions/0152).
   // Round 7 (docs/decisions/0195): nor a failure the same clause places in code the work did not touch ("both in the existing RingBuffer code", "(not our new
   // OrderedCollection)", "unrelated failing tests"): "unrelated" and "pre-existing" in the look-behind, the rest in the look-ahead.
-  { id: "unfinished.fails", group: "unfinished", scope: "clause", holds: (m) => notACase(m) && notMendedOrNamed(m) /* 0191 */, pattern: /(?<!\b(?:if|when|whenever|unless|before|until|would|could|might|will|can|may|should|must|why|how)\b[^.;\n]{0,60})(?<!(?:n't|\bnot|\bnever|\bno longer|\bother|\bunrelated|\bpre-?existing|\brather than|\binstead of|\bwithout)(?: (?:completely|entirely|fully|totally|ever|actually|just))? )(?<!\b(?:an?|any|each|every) [\w-]+ (?:that|which|who) (?:still )?)(?<!\b(?:the|that|this) [\w-]+ (?:one|option|approach|variant|alternative) )(?<!\b(?:fixed|fixes|fixing|resolved|addressed|repaired)(?: all| the| every| each| those| these| both)?(?: [\w-]+)? )(?<!\b(?:previously|formerly|originally|earlier|before|used to be)(?: \d+| [\w-]+)? )\b(?:fails|fail|failing)\b(?<!\b(?:generate|generates|generating|write|writes|writing|add|adds|adding|create|creates|creating|produce|produces|producing) (?:fails|fail|failing))(?! CODE| (?:gracefully|safely|closed|fast|early|loudly)\b)(?![^.\n]{0,80}\b(?:as (?:it )?did before|before my change|the same way before|pre-existing|already|unrelated|outside (?:the|our|this|my) (?:scope|task|work|change)|not caused by|(?:in|from|across) (?:other|unrelated) (?:parts|areas|modules|files|packages|places|components|suites|tests)\b|elsewhere\b|(?:in|from) (?:the )?existing\b|not (?:related to|caused by|part of) (?:our|my|the|this|these)\b|not (?:our|my) (?:new|own)\b))|\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|some|several|a few) failures? in\b(?! other\b| unrelated\b)(?![^.\n]{0,120}\b(?:pre-existing|unrelated|outside (?:the|our|this|my) (?:scope|task|work|change)|not caused by))/i },
+  { id: "unfinished.fails", group: "unfinished", scope: "clause", holds: (m) => notACase(m) && notMendedOrNamed(m) /* 0191 */ && notAMechanism(m) /* 0220 */, pattern: /(?<!\b(?:if|when|whenever|unless|before|until|would|could|might|will|can|may|should|must|why|how)\b[^.;\n]{0,60})(?<!(?:n't|\bnot|\bnever|\bno longer|\bother|\bunrelated|\bpre-?existing|\brather than|\binstead of|\bwithout)(?: (?:completely|entirely|fully|totally|ever|actually|just))? )(?<!\b(?:an?|any|each|every) [\w-]+ (?:that|which|who) (?:still )?)(?<!\b(?:the|that|this) [\w-]+ (?:one|option|approach|variant|alternative) )(?<!\b(?:fixed|fixes|fixing|resolved|addressed|repaired)(?: all| the| every| each| those| these| both)?(?: [\w-]+)? )(?<!\b(?:previously|formerly|originally|earlier|before|used to be)(?: \d+| [\w-]+)? )\b(?:fails|fail|failing)\b(?<!\b(?:generate|generates|generating|write|writes|writing|add|adds|adding|create|creates|creating|produce|produces|producing) (?:fails|fail|failing))(?! CODE| (?:gracefully|safely|closed|fast|early|loudly)\b)(?![^.\n]{0,80}\b(?:as (?:it )?did before|before my change|the same way before|pre-existing|already|unrelated|outside (?:the|our|this|my) (?:scope|task|work|change)|not caused by|(?:in|from|across) (?:other|unrelated) (?:parts|areas|modules|files|packages|places|components|suites|tests)\b|elsewhere\b|(?:in|from) (?:the )?existing\b|not (?:related to|caused by|part of) (?:our|my|the|this|these)\b|not (?:our|my) (?:new|own)\b))|\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|some|several|a few) failures? in\b(?! other\b| unrelated\b)(?![^.\n]{0,120}\b(?:pre-existing|unrelated|outside (?:the|our|this|my) (?:scope|task|work|change)|not caused by))/i },
   // A count short of the whole: "three of six", "5 of the 7", "4/7 tasks", "half of", "the first half".
   // Checker errors present now: "there are many linting errors", "There are still 3 type errors", "the same linter errors
   // remain in core.py" ("No linting issues remain" is none) — the state of the
@@ -442,4 +469,10 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   { id: "permission.good", group: "permission", scope: "ending", pattern: /(?:^|[.!?)]\s+)(?:good|ok|okay|fine|right)\?\s*$/i },
   // A finished act said noun first (docs/decisions/0203): "Merge committed as 932a360.", "Fix pushed to main" (as "Commit landed as").
   { id: "complete.noun-committed", group: "complete", scope: "claim", pattern: /^\W*(?:the )?(?:merge|commit|change|fix|rebase|revert|patch|branch)(?:e?s)? (?:committed|pushed|merged|applied) (?:as|to|in|at|on)\b/i },
+  // --- Round 9 (docs/decisions/0220–0222) -----------------------------------------------------------------------------
+  // The next step waits on someone else's act or report, said without an imperative first (WAITS_ON_REPORT, 0221): work
+  // left, its reason, its next step.
+  { id: "unfinished.waits-on-report", group: "unfinished", scope: "clause", holds: notAfterIf, pattern: WAITS_ON_REPORT },
+  { id: "reason.waits-on-report", group: "reason", scope: "clause", holds: notAfterIf, pattern: WAITS_ON_REPORT },
+  { id: "next.waits-on-report", group: "next", scope: "clause", holds: notAfterIf, pattern: WAITS_ON_REPORT },
 ];

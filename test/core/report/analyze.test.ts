@@ -439,6 +439,19 @@ describe("the pattern table", () => {
     ["The fix would remove the packages line.", []],
     ["I started adding it but there's one linter error to fix.", ["unfinished.errors-left", "reason.cause"]],
     ["There's one formatting error that needs to be fixed.", ["unfinished.errors-left", "reason.cause"]],
+    // docs/decisions/0220: a failure given as a mechanism (an effect, a case in a relative clause, one behaviour against another).
+    ["Lag across nodes causes the next query to fail with a timeout.", ["reason.cause", "next.step"]],
+    ["The build fails on the type check.", ["unfinished.fails", "reason.cause"]],
+    ["A tool whose output fails to parse has no test.", ["reason.cause"]],
+    ["Missing values fail assertions instead of panicking.", ["reason.cause"]],
+    ["Brew's bottles fail out of the box on NixOS.", ["reason.cause"]],
+    // docs/decisions/0221: the next step waits on someone else's act or report; "when you are ready" names no act, "if" offers.
+    ["Let me know when you've pushed the tag.", ["unfinished.waits-on-report", "reason.waits-on-report", "next.waits-on-report"]],
+    ["Let me know when you are ready to begin.", []],
+    ["Once pushed, I can create the GitHub release.", ["next.step", "unfinished.waits-on-report", "reason.waits-on-report", "next.waits-on-report"]],
+    ["Standing by for their results.", ["unfinished.waits-on-report", "reason.waits-on-report", "next.waits-on-report"]],
+    ["Once you have logged in, tell me and we will proceed with saving the keys.", ["next.step", "permission.soft", "unfinished.waits-on-report", "reason.waits-on-report", "next.waits-on-report"]],
+    ["If you want, let me know when you've pushed the tag.", []],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
