@@ -43,7 +43,8 @@ export const ROW_GATES: ReadonlyMap<string, Gate> = new Map<string, Gate>([
   ["unfinished.pending", ["pending"]],
   // Every form opens "still ".
   ["unfinished.still", ["still "]],
-  ["unfinished.deferred", ["later", "left", "deferred", "postponed", "parked"]],
+  // … or "be addressed during Phase 6", "in a later pass" (docs/decisions/0222).
+  ["unfinished.deferred", ["later", "left", "deferred", "postponed", "parked", "during", "in phase", "in step", "in stage", "in milestone", "in sprint", "in a follow-up", "in a separate", "in a future", "in the next"]],
   // A clause that opens "except", "apart from", "save for", "other than", or "… but one".
   ["unfinished.except", ["except", "apart from", "save for", "other than", " but "]],
   ["unfinished.handed-back", ["you", "leav", "left"]],

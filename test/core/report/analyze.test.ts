@@ -452,6 +452,15 @@ describe("the pattern table", () => {
     ["Standing by for their results.", ["unfinished.waits-on-report", "reason.waits-on-report", "next.waits-on-report"]],
     ["Once you have logged in, tell me and we will proceed with saving the keys.", ["next.step", "permission.soft", "unfinished.waits-on-report", "reason.waits-on-report", "next.waits-on-report"]],
     ["If you want, let me know when you've pushed the tag.", []],
+    // docs/decisions/0222: a stage of this turn's work said not done — a requirement not met, the first person's "have not … yet",
+    // "we'll … next", a fix deferred to a named later stage; a figure under its budget, or another's "has not … yet", is not.
+    ["772,023 tokens, which is slightly over the 750,000 token target.", ["unfinished.target"]],
+    ["Coverage is 3 points short of the 90 % goal.", ["unfinished.target"]],
+    ["The bundle is 40 KB under the 50 KB budget.", []],
+    ["I have not redeployed the plugin into Barnaby or rerun the direct app-side scenario yet.", ["unfinished.not", "next.step"]],
+    ["The file has not been added yet.", []],
+    ["We'll add the actual radial layout next.", ["unfinished.next", "next.step"]],
+    ["3 failures - can be addressed during Phase 6 integration.", ["unfinished.deferred"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
