@@ -445,6 +445,10 @@ describe("the pattern table", () => {
     ["A tool whose output fails to parse has no test.", ["reason.cause"]],
     ["Missing values fail assertions instead of panicking.", ["reason.cause"]],
     ["Brew's bottles fail out of the box on NixOS.", ["reason.cause"]],
+    // … and a leftover kept by choice or named unrelated; one that is neither is still work left.
+    ['Two intentional "restore" mentions remain, on purpose:', []],
+    ["Unrelated `.entire/` and `.github/hooks/` remain uncommitted.", []],
+    ["Two failing tests remain.", ["unfinished.remaining", "unfinished.fails", "reason.cause"]],
     // docs/decisions/0221: the next step waits on someone else's act or report; "when you are ready" names no act, "if" offers.
     ["Let me know when you've pushed the tag.", ["unfinished.waits-on-report", "reason.waits-on-report", "next.waits-on-report"]],
     ["Let me know when you are ready to begin.", []],
@@ -461,6 +465,7 @@ describe("the pattern table", () => {
     ["The file has not been added yet.", []],
     ["We'll add the actual radial layout next.", ["unfinished.next", "next.step"]],
     ["3 failures - can be addressed during Phase 6 integration.", ["unfinished.deferred"]],
+    ["Because of this limitation, I cannot perform a git pull on your behalf.", ["unfinished.cannot", "reason.cause"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
