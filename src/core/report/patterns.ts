@@ -491,6 +491,10 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   { id: "unfinished.waits-on-report", group: "unfinished", scope: "clause", holds: notAfterIf, pattern: WAITS_ON_REPORT },
   { id: "reason.waits-on-report", group: "reason", scope: "clause", holds: notAfterIf, pattern: WAITS_ON_REPORT },
   { id: "next.waits-on-report", group: "next", scope: "clause", holds: notAfterIf, pattern: WAITS_ON_REPORT },
+  // The result launched and handed over to try, the claim side of 0221's hand-over: "Running now.", "Running (pid 5558).",
+  // "The tray is running (PID 123039)", "The new one … is running now", "Ready to test!", "Try now:" (a check, build or job
+  // "running now" is under way, not delivered).
+  { id: "complete.launched", group: "complete", scope: "claim", pattern: /^\W*(?:(?:it's|it is|now) )?running(?: now)?(?: \(pid \d+\))?\s*[.!](?:\s|$)|^\W*ready to (?:test|try)\b|^\W*try (?:it )?now\s*[:!.]?\s*$|\b(?:is|are) (?:now )?running (?:now\b|\(pid \d+\))(?<!\b(?:CI|builds?|jobs?|tests?|checks?|workflows?|pipelines?|suites?|deploy(?:ment)?s?|migrations?|runs?|agents?|scans?|installs?) (?:is|are) (?:now )?running (?:now|\(pid \d+\)))/i },
   // A requirement the reply states as not met (docs/decisions/0222): a figure over its target or short of it — "772,023 tokens,
   // which is slightly over the 750,000 token target", "3 points short of the 90 % goal" (a number is required: "requests over
   // the limit are blocked" describes a rate limiter).

@@ -456,6 +456,12 @@ describe("the pattern table", () => {
     ["Standing by for their results.", ["unfinished.waits-on-report", "reason.waits-on-report", "next.waits-on-report"]],
     ["Once you have logged in, tell me and we will proceed with saving the keys.", ["next.step", "permission.soft", "unfinished.waits-on-report", "reason.waits-on-report", "next.waits-on-report"]],
     ["If you want, let me know when you've pushed the tag.", []],
+    // … and its claim side: the result launched and handed over to try; a check or job running now is under way.
+    ["Running (pid 5558).", ["complete.launched"]],
+    ["Ready to test!", ["complete.launched"]],
+    ["The tray is running (PID 123039) and the timer is disabled.", ["complete.launched"]],
+    ["CI is running now; I'll report back.", []],
+    ["Running the tests now.", []],
     // docs/decisions/0222: a stage of this turn's work said not done — a requirement not met, the first person's "have not … yet",
     // "we'll … next", a fix deferred to a named later stage; a figure under its budget, or another's "has not … yet", is not.
     ["772,023 tokens, which is slightly over the 750,000 token target.", ["unfinished.target"]],
