@@ -491,6 +491,10 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   { id: "unfinished.waits-on-report", group: "unfinished", scope: "clause", holds: notAfterIf, pattern: WAITS_ON_REPORT },
   { id: "reason.waits-on-report", group: "reason", scope: "clause", holds: notAfterIf, pattern: WAITS_ON_REPORT },
   { id: "next.waits-on-report", group: "next", scope: "clause", holds: notAfterIf, pattern: WAITS_ON_REPORT },
+  // The diagnosis goes on: the next result is what will tell (0221) — "This will pinpoint exactly where the initialization is
+  // failing", "That'll tell us whether our restructure is actually being exercised", "This should help us understand exactly
+  // what's happening" (a wh-word: the investigation's open question, not what a feature will show).
+  { id: "unfinished.awaits-result", group: "unfinished", scope: "clause", holds: notAfterIf, pattern: /\b(?:this|that|it|which|these|the [\w-]+(?: [\w-]+)?)(?:'ll| will| should| would) (?:help us (?:understand|identify|pinpoint|narrow down|figure out|determine)|(?:tell|show) us (?:exactly )?(?:whether|where|what|which|why|if|how)|give us the (?:exact )?(?:information|info|details|data) (?:we need|to)|pinpoint (?:exactly )?(?:where|what|which|why|whether))\b/i },
   // The result launched and handed over to try, the claim side of 0221's hand-over: "Running now.", "Running (pid 5558).",
   // "The tray is running (PID 123039)", "The new one … is running now", "Ready to test!", "Try now:" (a check, build or job
   // "running now" is under way, not delivered).

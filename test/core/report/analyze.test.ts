@@ -456,6 +456,10 @@ describe("the pattern table", () => {
     ["Standing by for their results.", ["unfinished.waits-on-report", "reason.waits-on-report", "next.waits-on-report"]],
     ["Once you have logged in, tell me and we will proceed with saving the keys.", ["next.step", "permission.soft", "unfinished.waits-on-report", "reason.waits-on-report", "next.waits-on-report"]],
     ["If you want, let me know when you've pushed the tag.", []],
+    // … the diagnosis going on, the next result what will tell (a wh-word: not what a feature will show).
+    ["This will pinpoint exactly where the initialization is failing.", ["reason.cause", "unfinished.awaits-result"]],
+    ["That'll tell us whether our restructure is actually being exercised.", ["unfinished.awaits-result"]],
+    ["The dashboard will show us the error rate.", ["reason.cause"]],
     // … and its claim side: the result launched and handed over to try; a check or job running now is under way.
     ["Running (pid 5558).", ["complete.launched"]],
     ["Ready to test!", ["complete.launched"]],
