@@ -79,6 +79,11 @@ describe("the analyzer's cheap gates", () => {
       "unfinished.waits-on-person": "fbbb691a",
       "reason.waits-on-person": "fbbb691a",
       "next.waits-on-person": "fbbb691a",
+      "unfinished.waits-on-report": "784ea2bc",
+      "reason.waits-on-report": "784ea2bc",
+      "next.waits-on-report": "784ea2bc",
+      "unfinished.awaits-result": "8b203b38",
+      "unfinished.target": "bb83a40f",
       "reason.cause": "962c9480",
       "reason.status": "3c04be69",
     });
