@@ -1,7 +1,7 @@
 /**
  * Dev replies only, grouped by the project they came from, for the unfinished-reader experiment (docs/decisions/0197).
- * The held-out splits 1–9 (test/core/report/split.ts) are dropped by name before any reply text is read — split 9's
- * sealed list is read only as names, as `withoutSealed` reads it — and `assertDevOnly` fails the run if a held-out name
+ * The held-out splits 1–7 (test/core/report/split.ts; 8 and 9 are dev since 0219) are dropped by name before any reply
+ * text is read — a sealed list is read only as names, as `withoutSealed` reads it — and `assertDevOnly` fails the run if a held-out name
  * ever reaches training or scoring.
  */
 import { readFileSync } from "node:fs";
@@ -9,11 +9,11 @@ import { join } from "node:path";
 import { parse } from "yaml";
 import { seededRng } from "../../src/core/random.ts";
 import { type LabelledReply, REPLIES_DIR, labelledReply } from "../../test/core/report/labelled.ts";
-import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8, SPLIT_9, committedSplit, withoutSealed } from "../../test/core/report/split.ts";
+import { HELD_OUT_SPLITS, committedSplit, withoutSealed } from "../../test/core/report/split.ts";
 
-/** Every held-out reply name (splits 1–9), read from the committed split lists. */
+/** Every held-out reply name (splits 1–7), read from the committed split lists. */
 export function heldOutNames(): ReadonlySet<string> {
-  return new Set([SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8, SPLIT_9].flatMap((spec) => committedSplit(spec)));
+  return new Set(HELD_OUT_SPLITS.flatMap((spec) => committedSplit(spec)));
 }
 
 /** Throws if any of the replies is held out: the one guard every training and scoring path goes through. */
@@ -22,7 +22,7 @@ export function assertDevOnly(replies: readonly { file: string }[], heldOut: Rea
   if (leaked.length > 0) throw new Error(`unfinished reader: ${leaked.length} held-out replies reached a dev-only path`);
 }
 
-/** The dev replies (labels.yaml minus splits 1–9), their texts read only after the held-out names are dropped. */
+/** The dev replies (labels.yaml minus splits 1–7), their texts read only after the held-out names are dropped. */
 export function loadDevReplies(heldOut: ReadonlySet<string> = heldOutNames()): LabelledReply[] {
   const labels = parse(readFileSync(join(REPLIES_DIR, "labels.yaml"), "utf8")) as Record<string, Record<string, unknown>>;
   // withoutSealed as well, so the repo's own guard for the sealed split stands even if a list changes.

@@ -43,7 +43,8 @@ export const ROW_GATES: ReadonlyMap<string, Gate> = new Map<string, Gate>([
   ["unfinished.pending", ["pending"]],
   // Every form opens "still ".
   ["unfinished.still", ["still "]],
-  ["unfinished.deferred", ["later", "left", "deferred", "postponed", "parked"]],
+  // … or "be addressed during Phase 6", "in a later pass" (docs/decisions/0222).
+  ["unfinished.deferred", ["later", "left", "deferred", "postponed", "parked", "during", "in phase", "in step", "in stage", "in milestone", "in sprint", "in a follow-up", "in a separate", "in a future", "in the next"]],
   // A clause that opens "except", "apart from", "save for", "other than", or "… but one".
   ["unfinished.except", ["except", "apart from", "save for", "other than", " but "]],
   ["unfinished.handed-back", ["you", "leav", "left"]],
@@ -54,6 +55,14 @@ export const ROW_GATES: ReadonlyMap<string, Gate> = new Map<string, Gate>([
   ["reason.waits-on-person", ["i'll", "i will", "still running"]],
   ["next.waits-on-person", ["i'll", "i will", "still running"]],
   // A cause word: each of the row's words, or a part of it ("fail" for fails/failed/failing, "cap" for caps).
+  // WAITS_ON_REPORT (three rows, docs/decisions/0221): "let me know when/once …", "once/when they …", "standing by for …".
+  ["unfinished.waits-on-report", ["let me know", "once", "when", "standing by"]],
+  ["reason.waits-on-report", ["let me know", "once", "when", "standing by"]],
+  ["next.waits-on-report", ["let me know", "once", "when", "standing by"]],
+  // "help/tell/show/give us …" or "pinpoint …" (0221).
+  ["unfinished.awaits-result", ["help us", "tell us", "show us", "give us", "pinpoint"]],
+  // Every match ends on its target word (0222).
+  ["unfinished.target", ["target", "goal", "budget", "limit", "cap", "threshold", "requirement"]],
   ["reason.cause", ["wait", "pause", "because", "since", "due to", "caused by", "blocked", "require", "need", "missing", "fail", "error", "denied", "refuse", "expired", "offline", "without", "ran out", "timed out", "times out", "limit", "cap", "policy", "given the", "couldn't", "could not", "can't", "cannot", "unable", "don't have", "do not have", "would lock", "is down", "isn't", "is not", "aren't", "are not", "not yet"]],
   // "returns 401", "responded with 503", "(403)", "exit code 1".
   ["reason.status", ["return", "respond", "answer", "(4", "(5", "exit"]],

@@ -11,7 +11,7 @@ import { loadSplit8RestRelabels } from "./relabel-split8-rest.ts";
 // Adjudication of split 8's label disagreements (docs/decisions/0205): a third, blind labelling of the five replies on
 // which labels.yaml (first) and the second labelling (relabel-split8.yaml, ADR 0184, with relabel-split8-rest.yaml,
 // ADR 0200) differ, and the majority of the three per disputed field. Labels only: nothing here runs the analyzer, and
-// split 8 stays sealed. The majority was applied to labels.yaml in its own commit; `first` is labels.yaml before that
+// split 8 stayed sealed until its look (0206; dev since 0219). The majority was applied to labels.yaml in its own commit; `first` is labels.yaml before that
 // (firstLabelling with SPLIT8_ADJUDICATED).
 
 // The seven disputed fields as ADR 0200 handed them to the third labeller (file then field order).

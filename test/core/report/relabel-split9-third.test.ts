@@ -10,7 +10,7 @@ import { SPLIT_9, committedSplit } from "./split.ts";
 
 // Adjudication of split 9's label disagreements (docs/decisions/0217): a third, blind labelling of the eight replies on
 // which labels.yaml (first) and the second labelling (relabel-split9.yaml, ADR 0216) differ, and the majority of the
-// three per disputed field. Labels only: nothing here runs the analyzer, and split 9 stays sealed. The majority is
+// three per disputed field. Labels only: nothing here runs the analyzer, and split 9 stayed sealed until its look (0218; dev since 0219). The majority is
 // applied to labels.yaml in its own commit; `first` is labels.yaml before that (firstLabelling with SPLIT9_ADJUDICATED).
 
 // The eleven disputed fields as ADR 0216 handed them to the third labeller (file then field order).

@@ -2,11 +2,12 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadLabelledReplies, replyFiles } from "./labelled.ts";
-import { SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8, SPLIT_9, SPLIT_10, SEALED_SPLITS, type SplitSpec, committedSplit, drawPool, drawSplit, withoutSealed } from "./split.ts";
+import { HELD_OUT_SPLITS, RETIRED_SPLITS, SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8, SPLIT_9, SPLIT_10, SEALED_SPLITS, type SplitSpec, committedSplit, drawPool, drawSplit, withoutSealed } from "./split.ts";
 
 // Each split file's digest when it was frozen: any edit to it, by hand or by a new draw, fails here.
 // The last column is the least size a split may have: split 3 (0123) is 40 of the 60 replies found in time; split 7
-// (0165) is 95 after the 15 replies of a project dev batch E shares were moved to dev.
+// (0165) is 95 after the 15 replies of a project dev batch E shares were moved to dev. Splits 8 and 9 are retired to dev
+// (0219) but their lists stay pinned as drawn: history of what their one looks measured.
 const FROZEN: Array<[string, SplitSpec, string, string, number]> = [
   ["split 1 (docs/decisions/0090)", SPLIT_1, "62aef7f9eadbcbe081f34ae4ce7e70d160dd91d7ad0f118d9a2864e08e6b239e", "001–312", 50],
   ["split 2 (docs/decisions/0121)", SPLIT_2, "e68a91ee3f6a1cdca6e53f5081b584489551b1f7d4c3e5becbd46487d8ff5f6c", "313–437", 50],
@@ -73,7 +74,12 @@ it("split 10 (docs/decisions/0223) is sealed: withoutSealed drops every one of i
   expect(withoutSealed(all).map((reply) => reply.file)).toEqual(all.filter((reply) => !split10.has(reply.file)).map((reply) => reply.file));
 });
 
-it("the held-out splits do not overlap", () => {
+it("the held-out, retired and sealed splits do not overlap", () => {
   const all = [SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8, SPLIT_9, SPLIT_10].flatMap((spec) => committedSplit(spec));
   expect(all.length).toBe(new Set(all).size);
+});
+
+it("holds splits 1–7 out and splits 8 and 9 retired to dev (docs/decisions/0219)", () => {
+  expect(HELD_OUT_SPLITS).toEqual([SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7]);
+  expect(RETIRED_SPLITS).toEqual([SPLIT_8, SPLIT_9]);
 });

@@ -2,6 +2,7 @@
  * The checks every third, blind labelling of a split's disputed replies answers (docs/decisions/0183, 0205, 0217):
  * one field set per disputed reply, the majority as pinned, labels.yaml holding it, the third beside the settled
  * fields, and ADR 0089's consistency. Each split's test file pins its own tables and calls this inside its describe.
+ * Splits 8 and 9 are dev since 0219; their labelling tests stay as the record of how their labels were settled.
  */
 import { expect, it } from "vitest";
 import { BOOLEAN_FIELDS, type BooleanField } from "./labelled.ts";
