@@ -27,7 +27,7 @@
  * `analyzeFinalReport(result.firstLine).statesUnfinished`: the fields compose.
  */
 import { TokenCounter, countTokens } from "../tokens.ts";
-import { clausesOf, firstWordAt, firstWordChar, hasDigit, isDoneLabel, isListItem, isNarrationOrQuestion, sentencesOf, singleClause, stepsNamed } from "./clauses.ts";
+import { clausesOf, firstWordAt, hasDigit, isDoneLabel, isListItem, isNarrationOrQuestion, sentencesOf, singleClause, stepsNamed } from "./clauses.ts";
 import { ASK_LEAD_IN, contentStatements, endsInS } from "./content.ts";
 import { type EditBlocks, editBlocks } from "./edits.ts";
 import { ROW_GATES, admits } from "./gates.ts";
@@ -74,14 +74,37 @@ const UNCHECKED_ITEM = /^\s*[-*+] \[ \]/;
 /** A line that introduces a plan or a proposal: the list after it proposes work, it does not report it. */
 const PLAN_INTRO = /\b(?:plan|propos\w*|approach|options?|steps|would|I'd|could|should|must|needs? to|to ensure)\b[^:\n]{0,80}:\s*$/i;
 
+/** Whether a line introduces a plan (PLAN_INTRO ends in a colon: a line without one skips the expression). */
+const isPlanIntro = (line: string): boolean => line.includes(":") && PLAN_INTRO.test(line);
+
 /** The lines, less the items of a list that a plan line ("To fix it we should:") introduces. */
 function withoutPlanItems(lines: readonly string[]): string[] {
   const out: string[] = [];
   let inPlan = false;
   for (const line of lines) {
-    if (PLAN_INTRO.test(line)) inPlan = true;
+    if (isPlanIntro(line)) inPlan = true;
     else if (inPlan && isListItem(line)) continue;
     else inPlan = false;
+    out.push(line);
+  }
+  return out;
+}
+
+/**
+ * The last `keep` lines of withoutPlanItems(lines from `from` on, less those in `skip`): all that the claim zone and the
+ * status zone read of the last paragraph. Read forward as withoutPlanItems reads, keeping only those lines, so a last
+ * paragraph of thousands of lines is not copied three times (docs/decisions/0193).
+ */
+function lastParagraphTail(lines: readonly string[], from: number, skip: ReadonlySet<string>, keep: number): string[] {
+  const out: string[] = [];
+  let inPlan = false;
+  for (let i = from; i < lines.length; i += 1) {
+    const line = lines[i] as string;
+    if (skip.size > 0 && skip.has(line)) continue;
+    if (isPlanIntro(line)) inPlan = true;
+    else if (inPlan && isListItem(line)) continue;
+    else inPlan = false;
+    if (out.length === keep) out.shift();
     out.push(line);
   }
   return out;
@@ -164,6 +187,13 @@ function endsWithColon(line: string): boolean {
   return line[k] === ":";
 }
 
+/** Whether the first word character of `line` is a b or an o, either case: BEFORE_HEADING's every form opens so. */
+function opensWithBOrO(line: string): boolean {
+  const at = firstWordAt(line);
+  const c = at === -1 ? 0 : line.charCodeAt(at) | 32;
+  return c === 98 || c === 111;
+}
+
 /** The statements, less the items of a list that a hypothesis line (HYPOTHESIS_INTRO) or a before-the-change heading (BEFORE_HEADING) introduces. */
 function withoutHypothesisItems(statements: readonly string[]): readonly string[] {
   let out: string[] | undefined;
@@ -171,7 +201,7 @@ function withoutHypothesisItems(statements: readonly string[]): readonly string[
   for (let i = 0; i < statements.length; i += 1) {
     const line = statements[i] as string;
     const item = inList && isListItem(line);
-    if (!item) inList = (endsWithColon(line) && HYPOTHESIS_INTRO.test(line.slice(-200))) || (line.length <= 60 && "bBoO".includes(firstWordChar(line) || "-") && BEFORE_HEADING.test(line));
+    if (!item) inList = (endsWithColon(line) && HYPOTHESIS_INTRO.test(line.slice(-200))) || (line.length <= 60 && opensWithBOrO(line) && BEFORE_HEADING.test(line));
     if (item) out ??= statements.slice(0, i);
     else out?.push(line);
   }
@@ -196,7 +226,9 @@ function statementClauses(statement: string): string {
 
 /** Statements' clause texts (statementClauses) joined by newlines, the empty ones left out: allClauses of those statements. */
 function joinClauses(texts: readonly string[]): string {
-  return texts.filter((text) => text !== "").join("\n");
+  // Most statements have a clause: then the texts are joined as they are, without a filtered copy.
+  for (const text of texts) if (text === "") return texts.filter((kept) => kept !== "").join("\n");
+  return texts.join("\n");
 }
 
 /**
@@ -288,7 +320,8 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
   const ask = endingStart !== lastStart ? -1 : Math.max(askBefore(lines, lastStart), menuBefore(lines, lastStart));
   const ending = ask === -1 ? joinedTail(lines, endingStart, lines.length, 3000) : `${(lines[ask] as string).slice(0, 300)}\n${joinedTail(lines, lastStart, lines.length, 3000)}`;
   const midTask = endsMidTask(prose);
-  const lastParagraph = withoutPlanItems(lines.slice(lastStart).filter((line) => !contentText.has(line)));
+  // Only its last six lines are read: the claim zone's, and outsideZone's.
+  const lastParagraph = lastParagraphTail(lines, lastStart, contentText, 6);
   const segment = midTask ? -1 : lastActionAnnounced(statements);
   const claimLines = midTask ? [] : [...withoutPlanItems(statements.slice(0, 3)), ...(segment >= 3 ? withoutPlanItems(statements.slice(segment, segment + 2)) : []), ...lastParagraph.slice(-6)];
   const claim = claimLines.flatMap((line) => clausesOf(line.slice(0, 2000))).filter((clause) => !isNarrationOrQuestion(clause) && !PREMISE.test(clause) && !isDefectLabel(clause));

@@ -22,7 +22,7 @@
  *
  * One pass over the statements, each tested against a few bounded expressions: linear.
  */
-import { isListItem } from "./clauses.ts";
+import { isListItem, isSpaceCode } from "./clauses.ts";
 
 /**
  * A question put to the person whose options follow ("Would you like me to:", "Do you want to:",
@@ -99,6 +99,18 @@ function markDesignTables(statements: readonly string[], content: boolean[]): vo
   }
 }
 
+/** Whether one of the first four characters is ">" (QUOTE_LINE's mark must be there). */
+function gtInFirstFour(line: string): boolean {
+  return line.charCodeAt(0) === 62 || line.charCodeAt(1) === 62 || line.charCodeAt(2) === 62 || line.charCodeAt(3) === 62;
+}
+
+/** The code of the last character of `line` that is not white space (`line.trimEnd().at(-1)`), or -1. */
+function lastNonSpace(line: string): number {
+  let k = line.length - 1;
+  while (k >= 0 && isSpaceCode(line.charCodeAt(k))) k -= 1;
+  return k < 0 ? -1 : line.charCodeAt(k);
+}
+
 /** A block is the list items and table rows after its intro (blank lines between them allowed). */
 const isBlockLine = (line: string): boolean => isListItem(line) || isTableRow(line);
 
@@ -125,16 +137,15 @@ function markBlocks(statements: readonly string[], content: boolean[], intros: A
       continue;
     }
     block = false;
-    // QUOTE_LINE needs a ">" within the first four characters: a cheap test first (docs/decisions/0187).
-    const mark = line.indexOf(">");
-    if (mark !== -1 && mark <= 3 && QUOTE_LINE.test(line) && !CALLOUT.test(line)) {
+    // QUOTE_LINE needs a ">" within the first four characters: a cheap test first (docs/decisions/0187), read as codes (0193).
+    if (gtInFirstFour(line) && QUOTE_LINE.test(line) && !CALLOUT.test(line)) {
       content[i] = true;
       if (intros.at(-1)?.id !== "content.quote") intros.push({ id: "content.quote", clause: line.slice(0, 200) });
       continue;
     }
-    // Every intro ends with a colon, or with "findings": most lines skip the rows.
-    const tail = line.trimEnd();
-    const intro = line.length > 400 || !(tail.endsWith(":") || (endsInS(tail) && FINDINGS_TAIL.test(tail))) ? undefined : CONTENT_INTROS.find((row) => row.pattern.test(line));
+    // Every intro ends with a colon, or with "findings": most lines skip the rows. The last character but white space is
+    // the trimmed line's last; trailing white space changes neither endsInS nor FINDINGS_TAIL (docs/decisions/0193).
+    const intro = line.length > 400 || !(lastNonSpace(line) === 58 || (endsInS(line) && FINDINGS_TAIL.test(line))) ? undefined : CONTENT_INTROS.find((row) => row.pattern.test(line));
     if (intro === undefined) continue;
     intros.push({ id: intro.id, clause: line.slice(0, 200) });
     if (intro.reach === "rest") {
