@@ -30,7 +30,7 @@ import { TokenCounter, countTokens } from "../tokens.ts";
 import { clausesOf, firstWordAt, hasDigit, isDoneLabel, isListItem, isNarrationOrQuestion, sentencesOf, singleClause, stepsNamed } from "./clauses.ts";
 import { ASK_LEAD_IN, contentStatements, endsInS } from "./content.ts";
 import { type EditBlocks, editBlocks } from "./edits.ts";
-import { ROW_GATES, admits } from "./gates.ts";
+import { GateText, ROW_GATES, admitsText } from "./gates.ts";
 import { REPORT_PATTERNS, type PatternGroup, type PatternScope, type ReportPattern } from "./patterns.ts";
 import { plainLine, type Prose, readProse } from "./read.ts";
 import { FENCE_RUNS_READ, replyWindow } from "./window.ts";
@@ -395,21 +395,21 @@ interface ReadParts {
   found: Map<ReportPattern, string | undefined>;
   /** The last scan of each clause-scope expression: the rows that share one (the three of WAITS_ON_PERSON) scan a text once. */
   scanned: Map<RegExp, { text: string; holds: ReportPattern["holds"]; mark: boolean; clause: string | undefined }>;
-  /** The joined texts the gates read, each lower-cased once (a reply has one to a few). */
-  lowered: Array<[string, string]>;
+  /** The joined texts the gates read, each lower-cased and searched for the gates' words once (a reply has one to a few). */
+  gateTexts: GateText[];
 }
 
-/** `text` lower-cased, once per text of a reply. */
-function loweredOf(read: ReadParts, text: string): string {
-  for (const [seen, lower] of read.lowered) if (seen === text) return lower;
-  const lower = text.toLowerCase();
-  read.lowered.push([text, lower]);
-  return lower;
+/** What the gates read of `text`, once per text of a reply. */
+function gateTextOf(read: ReadParts, text: string): GateText {
+  for (const seen of read.gateTexts) if (seen.text === text) return seen;
+  const made = new GateText(text);
+  read.gateTexts.push(made);
+  return made;
 }
 
 function readParts(prose: Prose): ReadParts {
   const { content, intros } = contentStatements(prose.statements);
-  return { intros, parts: scopes(prose, content), found: new Map(), scanned: new Map(), lowered: [] };
+  return { intros, parts: scopes(prose, content), found: new Map(), scanned: new Map(), gateTexts: [] };
 }
 
 /**
@@ -421,7 +421,7 @@ function sharedFirstClause(read: ReadParts, text: string, row: ReportPattern, al
   const last = read.scanned.get(row.pattern);
   if (last !== undefined && last.holds === row.holds && last.mark === mark && last.text === text) return last.clause;
   const gate = ROW_GATES.get(row.id);
-  const clause = gate !== undefined && !admits(gate, text, () => loweredOf(read, text)) ? undefined : firstClause(text, row, all);
+  const clause = gate !== undefined && !admitsText(gate, gateTextOf(read, text)) ? undefined : firstClause(text, row, all);
   read.scanned.set(row.pattern, { text, holds: row.holds, mark, clause });
   return clause;
 }
@@ -434,7 +434,7 @@ function clauseRowHit(read: ReadParts, row: ReportPattern, all: RegExp, joinedOf
   const { parts } = read;
   if (!((row.group === "unfinished" || row.group === "mark") && row.scope === "clause")) return sharedFirstClause(read, joinedOf[row.scope] as string, row, all);
   const gate = ROW_GATES.get(row.id);
-  if (gate !== undefined && !admits(gate, parts.unfinishedClause, () => loweredOf(read, parts.unfinishedClause))) return undefined;
+  if (gate !== undefined && !admitsText(gate, gateTextOf(read, parts.unfinishedClause))) return undefined;
   return sharedFirstClause(read, parts.narrowerClause(row.id) ?? parts.unfinishedClause, row, all);
 }
 
