@@ -136,21 +136,25 @@ const AUTOMATON = (() => {
       }
     }
   }
-  return { symbolOf, symbols, delta, ends: ends.map((words) => [...new Set(words)]), ending: Uint8Array.from(ends, (words) => (words.length > 0 ? 1 : 0)) };
+  const endStates = ends.flatMap((words, state) => (words.length > 0 ? [state] : []));
+  return { symbolOf, symbols, delta, ends: ends.map((words) => [...new Set(words)]), endStates };
 })();
 
 /** Which of GATE_WORDS `lower` holds (1 at a word's index), in one pass. */
 export function gateWordsIn(lower: string): Uint8Array {
-  const { symbolOf, symbols, delta, ends, ending } = AUTOMATON;
-  const held = new Uint8Array(GATE_WORDS.length);
+  const { symbolOf, symbols, delta, ends, endStates } = AUTOMATON;
+  // The states reached, marked as the text is read (a store per character, no branch); their words are read after.
+  const reached = new Uint8Array(delta.length / symbols);
   let state = 0;
   for (let i = 0; i < lower.length; i += 1) {
     const code = lower.charCodeAt(i);
     const symbol = code < 128 ? (symbolOf[code] as number) : 0;
     // A character no word holds ends every partial match.
     state = symbol === 0 ? 0 : (delta[state * symbols + symbol] as number);
-    if (ending[state] === 1) for (const w of ends[state] as number[]) held[w] = 1;
+    reached[state] = 1;
   }
+  const held = new Uint8Array(GATE_WORDS.length);
+  for (const end of endStates) if (reached[end] === 1) for (const w of ends[end] as number[]) held[w] = 1;
   return held;
 }
 
