@@ -27,9 +27,10 @@
  * `analyzeFinalReport(result.firstLine).statesUnfinished`: the fields compose.
  */
 import { TokenCounter, countTokens } from "../tokens.ts";
-import { clausesOf, firstWordAt, hasDigit, isDoneLabel, isListItem, isNarrationOrQuestion, sentencesOf, singleClause, stepsNamed } from "./clauses.ts";
+import { clausesOf, firstWordAt, hasDigit, isDoneLabel, isListItem, isNarrationOrQuestion, sentencesOf, singleClause, stepsNamed, trimmed } from "./clauses.ts";
 import { ASK_LEAD_IN, contentStatements, endsInS } from "./content.ts";
 import { type EditBlocks, editBlocks } from "./edits.ts";
+import { BREAK_MARK, COLON, ENDS_COLON, EVERY_MARK, L_OR_G, OPENS_B_OR_O, OPENS_DEFECT_WORD, SENTENCE_MARK, marksOf } from "./marks.ts";
 import { GateText, ROW_GATES, admitsText } from "./gates.ts";
 import { REPORT_PATTERNS, type PatternGroup, type PatternScope, type ReportPattern } from "./patterns.ts";
 import { plainLine, type Prose, readProse } from "./read.ts";
@@ -195,13 +196,15 @@ function opensWithBOrO(line: string): boolean {
 }
 
 /** The statements, less the items of a list that a hypothesis line (HYPOTHESIS_INTRO) or a before-the-change heading (BEFORE_HEADING) introduces. */
-function withoutHypothesisItems(statements: readonly string[]): readonly string[] {
+function withoutHypothesisItems(statements: readonly string[], marks: Uint16Array): readonly string[] {
   let out: string[] | undefined;
   let inList = false;
   for (let i = 0; i < statements.length; i += 1) {
     const line = statements[i] as string;
     const item = inList && isListItem(line);
-    if (!item) inList = (endsWithColon(line) && HYPOTHESIS_INTRO.test(line.slice(-200))) || (line.length <= 60 && opensWithBOrO(line) && BEFORE_HEADING.test(line));
+    // The statement's marks (marks.ts) say whether either cheap test can pass (docs/decisions/0193).
+    const m = marks[i] as number;
+    if (!item) inList = ((m & ENDS_COLON) !== 0 && endsWithColon(line) && HYPOTHESIS_INTRO.test(line.slice(-200))) || ((m & OPENS_B_OR_O) !== 0 && line.length <= 60 && opensWithBOrO(line) && BEFORE_HEADING.test(line));
     if (item) out ??= statements.slice(0, i);
     else out?.push(line);
   }
@@ -216,8 +219,11 @@ function allClauses(statements: readonly string[]): string {
 }
 
 /** One statement's clauses but defect labels, joined by newlines ("" when none): allClauses of one statement. */
-function statementClauses(statement: string): string {
-  const single = singleClause(statement);
+function statementClauses(statement: string, mark = EVERY_MARK): string {
+  // Marks without a sentence end or a clause break: one clause, the statement trimmed (singleClause's answer, marks.ts).
+  const single = (mark & (SENTENCE_MARK | BREAK_MARK)) === 0 ? trimmed(statement) : singleClause(statement);
+  // A defect label has a colon, or opens with bu, is or pr (the marks read the statement, so only when it is the clause).
+  if (single !== undefined && single === statement && (mark & (COLON | OPENS_DEFECT_WORD)) === 0) return single;
   if (single !== undefined) return single === "" || isDefectLabel(single) ? "" : single;
   let out = "";
   for (const clause of clausesOf(statement)) if (!isDefectLabel(clause)) out = out === "" ? clause : `${out}\n${clause}`;
@@ -295,11 +301,12 @@ function hasLOrG(text: string): boolean {
  * is fixed …") reports on the work at the start of its last step, so the claim zone reads the first
  * two statements there as it reads the reply's first (docs/decisions/0167). Walks back once.
  */
-function lastActionAnnounced(statements: readonly string[]): number {
+function lastActionAnnounced(statements: readonly string[], marks: Uint16Array): number {
   for (let k = statements.length - 2; k >= 0; k -= 1) {
     const statement = statements[k] as string;
-    // ACT_HINT's every form has an l or a g ("will", "'ll", "let", "going"): the cheapest test first (docs/decisions/0187).
-    if (!hasLOrG(statement)) continue;
+    // ACT_HINT's every form has an l or a g ("will", "'ll", "let", "going"): the cheapest test first (docs/decisions/0187),
+    // read from the statement's marks where they have it (0193).
+    if (((marks[k] as number) & L_OR_G) === 0 || !hasLOrG(statement)) continue;
     const tail = statement.slice(-400);
     // Most statements announce nothing: a cheap test first, the sentence split only for candidates.
     if (ACT_HINT.test(tail) && ANNOUNCES_ACT.test(sentencesOf(tail).at(-1) ?? "")) return k + 1;
@@ -308,11 +315,12 @@ function lastActionAnnounced(statements: readonly string[]): number {
 }
 
 /** The parts each scope reads; content blocks (content.ts) are left out of every scope. */
-function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope, string[]> & { unfinishedClause: string; narrowerClause: (id: string) => string | undefined } {
+function scopes(prose: Prose, content: readonly boolean[], allMarks: Uint16Array): Record<PatternScope, string[]> & { unfinishedClause: string; narrowerClause: (id: string) => string | undefined } {
   const { lines, paragraphStarts } = prose;
   // Most replies have no content block: then nothing is copied.
   const anyContent = content.includes(true);
   const statements = anyContent ? prose.statements.filter((_, i) => !content[i]) : prose.statements;
+  const marks = anyContent ? allMarks.filter((_, i) => !content[i]) : allMarks;
   const contentText = new Set(anyContent ? prose.statements.filter((_, i) => content[i]) : []);
   // Paragraphs are contiguous runs of lines: the last one starts at its paragraph start.
   const lastStart = paragraphStarts.at(-1) ?? lines.length;
@@ -322,18 +330,19 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
   const midTask = endsMidTask(prose);
   // Only its last six lines are read: the claim zone's, and outsideZone's.
   const lastParagraph = lastParagraphTail(lines, lastStart, contentText, 6);
-  const segment = midTask ? -1 : lastActionAnnounced(statements);
+  const segment = midTask ? -1 : lastActionAnnounced(statements, marks);
   const claimLines = midTask ? [] : [...withoutPlanItems(statements.slice(0, 3)), ...(segment >= 3 ? withoutPlanItems(statements.slice(segment, segment + 2)) : []), ...lastParagraph.slice(-6)];
   const claim = claimLines.flatMap((line) => clausesOf(line.slice(0, 2000))).filter((clause) => !isNarrationOrQuestion(clause) && !PREMISE.test(clause) && !isDefectLabel(clause));
   const lastLine = prose.lines.at(-1) ?? "";
   // The last sentence, after trailing emoji ("Happy coding! 🚀"); capped, since fillers are short.
   const lastSentence = sentencesOf(lastLine.slice(-400).replace(/[\p{Extended_Pictographic}\uFE0F\u200D\s]+$/u, "")).at(-1) ?? "";
   // Each statement's clauses split once: the whole text and 0195/0196's narrower texts are joined from them.
-  const perStatement = statements.map(statementClauses);
+  const perStatement = new Array<string>(statements.length);
+  for (let i = 0; i < statements.length; i += 1) perStatement[i] = statementClauses(statements[i] as string, marks[i] as number);
   const clause = joinClauses(perStatement);
   // The unfinished and mark rows skip the items of a hypothesis list or a before-the-change list (the reason rows still
   // read them: a cause may be one).
-  const hypothesesOut = withoutHypothesisItems(statements);
+  const hypothesesOut = withoutHypothesisItems(statements, marks);
   const unfinishedClause = hypothesesOut === statements ? clause : allClauses(hypothesesOut);
   // Round 7: some unfinished rows also skip a feature list's items or a limits section (0195), or read only the status zone (0196).
   const memo: Array<string | undefined> = [];
@@ -408,8 +417,10 @@ function gateTextOf(read: ReadParts, text: string): GateText {
 }
 
 function readParts(prose: Prose): ReadParts {
-  const { content, intros } = contentStatements(prose.statements);
-  return { intros, parts: scopes(prose, content), found: new Map(), scanned: new Map(), gateTexts: [] };
+  // Each statement's cheap facts, read once for the passes below (marks.ts, docs/decisions/0193).
+  const marks = marksOf(prose.statements);
+  const { content, intros } = contentStatements(prose.statements, marks);
+  return { intros, parts: scopes(prose, content, marks), found: new Map(), scanned: new Map(), gateTexts: [] };
 }
 
 /**

@@ -45,7 +45,7 @@ function semicolonOrSpace(text: string): boolean {
   return false;
 }
 /** The characters MAY_BREAK's forms open with after their space, either case. */
-const BREAK_START: ReadonlySet<number> = new Set([..."—–-bBeEaAtThHsSoO"].map((ch) => ch.charCodeAt(0)));
+export const BREAK_START: ReadonlySet<number> = new Set([..."—–-bBeEaAtThHsSoO"].map((ch) => ch.charCodeAt(0)));
 
 /** Whether the code unit `c` is one \s matches (JavaScript's white space and line terminators), as trim() removes them. */
 export function isSpaceCode(c: number): boolean {

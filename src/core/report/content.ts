@@ -23,6 +23,7 @@
  * One pass over the statements, each tested against a few bounded expressions: linear.
  */
 import { isListItem, isSpaceCode } from "./clauses.ts";
+import { BAR, ENDS_IN_S, EVERY_MARK, QUOTE_MARK, TRIMMED_ENDS_COLON } from "./marks.ts";
 
 /**
  * A question put to the person whose options follow ("Would you like me to:", "Do you want to:",
@@ -83,9 +84,11 @@ function isStatusTable(rows: readonly string[]): boolean {
 }
 
 /** Marks the rows of every design table (see above) as content. */
-function markDesignTables(statements: readonly string[], content: boolean[]): void {
+function markDesignTables(statements: readonly string[], content: boolean[], marks: Uint16Array | undefined): void {
   for (let i = 0; i < statements.length; ) {
-    if (!isTableRow(statements[i] as string)) {
+    // A statement without a bar is no table row (marks.ts; docs/decisions/0193).
+    const m = marks === undefined ? EVERY_MARK : (marks[i] as number);
+    if ((m & BAR) === 0 || !isTableRow(statements[i] as string)) {
       i += 1;
       continue;
     }
@@ -115,11 +118,11 @@ function lastNonSpace(line: string): number {
 const isBlockLine = (line: string): boolean => isListItem(line) || isTableRow(line);
 
 /** Which statements are content, and the intro that made each block (for `--explain`). */
-export function contentStatements(statements: readonly string[]): { content: boolean[]; intros: Array<{ id: string; clause: string }> } {
+export function contentStatements(statements: readonly string[], marks?: Uint16Array): { content: boolean[]; intros: Array<{ id: string; clause: string }> } {
   const content = new Array<boolean>(statements.length).fill(false);
   const intros: Array<{ id: string; clause: string }> = [];
-  markBlocks(statements, content, intros);
-  markDesignTables(statements, content);
+  markBlocks(statements, content, intros, marks);
+  markDesignTables(statements, content, marks);
   return { content, intros };
 }
 
@@ -128,7 +131,7 @@ export function contentStatements(statements: readonly string[]): { content: boo
  * after the loop in the same function that had never run sent every call of a long reply back to the interpreter
  * (seen with --trace-deopt; docs/decisions/0187).
  */
-function markBlocks(statements: readonly string[], content: boolean[], intros: Array<{ id: string; clause: string }>): void {
+function markBlocks(statements: readonly string[], content: boolean[], intros: Array<{ id: string; clause: string }>, marks: Uint16Array | undefined): void {
   let block = false;
   for (let i = 0; i < statements.length; i += 1) {
     const line = statements[i] as string;
@@ -138,14 +141,16 @@ function markBlocks(statements: readonly string[], content: boolean[], intros: A
     }
     block = false;
     // QUOTE_LINE needs a ">" within the first four characters: a cheap test first (docs/decisions/0187), read as codes (0193).
-    if (gtInFirstFour(line) && QUOTE_LINE.test(line) && !CALLOUT.test(line)) {
+    // A statement's marks (marks.ts) say which of the cheap tests below can pass (docs/decisions/0193).
+    const m = marks === undefined ? EVERY_MARK : (marks[i] as number);
+    if ((m & QUOTE_MARK) !== 0 && gtInFirstFour(line) && QUOTE_LINE.test(line) && !CALLOUT.test(line)) {
       content[i] = true;
       if (intros.at(-1)?.id !== "content.quote") intros.push({ id: "content.quote", clause: line.slice(0, 200) });
       continue;
     }
     // Every intro ends with a colon, or with "findings": most lines skip the rows. The last character but white space is
     // the trimmed line's last; trailing white space changes neither endsInS nor FINDINGS_TAIL (docs/decisions/0193).
-    const intro = line.length > 400 || !(lastNonSpace(line) === 58 || (endsInS(line) && FINDINGS_TAIL.test(line))) ? undefined : CONTENT_INTROS.find((row) => row.pattern.test(line));
+    const intro = line.length > 400 || (m & (TRIMMED_ENDS_COLON | ENDS_IN_S)) === 0 || !(lastNonSpace(line) === 58 || (endsInS(line) && FINDINGS_TAIL.test(line))) ? undefined : CONTENT_INTROS.find((row) => row.pattern.test(line));
     if (intro === undefined) continue;
     intros.push({ id: intro.id, clause: line.slice(0, 200) });
     if (intro.reach === "rest") {
