@@ -104,7 +104,9 @@ function markDesignTables(statements: readonly string[], content: boolean[], mar
 
 /** Whether one of the first four characters is ">" (QUOTE_LINE's mark must be there). */
 function gtInFirstFour(line: string): boolean {
-  return line.charCodeAt(0) === 62 || line.charCodeAt(1) === 62 || line.charCodeAt(2) === 62 || line.charCodeAt(3) === 62;
+  const n = Math.min(line.length, 4);
+  for (let i = 0; i < n; i += 1) if (line.charCodeAt(i) === 62) return true;
+  return false;
 }
 
 /** The code of the last character of `line` that is not white space (`line.trimEnd().at(-1)`), or -1. */

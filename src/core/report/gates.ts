@@ -142,8 +142,20 @@ const AUTOMATON = (() => {
 
 /** Which of GATE_WORDS `lower` holds (1 at a word's index), in one pass. */
 export function gateWordsIn(lower: string): Uint8Array {
-  const { symbolOf, symbols, delta, ends, endStates } = AUTOMATON;
-  // The states reached, marked as the text is read (a store per character, no branch); their words are read after.
+  const reached = statesReached(lower);
+  const { ends, endStates } = AUTOMATON;
+  const held = new Uint8Array(GATE_WORDS.length);
+  for (const end of endStates) if (reached[end] === 1) for (const w of ends[end] as number[]) held[w] = 1;
+  return held;
+}
+
+/**
+ * The automaton's states `lower` reaches, marked as it is read (a store per character, no branch). The loop is a
+ * function of its own: optimized mid-call on a long text, it was deoptimized on every call at the code after it, which
+ * had never run (seen with --trace-deopt, as 0187 saw in content.ts).
+ */
+function statesReached(lower: string): Uint8Array {
+  const { symbolOf, symbols, delta } = AUTOMATON;
   const reached = new Uint8Array(delta.length / symbols);
   let state = 0;
   for (let i = 0; i < lower.length; i += 1) {
@@ -153,9 +165,7 @@ export function gateWordsIn(lower: string): Uint8Array {
     state = symbol === 0 ? 0 : (delta[state * symbols + symbol] as number);
     reached[state] = 1;
   }
-  const held = new Uint8Array(GATE_WORDS.length);
-  for (const end of endStates) if (reached[end] === 1) for (const w of ends[end] as number[]) held[w] = 1;
-  return held;
+  return reached;
 }
 
 /** What the gates read of one text, each worked out once and only when a gate asks: the text lower-cased, and the gate words it holds. */

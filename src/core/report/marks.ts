@@ -78,19 +78,20 @@ export function statementMarks(line: string): number {
     const c = line.charCodeAt(i);
     // semicolonOrSpace's space: ASCII white space, or any character from U+00A0 on.
     if (c >= 128) {
-      if (c >= 0xa0 && opensBreak(line.charCodeAt(i + 1))) marks |= BREAK_MARK;
+      if (c >= 0xa0 && i + 1 < n && opensBreak(line.charCodeAt(i + 1))) marks |= BREAK_MARK;
       continue;
     }
     const bits = ASCII[c] as number;
     marks |= bits & ANYWHERE;
     if ((bits & SENTENCE_END) !== 0 && i < n - 1) marks |= SENTENCE_MARK;
-    else if ((bits & SPACE) !== 0 && opensBreak(line.charCodeAt(i + 1))) marks |= BREAK_MARK;
+    else if ((bits & SPACE) !== 0 && i + 1 < n && opensBreak(line.charCodeAt(i + 1))) marks |= BREAK_MARK;
     else if (c === 62 && i < 4) marks |= QUOTE_MARK;
     if (firstWord === -1 && (bits & WORD) !== 0) firstWord = i;
   }
   if (firstWord !== -1) {
     const c0 = line.charCodeAt(firstWord) | 32;
-    const c1 = line.charCodeAt(firstWord + 1) | 32;
+    // Read in bounds (a read past the end deoptimizes the pass): past it, what NaN | 32 would give.
+    const c1 = firstWord + 1 < n ? line.charCodeAt(firstWord + 1) | 32 : 32;
     if (c0 === 98 || c0 === 111) marks |= OPENS_B_OR_O;
     if ((c0 === 98 && c1 === 117) || (c0 === 105 && c1 === 115) || (c0 === 112 && c1 === 114)) marks |= OPENS_DEFECT_WORD;
   }

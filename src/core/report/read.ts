@@ -32,15 +32,17 @@ const PLAIN = /^[^\s`~#>|=\-*+_\d\u2018\u2019\u02BC\u201C\u201D"][^`*_~\r\u2018\
  */
 export function opensBlock(line: string): boolean {
   let i = 0;
-  while (i < 3 && line.charCodeAt(i) === 32) i += 1;
-  const c = line.charCodeAt(i);
+  const n = line.length;
+  while (i < 3 && i < n && line.charCodeAt(i) === 32) i += 1;
+  // Characters are read in bounds only (a read past the end deoptimizes the reader's loop).
+  const c = i < n ? line.charCodeAt(i) : -1;
   let next: number;
   if (c === 45 || c === 42 || c === 43 || c === 62 || c === 124) next = i + 1;
   else {
     let j = i;
-    while (j < line.length && j - i <= 9 && line.charCodeAt(j) >= 48 && line.charCodeAt(j) <= 57) j += 1;
+    while (j < n && j - i <= 9 && line.charCodeAt(j) >= 48 && line.charCodeAt(j) <= 57) j += 1;
     const digits = j - i;
-    const mark = line.charCodeAt(j);
+    const mark = j < n ? line.charCodeAt(j) : -1;
     if (digits === 0 || digits > 9 || (mark !== 46 && mark !== 41)) return false;
     next = j + 1;
   }
@@ -245,6 +247,13 @@ export function readProse(text: string): Prose {
     paragraphOpen = false;
   };
   const raw = text.split("\n");
+  // A raw line gives at most one line and one statement: both arrays are made that long and cut to their counts at the
+  // end, so a reply of thousands of short lines does not grow them copy by copy (garbage a collection then pays for
+  // inside the call; docs/decisions/0193).
+  const lines = new Array<string>(raw.length);
+  const statements = new Array<string>(raw.length);
+  let lineCount = 0;
+  let statementCount = 0;
   const withoutCR = (rawLine: string): string => (rawLine.charCodeAt(rawLine.length - 1) === 13 ? rawLine.slice(0, -1) : rawLine);
   for (let at = 0; at < raw.length; at += 1) {
     const line = withoutCR(raw[at] as string);
@@ -256,13 +265,13 @@ export function readProse(text: string): Prose {
     if (isPlainLine(line)) {
       // Most lines: no marker at the start and nothing to clean, so none of the checks below apply.
       if (!paragraphOpen) {
-        prose.paragraphStarts.push(prose.lines.length);
+        prose.paragraphStarts.push(lineCount);
         paragraphOpen = true;
       }
       paragraph += 1;
       const cleaned = line.trim();
-      prose.lines.push(cleaned);
-      prose.statements.push(cleaned);
+      lines[lineCount++] = cleaned;
+      statements[statementCount++] = cleaned;
       continue;
     }
     const opening = fenceOpening(line);
@@ -279,7 +288,7 @@ export function readProse(text: string): Prose {
       const heading = plainLine(line);
       if (heading !== "") prose.headings.push(heading);
       if (heading !== "") {
-        prose.statements.push(clean(heading));
+        statements[statementCount++] = clean(heading);
       }
       endParagraph();
       continue;
@@ -287,24 +296,28 @@ export function readProse(text: string): Prose {
     if (paragraphOpen && paragraph > 0 && endsInRule(line) && SETEXT.test(line)) {
       // The paragraph above was a setext heading: move it from prose to headings.
       const heading = raw.slice(at - paragraph, at).map((rawLine) => plainLine(withoutCR(rawLine))).join(" ");
-      prose.lines.splice(prose.lines.length - paragraph, paragraph);
-      while (prose.paragraphStarts.length > 0 && (prose.paragraphStarts.at(-1) as number) >= prose.lines.length) prose.paragraphStarts.pop();
+      lineCount -= paragraph;
+      while (prose.paragraphStarts.length > 0 && (prose.paragraphStarts.at(-1) as number) >= lineCount) prose.paragraphStarts.pop();
       if (heading !== "") prose.headings.push(heading);
       // The heading's text is already among the statements, as the paragraph lines it came from.
       endParagraph();
       continue;
     }
     if (!paragraphOpen) {
-      prose.paragraphStarts.push(prose.lines.length);
+      prose.paragraphStarts.push(lineCount);
       paragraphOpen = true;
     }
     // A list item or quote line cannot be a setext heading's text; mark it so.
     if (mayOpenBlock(line) && opensBlock(line)) paragraph = 0;
     else paragraph += 1;
     const cleaned = clean(line);
-    prose.lines.push(cleaned);
-    prose.statements.push(cleaned);
+    lines[lineCount++] = cleaned;
+    statements[statementCount++] = cleaned;
   }
+  lines.length = lineCount;
+  statements.length = statementCount;
+  prose.lines = lines;
+  prose.statements = statements;
   return prose;
 }
 
