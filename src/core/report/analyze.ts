@@ -27,10 +27,11 @@
  * `analyzeFinalReport(result.firstLine).statesUnfinished`: the fields compose.
  */
 import { TokenCounter, countTokens } from "../tokens.ts";
-import { clausesOf, firstWordAt, firstWordChar, hasDigit, isDoneLabel, isListItem, isNarrationOrQuestion, sentencesOf, singleClause, stepsNamed } from "./clauses.ts";
+import { clausesOf, firstWordAt, hasDigit, isDoneLabel, isListItem, isNarrationOrQuestion, sentencesOf, singleClause, stepsNamed, trimmed } from "./clauses.ts";
 import { ASK_LEAD_IN, contentStatements, endsInS } from "./content.ts";
 import { type EditBlocks, editBlocks } from "./edits.ts";
-import { ROW_GATES, admits } from "./gates.ts";
+import { BREAK_MARK, COLON, ENDS_COLON, EVERY_MARK, L_OR_G, OPENS_B_OR_O, OPENS_DEFECT_WORD, SENTENCE_MARK, marksOf } from "./marks.ts";
+import { GateText, ROW_GATES, admitsText } from "./gates.ts";
 import { REPORT_PATTERNS, type PatternGroup, type PatternScope, type ReportPattern } from "./patterns.ts";
 import { plainLine, type Prose, readProse } from "./read.ts";
 import { FENCE_RUNS_READ, replyWindow } from "./window.ts";
@@ -74,14 +75,37 @@ const UNCHECKED_ITEM = /^\s*[-*+] \[ \]/;
 /** A line that introduces a plan or a proposal: the list after it proposes work, it does not report it. */
 const PLAN_INTRO = /\b(?:plan|propos\w*|approach|options?|steps|would|I'd|could|should|must|needs? to|to ensure)\b[^:\n]{0,80}:\s*$/i;
 
+/** Whether a line introduces a plan (PLAN_INTRO ends in a colon: a line without one skips the expression). */
+const isPlanIntro = (line: string): boolean => line.includes(":") && PLAN_INTRO.test(line);
+
 /** The lines, less the items of a list that a plan line ("To fix it we should:") introduces. */
 function withoutPlanItems(lines: readonly string[]): string[] {
   const out: string[] = [];
   let inPlan = false;
   for (const line of lines) {
-    if (PLAN_INTRO.test(line)) inPlan = true;
+    if (isPlanIntro(line)) inPlan = true;
     else if (inPlan && isListItem(line)) continue;
     else inPlan = false;
+    out.push(line);
+  }
+  return out;
+}
+
+/**
+ * The last `keep` lines of withoutPlanItems(lines from `from` on, less those in `skip`): all that the claim zone and the
+ * status zone read of the last paragraph. Read forward as withoutPlanItems reads, keeping only those lines, so a last
+ * paragraph of thousands of lines is not copied three times (docs/decisions/0193).
+ */
+function lastParagraphTail(lines: readonly string[], from: number, skip: ReadonlySet<string>, keep: number): string[] {
+  const out: string[] = [];
+  let inPlan = false;
+  for (let i = from; i < lines.length; i += 1) {
+    const line = lines[i] as string;
+    if (skip.size > 0 && skip.has(line)) continue;
+    if (isPlanIntro(line)) inPlan = true;
+    else if (inPlan && isListItem(line)) continue;
+    else inPlan = false;
+    if (out.length === keep) out.shift();
     out.push(line);
   }
   return out;
@@ -164,14 +188,23 @@ function endsWithColon(line: string): boolean {
   return line[k] === ":";
 }
 
+/** Whether the first word character of `line` is a b or an o, either case: BEFORE_HEADING's every form opens so. */
+function opensWithBOrO(line: string): boolean {
+  const at = firstWordAt(line);
+  const c = at === -1 ? 0 : line.charCodeAt(at) | 32;
+  return c === 98 || c === 111;
+}
+
 /** The statements, less the items of a list that a hypothesis line (HYPOTHESIS_INTRO) or a before-the-change heading (BEFORE_HEADING) introduces. */
-function withoutHypothesisItems(statements: readonly string[]): readonly string[] {
+function withoutHypothesisItems(statements: readonly string[], marks: Uint16Array): readonly string[] {
   let out: string[] | undefined;
   let inList = false;
   for (let i = 0; i < statements.length; i += 1) {
     const line = statements[i] as string;
     const item = inList && isListItem(line);
-    if (!item) inList = (endsWithColon(line) && HYPOTHESIS_INTRO.test(line.slice(-200))) || (line.length <= 60 && "bBoO".includes(firstWordChar(line) || "-") && BEFORE_HEADING.test(line));
+    // The statement's marks (marks.ts) say whether either cheap test can pass (docs/decisions/0193).
+    const m = marks[i] as number;
+    if (!item) inList = ((m & ENDS_COLON) !== 0 && endsWithColon(line) && HYPOTHESIS_INTRO.test(line.slice(-200))) || ((m & OPENS_B_OR_O) !== 0 && line.length <= 60 && opensWithBOrO(line) && BEFORE_HEADING.test(line));
     if (item) out ??= statements.slice(0, i);
     else out?.push(line);
   }
@@ -186,8 +219,11 @@ function allClauses(statements: readonly string[]): string {
 }
 
 /** One statement's clauses but defect labels, joined by newlines ("" when none): allClauses of one statement. */
-function statementClauses(statement: string): string {
-  const single = singleClause(statement);
+function statementClauses(statement: string, mark = EVERY_MARK): string {
+  // Marks without a sentence end or a clause break: one clause, the statement trimmed (singleClause's answer, marks.ts).
+  const single = (mark & (SENTENCE_MARK | BREAK_MARK)) === 0 ? trimmed(statement) : singleClause(statement);
+  // A defect label has a colon, or opens with bu, is or pr (the marks read the statement, so only when it is the clause).
+  if (single !== undefined && single === statement && (mark & (COLON | OPENS_DEFECT_WORD)) === 0) return single;
   if (single !== undefined) return single === "" || isDefectLabel(single) ? "" : single;
   let out = "";
   for (const clause of clausesOf(statement)) if (!isDefectLabel(clause)) out = out === "" ? clause : `${out}\n${clause}`;
@@ -196,7 +232,9 @@ function statementClauses(statement: string): string {
 
 /** Statements' clause texts (statementClauses) joined by newlines, the empty ones left out: allClauses of those statements. */
 function joinClauses(texts: readonly string[]): string {
-  return texts.filter((text) => text !== "").join("\n");
+  // Most statements have a clause: then the texts are joined as they are, without a filtered copy.
+  for (const text of texts) if (text === "") return texts.filter((kept) => kept !== "").join("\n");
+  return texts.join("\n");
 }
 
 /**
@@ -263,11 +301,12 @@ function hasLOrG(text: string): boolean {
  * is fixed …") reports on the work at the start of its last step, so the claim zone reads the first
  * two statements there as it reads the reply's first (docs/decisions/0167). Walks back once.
  */
-function lastActionAnnounced(statements: readonly string[]): number {
+function lastActionAnnounced(statements: readonly string[], marks: Uint16Array): number {
   for (let k = statements.length - 2; k >= 0; k -= 1) {
     const statement = statements[k] as string;
-    // ACT_HINT's every form has an l or a g ("will", "'ll", "let", "going"): the cheapest test first (docs/decisions/0187).
-    if (!hasLOrG(statement)) continue;
+    // ACT_HINT's every form has an l or a g ("will", "'ll", "let", "going"): the cheapest test first (docs/decisions/0187),
+    // read from the statement's marks where they have it (0193).
+    if (((marks[k] as number) & L_OR_G) === 0 || !hasLOrG(statement)) continue;
     const tail = statement.slice(-400);
     // Most statements announce nothing: a cheap test first, the sentence split only for candidates.
     if (ACT_HINT.test(tail) && ANNOUNCES_ACT.test(sentencesOf(tail).at(-1) ?? "")) return k + 1;
@@ -276,11 +315,12 @@ function lastActionAnnounced(statements: readonly string[]): number {
 }
 
 /** The parts each scope reads; content blocks (content.ts) are left out of every scope. */
-function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope, string[]> & { unfinishedClause: string; narrowerClause: (id: string) => string | undefined } {
+function scopes(prose: Prose, content: readonly boolean[], allMarks: Uint16Array): Record<PatternScope, string[]> & { unfinishedClause: string; narrowerClause: (id: string) => string | undefined } {
   const { lines, paragraphStarts } = prose;
   // Most replies have no content block: then nothing is copied.
   const anyContent = content.includes(true);
   const statements = anyContent ? prose.statements.filter((_, i) => !content[i]) : prose.statements;
+  const marks = anyContent ? allMarks.filter((_, i) => !content[i]) : allMarks;
   const contentText = new Set(anyContent ? prose.statements.filter((_, i) => content[i]) : []);
   // Paragraphs are contiguous runs of lines: the last one starts at its paragraph start.
   const lastStart = paragraphStarts.at(-1) ?? lines.length;
@@ -288,19 +328,21 @@ function scopes(prose: Prose, content: readonly boolean[]): Record<PatternScope,
   const ask = endingStart !== lastStart ? -1 : Math.max(askBefore(lines, lastStart), menuBefore(lines, lastStart));
   const ending = ask === -1 ? joinedTail(lines, endingStart, lines.length, 3000) : `${(lines[ask] as string).slice(0, 300)}\n${joinedTail(lines, lastStart, lines.length, 3000)}`;
   const midTask = endsMidTask(prose);
-  const lastParagraph = withoutPlanItems(lines.slice(lastStart).filter((line) => !contentText.has(line)));
-  const segment = midTask ? -1 : lastActionAnnounced(statements);
+  // Only its last six lines are read: the claim zone's, and outsideZone's.
+  const lastParagraph = lastParagraphTail(lines, lastStart, contentText, 6);
+  const segment = midTask ? -1 : lastActionAnnounced(statements, marks);
   const claimLines = midTask ? [] : [...withoutPlanItems(statements.slice(0, 3)), ...(segment >= 3 ? withoutPlanItems(statements.slice(segment, segment + 2)) : []), ...lastParagraph.slice(-6)];
   const claim = claimLines.flatMap((line) => clausesOf(line.slice(0, 2000))).filter((clause) => !isNarrationOrQuestion(clause) && !PREMISE.test(clause) && !isDefectLabel(clause));
   const lastLine = prose.lines.at(-1) ?? "";
   // The last sentence, after trailing emoji ("Happy coding! 🚀"); capped, since fillers are short.
   const lastSentence = sentencesOf(lastLine.slice(-400).replace(/[\p{Extended_Pictographic}\uFE0F\u200D\s]+$/u, "")).at(-1) ?? "";
   // Each statement's clauses split once: the whole text and 0195/0196's narrower texts are joined from them.
-  const perStatement = statements.map(statementClauses);
+  const perStatement = new Array<string>(statements.length);
+  for (let i = 0; i < statements.length; i += 1) perStatement[i] = statementClauses(statements[i] as string, marks[i] as number);
   const clause = joinClauses(perStatement);
   // The unfinished and mark rows skip the items of a hypothesis list or a before-the-change list (the reason rows still
   // read them: a cause may be one).
-  const hypothesesOut = withoutHypothesisItems(statements);
+  const hypothesesOut = withoutHypothesisItems(statements, marks);
   const unfinishedClause = hypothesesOut === statements ? clause : allClauses(hypothesesOut);
   // Round 7: some unfinished rows also skip a feature list's items or a limits section (0195), or read only the status zone (0196).
   const memo: Array<string | undefined> = [];
@@ -362,21 +404,23 @@ interface ReadParts {
   found: Map<ReportPattern, string | undefined>;
   /** The last scan of each clause-scope expression: the rows that share one (the three of WAITS_ON_PERSON) scan a text once. */
   scanned: Map<RegExp, { text: string; holds: ReportPattern["holds"]; mark: boolean; clause: string | undefined }>;
-  /** The joined texts the gates read, each lower-cased once (a reply has one to a few). */
-  lowered: Array<[string, string]>;
+  /** The joined texts the gates read, each lower-cased and searched for the gates' words once (a reply has one to a few). */
+  gateTexts: GateText[];
 }
 
-/** `text` lower-cased, once per text of a reply. */
-function loweredOf(read: ReadParts, text: string): string {
-  for (const [seen, lower] of read.lowered) if (seen === text) return lower;
-  const lower = text.toLowerCase();
-  read.lowered.push([text, lower]);
-  return lower;
+/** What the gates read of `text`, once per text of a reply. */
+function gateTextOf(read: ReadParts, text: string): GateText {
+  for (const seen of read.gateTexts) if (seen.text === text) return seen;
+  const made = new GateText(text);
+  read.gateTexts.push(made);
+  return made;
 }
 
 function readParts(prose: Prose): ReadParts {
-  const { content, intros } = contentStatements(prose.statements);
-  return { intros, parts: scopes(prose, content), found: new Map(), scanned: new Map(), lowered: [] };
+  // Each statement's cheap facts, read once for the passes below (marks.ts, docs/decisions/0193).
+  const marks = marksOf(prose.statements);
+  const { content, intros } = contentStatements(prose.statements, marks);
+  return { intros, parts: scopes(prose, content, marks), found: new Map(), scanned: new Map(), gateTexts: [] };
 }
 
 /**
@@ -388,7 +432,7 @@ function sharedFirstClause(read: ReadParts, text: string, row: ReportPattern, al
   const last = read.scanned.get(row.pattern);
   if (last !== undefined && last.holds === row.holds && last.mark === mark && last.text === text) return last.clause;
   const gate = ROW_GATES.get(row.id);
-  const clause = gate !== undefined && !admits(gate, text, () => loweredOf(read, text)) ? undefined : firstClause(text, row, all);
+  const clause = gate !== undefined && !admitsText(gate, gateTextOf(read, text)) ? undefined : firstClause(text, row, all);
   read.scanned.set(row.pattern, { text, holds: row.holds, mark, clause });
   return clause;
 }
@@ -401,7 +445,7 @@ function clauseRowHit(read: ReadParts, row: ReportPattern, all: RegExp, joinedOf
   const { parts } = read;
   if (!((row.group === "unfinished" || row.group === "mark") && row.scope === "clause")) return sharedFirstClause(read, joinedOf[row.scope] as string, row, all);
   const gate = ROW_GATES.get(row.id);
-  if (gate !== undefined && !admits(gate, parts.unfinishedClause, () => loweredOf(read, parts.unfinishedClause))) return undefined;
+  if (gate !== undefined && !admitsText(gate, gateTextOf(read, parts.unfinishedClause))) return undefined;
   return sharedFirstClause(read, parts.narrowerClause(row.id) ?? parts.unfinishedClause, row, all);
 }
 

@@ -22,7 +22,8 @@
  *
  * One pass over the statements, each tested against a few bounded expressions: linear.
  */
-import { isListItem } from "./clauses.ts";
+import { isListItem, isSpaceCode } from "./clauses.ts";
+import { BAR, ENDS_IN_S, EVERY_MARK, QUOTE_MARK, TRIMMED_ENDS_COLON } from "./marks.ts";
 
 /**
  * A question put to the person whose options follow ("Would you like me to:", "Do you want to:",
@@ -83,9 +84,11 @@ function isStatusTable(rows: readonly string[]): boolean {
 }
 
 /** Marks the rows of every design table (see above) as content. */
-function markDesignTables(statements: readonly string[], content: boolean[]): void {
+function markDesignTables(statements: readonly string[], content: boolean[], marks: Uint16Array | undefined): void {
   for (let i = 0; i < statements.length; ) {
-    if (!isTableRow(statements[i] as string)) {
+    // A statement without a bar is no table row (marks.ts; docs/decisions/0193).
+    const m = marks === undefined ? EVERY_MARK : (marks[i] as number);
+    if ((m & BAR) === 0 || !isTableRow(statements[i] as string)) {
       i += 1;
       continue;
     }
@@ -99,15 +102,29 @@ function markDesignTables(statements: readonly string[], content: boolean[]): vo
   }
 }
 
+/** Whether one of the first four characters is ">" (QUOTE_LINE's mark must be there). */
+function gtInFirstFour(line: string): boolean {
+  const n = Math.min(line.length, 4);
+  for (let i = 0; i < n; i += 1) if (line.charCodeAt(i) === 62) return true;
+  return false;
+}
+
+/** The code of the last character of `line` that is not white space (`line.trimEnd().at(-1)`), or -1. */
+function lastNonSpace(line: string): number {
+  let k = line.length - 1;
+  while (k >= 0 && isSpaceCode(line.charCodeAt(k))) k -= 1;
+  return k < 0 ? -1 : line.charCodeAt(k);
+}
+
 /** A block is the list items and table rows after its intro (blank lines between them allowed). */
 const isBlockLine = (line: string): boolean => isListItem(line) || isTableRow(line);
 
 /** Which statements are content, and the intro that made each block (for `--explain`). */
-export function contentStatements(statements: readonly string[]): { content: boolean[]; intros: Array<{ id: string; clause: string }> } {
+export function contentStatements(statements: readonly string[], marks?: Uint16Array): { content: boolean[]; intros: Array<{ id: string; clause: string }> } {
   const content = new Array<boolean>(statements.length).fill(false);
   const intros: Array<{ id: string; clause: string }> = [];
-  markBlocks(statements, content, intros);
-  markDesignTables(statements, content);
+  markBlocks(statements, content, intros, marks);
+  markDesignTables(statements, content, marks);
   return { content, intros };
 }
 
@@ -116,7 +133,7 @@ export function contentStatements(statements: readonly string[]): { content: boo
  * after the loop in the same function that had never run sent every call of a long reply back to the interpreter
  * (seen with --trace-deopt; docs/decisions/0187).
  */
-function markBlocks(statements: readonly string[], content: boolean[], intros: Array<{ id: string; clause: string }>): void {
+function markBlocks(statements: readonly string[], content: boolean[], intros: Array<{ id: string; clause: string }>, marks: Uint16Array | undefined): void {
   let block = false;
   for (let i = 0; i < statements.length; i += 1) {
     const line = statements[i] as string;
@@ -125,16 +142,17 @@ function markBlocks(statements: readonly string[], content: boolean[], intros: A
       continue;
     }
     block = false;
-    // QUOTE_LINE needs a ">" within the first four characters: a cheap test first (docs/decisions/0187).
-    const mark = line.indexOf(">");
-    if (mark !== -1 && mark <= 3 && QUOTE_LINE.test(line) && !CALLOUT.test(line)) {
+    // QUOTE_LINE needs a ">" within the first four characters: a cheap test first (docs/decisions/0187), read as codes (0193).
+    // A statement's marks (marks.ts) say which of the cheap tests below can pass (docs/decisions/0193).
+    const m = marks === undefined ? EVERY_MARK : (marks[i] as number);
+    if ((m & QUOTE_MARK) !== 0 && gtInFirstFour(line) && QUOTE_LINE.test(line) && !CALLOUT.test(line)) {
       content[i] = true;
       if (intros.at(-1)?.id !== "content.quote") intros.push({ id: "content.quote", clause: line.slice(0, 200) });
       continue;
     }
-    // Every intro ends with a colon, or with "findings": most lines skip the rows.
-    const tail = line.trimEnd();
-    const intro = line.length > 400 || !(tail.endsWith(":") || (endsInS(tail) && FINDINGS_TAIL.test(tail))) ? undefined : CONTENT_INTROS.find((row) => row.pattern.test(line));
+    // Every intro ends with a colon, or with "findings": most lines skip the rows. The last character but white space is
+    // the trimmed line's last; trailing white space changes neither endsInS nor FINDINGS_TAIL (docs/decisions/0193).
+    const intro = line.length > 400 || (m & (TRIMMED_ENDS_COLON | ENDS_IN_S)) === 0 || !(lastNonSpace(line) === 58 || (endsInS(line) && FINDINGS_TAIL.test(line))) ? undefined : CONTENT_INTROS.find((row) => row.pattern.test(line));
     if (intro === undefined) continue;
     intros.push({ id: intro.id, clause: line.slice(0, 200) });
     if (intro.reach === "rest") {

@@ -22,8 +22,9 @@ const ONE_PASS = new Set(["unfinished.remaining", "unfinished.next", "unfinished
 const alternation = (words: readonly string[]): RegExp => new RegExp(words.map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|"));
 
 export const ROW_GATES: ReadonlyMap<string, Gate> = new Map<string, Gate>([
-  // "N of M", "N out of M" (a space on each side of "of"), or "N/M tasks".
-  ["unfinished.count-of", [" of ", "/"]],
+  // "N of M", "N out of M" (a space on each side of "of"), or "N/M tasks" (a digit before the slash: a closing tag or a
+  // path holds a slash, docs/decisions/0194).
+  ["unfinished.count-of", [" of ", "0/", "1/", "2/", "3/", "4/", "5/", "6/", "7/", "8/", "9/"]],
   // "remaining", "remain(s)", "left", "leftover", "still/yet to do|go|be done|run|come", "N to go", "the other N".
   ["unfinished.remaining", ["remain", "left", "to do", "to go", "to be done", "to run", "to come", "the other "]],
   // "is next", "next is", "next, I'll", "next we need to", "… next session"; the rest have "I'll ", "I will ", "I am going
@@ -66,6 +67,12 @@ export const ROW_GATES: ReadonlyMap<string, Gate> = new Map<string, Gate>([
   ["reason.cause", ["wait", "pause", "because", "since", "due to", "caused by", "blocked", "require", "need", "missing", "fail", "error", "denied", "refuse", "expired", "offline", "without", "ran out", "timed out", "times out", "limit", "cap", "policy", "given the", "couldn't", "could not", "can't", "cannot", "unable", "don't have", "do not have", "would lock", "is down", "isn't", "is not", "aren't", "are not", "not yet"]],
   // "returns 401", "responded with 503", "(403)", "exit code 1".
   ["reason.status", ["return", "respond", "answer", "(4", "(5", "exit"]],
+  // Gates of docs/decisions/0194. BLOCKER_NAMED (two rows): "the … blocker is", "hit a snag", "ran into a wall", "prevented
+  // the merge", "blocked pushing".
+  ["unfinished.blocker", ["blocker ", "hit a ", "ran into a ", "prevented ", "blocked "]],
+  ["reason.blocker", ["blocker ", "hit a ", "ran into a ", "prevented ", "blocked "]],
+  // The next step: each alternative's words ("re-?run" as both spellings; "please" is optional, the verb and its space are not).
+  ["next.step", ["next", "to continue", "to finish", "to complete", "to unblock", "to resume", "once", "rerun", "re-run", "retry", "run ", "share ", "send ", "paste ", "provide ", "set ", "install ", "raise ", "add me ", "grant ", "i'll ", "i will ", "you ", "they ", "someone ", "'d need ", "would need ", "when ready", "when you're ready", "should i continue", "continue with", "tell me to", "need a decision", "a decision from you", "in the maintenance window"]],
 ]);
 
 const ONE_PASS_GATES: ReadonlyMap<Gate, RegExp> = new Map([...ROW_GATES].filter(([id]) => ONE_PASS.has(id)).map(([, gate]) => [gate, alternation(gate as readonly string[])]));
@@ -76,4 +83,119 @@ export function admits(gate: Gate, text: string, lowered: () => string): boolean
   const lower = lowered();
   const one = ONE_PASS_GATES.get(gate);
   return one !== undefined ? one.test(lower) : gate.some((word) => lower.includes(word));
+}
+
+/**
+ * Every list gate's words, found in one pass over a lower-cased text (docs/decisions/0194): an Aho–Corasick automaton
+ * over all of them, built once, so a text is read once for the twenty gates rather than once per gate and word (each
+ * indexOf stops at every occurrence of its word's first character). Which words the text holds is exactly what
+ * indexOf would find; a gate admits the text when it holds one of the gate's words.
+ */
+const GATE_WORDS: readonly string[] = [...new Set([...ROW_GATES.values()].flatMap((gate) => (gate instanceof RegExp ? [] : gate)))];
+const WORD_IDS: ReadonlyMap<Gate, readonly number[]> = new Map([...ROW_GATES.values()].filter((gate) => !(gate instanceof RegExp)).map((gate) => [gate, (gate as readonly string[]).map((word) => GATE_WORDS.indexOf(word))]));
+
+/** The automaton: symbols are the words' characters (all ASCII; 0 is any other, which no word holds), states a trie's nodes. */
+const AUTOMATON = (() => {
+  const symbolOf = new Uint8Array(128);
+  let symbols = 1;
+  for (const word of GATE_WORDS) {
+    for (const ch of word) {
+      const code = ch.charCodeAt(0);
+      if (code >= 128) throw new Error(`a gate word must be ASCII: ${word}`);
+      if (symbolOf[code] === 0) symbolOf[code] = symbols++;
+    }
+  }
+  // The trie: next[state * symbols + symbol], -1 for no edge; outputs: the words ending at each state.
+  const edges: number[] = new Array<number>(symbols).fill(-1);
+  const ends: number[][] = [[]];
+  for (let w = 0; w < GATE_WORDS.length; w += 1) {
+    let state = 0;
+    for (const ch of GATE_WORDS[w] as string) {
+      const at = state * symbols + (symbolOf[ch.charCodeAt(0)] as number);
+      if (edges[at] === -1) {
+        edges[at] = ends.length;
+        ends.push([]);
+        for (let s = 0; s < symbols; s += 1) edges.push(-1);
+      }
+      state = edges[at] as number;
+    }
+    (ends[state] as number[]).push(w);
+  }
+  // Failure links in breadth-first order complete the edges into a transition for every state and symbol.
+  const states = ends.length;
+  const delta = new Int32Array(states * symbols);
+  const fail = new Int32Array(states);
+  const queue: number[] = [];
+  for (let a = 0; a < symbols; a += 1) {
+    const to = edges[a] as number;
+    delta[a] = to === -1 ? 0 : to;
+    if (to > 0) queue.push(to);
+  }
+  for (let head = 0; head < queue.length; head += 1) {
+    const state = queue[head] as number;
+    (ends[state] as number[]).push(...(ends[fail[state] as number] as number[]));
+    for (let a = 0; a < symbols; a += 1) {
+      const to = edges[state * symbols + a] as number;
+      const fallback = delta[(fail[state] as number) * symbols + a] as number;
+      if (to === -1) delta[state * symbols + a] = fallback;
+      else {
+        delta[state * symbols + a] = to;
+        fail[to] = fallback;
+        queue.push(to);
+      }
+    }
+  }
+  const endStates = ends.flatMap((words, state) => (words.length > 0 ? [state] : []));
+  return { symbolOf, symbols, delta, ends: ends.map((words) => [...new Set(words)]), endStates };
+})();
+
+/** Which of GATE_WORDS `lower` holds (1 at a word's index), in one pass. */
+export function gateWordsIn(lower: string): Uint8Array {
+  const reached = statesReached(lower);
+  const { ends, endStates } = AUTOMATON;
+  const held = new Uint8Array(GATE_WORDS.length);
+  for (const end of endStates) if (reached[end] === 1) for (const w of ends[end] as number[]) held[w] = 1;
+  return held;
+}
+
+/**
+ * The automaton's states `lower` reaches, marked as it is read (a store per character, no branch). The loop is a
+ * function of its own: optimized mid-call on a long text, it was deoptimized on every call at the code after it, which
+ * had never run (seen with --trace-deopt, as 0187 saw in content.ts).
+ */
+function statesReached(lower: string): Uint8Array {
+  const { symbolOf, symbols, delta } = AUTOMATON;
+  const reached = new Uint8Array(delta.length / symbols);
+  let state = 0;
+  for (let i = 0; i < lower.length; i += 1) {
+    const code = lower.charCodeAt(i);
+    const symbol = code < 128 ? (symbolOf[code] as number) : 0;
+    // A character no word holds ends every partial match.
+    state = symbol === 0 ? 0 : (delta[state * symbols + symbol] as number);
+    reached[state] = 1;
+  }
+  return reached;
+}
+
+/** What the gates read of one text, each worked out once and only when a gate asks: the text lower-cased, and the gate words it holds. */
+export class GateText {
+  private lower: string | undefined;
+  private held: Uint8Array | undefined;
+  constructor(readonly text: string) {}
+  lowered(): string {
+    this.lower ??= this.text.toLowerCase();
+    return this.lower;
+  }
+  words(): Uint8Array {
+    this.held ??= gateWordsIn(this.lowered());
+    return this.held;
+  }
+}
+
+/** admits, on a GateText: a list gate reads the words found in the one pass (the same answer; gates.test.ts holds them equal). */
+export function admitsText(gate: Gate, text: GateText): boolean {
+  if (gate instanceof RegExp) return gate.test(text.text);
+  const held = text.words();
+  for (const w of WORD_IDS.get(gate) as readonly number[]) if (held[w] === 1) return true;
+  return false;
 }

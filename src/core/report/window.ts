@@ -102,7 +102,9 @@ function fenceAfter(text: string, from: number, to: number, budget: number): { f
     read += 1;
     if (read > budget) return { fence: null, known: false };
     const start = lineStartOf(text, i, from);
-    const newline = text.indexOf("\n", i);
+    // The line ends at `to` at the latest: its break is searched only that far (a line of backticks as long as the reply
+    // is not read to its end twice, docs/decisions/0193).
+    const newline = upTo.indexOf("\n", i);
     const end = newline === -1 || newline > to ? to : newline;
     if (i - start <= 3 && onlySpaces(text, start, i)) {
       // The reader drops one trailing CR before it tests a line; fenceOpeningAt and closesFenceAt read a CR the same way.

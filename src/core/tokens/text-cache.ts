@@ -4,8 +4,11 @@
  * an integer) and then `===` (a memory compare): no digest, no native call, no hex key to hash,
  * for a text seen once or a thousand times. Kept texts are bounded in characters and per sketch;
  * past a bound the oldest go to a map by sha-256 (the digest is taken then, once), where a later
- * sighting finds them and keeps them again. Longer texts are only ever found by digest. A sketch
- * with no text in the digest map is known to miss without a digest.
+ * sighting finds them and keeps them again. Longer texts are found by digest, but for the last
+ * LONG_KEPT of them, kept as themselves too (a flat copy each, LONG_KEPT_CHARS in all) and found by
+ * `===`, a compare, before any digest is taken: a long reply looked up again (its analysis, its
+ * record, its report) costs no digest of the whole (docs/decisions/0193). A sketch with no text in
+ * the digest map is known to miss without a digest.
  */
 import { hash } from "node:crypto";
 
@@ -17,6 +20,9 @@ export const KEPT_CHARS = 1 << 22;
 const SAME_SKETCH = 8;
 /** Characters a sketch reads at each end of a text. */
 const SKETCH_EDGE = 8;
+/** Texts too long to keep among the others that are kept as themselves all the same, the latest ones; and their characters in all. */
+const LONG_KEPT = 4;
+const LONG_KEPT_CHARS = KEPT_CHARS;
 
 interface Entry<V> {
   value: V;
@@ -37,6 +43,8 @@ export class TextCache<V> {
   private readonly entries = new Set<Entry<V>>();
   private readonly kept = new Set<Entry<V>>();
   private keptChars = 0;
+  // The latest texts longer than the kept ones (see above), newest last, each with its entry.
+  private readonly longKept: Array<{ text: string; entry: Entry<V> }> = [];
   // The text of the last get() that found nothing, and its digest if that get() took one: the
   // set() that follows a miss neither looks again nor digests the text twice.
   private missText: string | null = null;
@@ -58,12 +66,15 @@ export class TextCache<V> {
       const same = this.bySketch.get(key);
       if (same !== undefined) for (const entry of same) if (entry.text === text) return entry.value;
       if (!this.digestSketches.has(key)) return this.missed(text, null);
+    } else {
+      for (const slot of this.longKept) if (slot.text === text) return slot.entry.value;
     }
     const key = digest(text);
     const entry = this.byDigest.get(key);
     if (entry === undefined) return this.missed(text, key);
     // Seen again: kept as itself from now on, while it stays among the recent ones.
     if (keepable) this.keep(entry, text);
+    else this.keepLong(entry, text);
     return entry.value;
   }
 
@@ -83,6 +94,7 @@ export class TextCache<V> {
     else {
       entry.digest = known ?? digest(text);
       this.toDigestMap(entry);
+      this.keepLong(entry, text);
     }
     while (this.entries.size > this.maxEntries) this.forget(this.entries.values().next().value as Entry<V>);
   }
@@ -94,6 +106,7 @@ export class TextCache<V> {
     this.entries.clear();
     this.kept.clear();
     this.keptChars = 0;
+    this.longKept.length = 0;
     this.missText = null;
     this.missDigest = null;
   }
@@ -119,7 +132,22 @@ export class TextCache<V> {
         }
       }
     }
+    for (const slot of this.longKept) {
+      if (slot.text === text) {
+        slot.entry.value = value;
+        return;
+      }
+    }
     (this.byDigest.get(digest(text)) as Entry<V>).value = value;
+  }
+
+  /** Keeps a long text as itself too, among the latest LONG_KEPT (a flat copy, as keep() makes; none past LONG_KEPT_CHARS). */
+  private keepLong(entry: Entry<V>, text: string): void {
+    if (text.length > LONG_KEPT_CHARS) return;
+    this.longKept.push({ text: (text + " ").slice(0, -1), entry });
+    let chars = 0;
+    for (const slot of this.longKept) chars += slot.text.length;
+    while (this.longKept.length > LONG_KEPT || chars > LONG_KEPT_CHARS) chars -= (this.longKept.shift() as { text: string }).text.length;
   }
 
   /** Keeps an entry's text as itself (a new entry, or one just found by digest). */
@@ -171,6 +199,8 @@ export class TextCache<V> {
   }
 
   private forget(entry: Entry<V>): void {
+    const long = this.longKept.findIndex((slot) => slot.entry === entry);
+    if (long !== -1) this.longKept.splice(long, 1);
     if (entry.text !== null) this.unkeep(entry);
     else this.fromDigestMap(entry);
     this.entries.delete(entry);

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROW_GATES, admits } from "../../../src/core/report/gates.ts";
+import { GateText, ROW_GATES, admits, admitsText } from "../../../src/core/report/gates.ts";
 import { REPORT_PATTERNS, type ReportPattern } from "../../../src/core/report/patterns.ts";
 import { REPLIES_DIR, replyFiles } from "./labelled.ts";
 import { HELD_OUT_SPLITS, SEALED_SPLITS, committedSplit } from "./split.ts";
@@ -86,6 +86,9 @@ describe("the analyzer's cheap gates", () => {
       "unfinished.target": "bb83a40f",
       "reason.cause": "962c9480",
       "reason.status": "3c04be69",
+      "unfinished.blocker": "47a4315f",
+      "reason.blocker": "47a4315f",
+      "next.step": "dc2094cf",
     });
   });
 
@@ -117,9 +120,30 @@ describe("the analyzer's cheap gates", () => {
   it("turn the rows away from text that cannot fire them", () => {
     const text = "Done.\n- ok\nB3 next";
     const lowered = (): string => text.toLowerCase();
-    expect([...ROW_GATES].filter(([, gate]) => !admits(gate, text, lowered)).map(([id]) => id)).toEqual([...ROW_GATES.keys()]);
-    // One that can fire the next row passes its gate, in any case.
+    // Every gate but the next-step row's, which "B3 next" can fire.
+    expect([...ROW_GATES].filter(([, gate]) => !admits(gate, text, lowered)).map(([id]) => id)).toEqual([...ROW_GATES.keys()].filter((id) => id !== "next.step"));
+    // One that can fire the next rows passes their gates, in any case.
     const next = "B3 IS NEXT";
-    expect([...ROW_GATES].filter(([, gate]) => admits(gate, next, () => next.toLowerCase())).map(([id]) => id)).toEqual(["unfinished.next"]);
+    expect([...ROW_GATES].filter(([, gate]) => admits(gate, next, () => next.toLowerCase())).map(([id]) => id)).toEqual(["unfinished.next", "next.step"]);
+    // A closing tag's or a path's slash is no count ("3/4 tasks" is).
+    expect(["see </proposed_plan>", "src/core/a.ts", "3/4 tasks"].map((line) => admits(ROW_GATES.get("unfinished.count-of") as readonly string[], line, () => line.toLowerCase()))).toEqual([false, false, true]);
+  });
+
+  it("read in one pass (docs/decisions/0194), admit exactly what the gates read word by word admit", () => {
+    const texts = [...devLines(), ...generatedTexts(20_000), "B3 IS NEXT", "I'LL finish", "İ'll", "a\u0130 not"];
+    const differ: string[] = [];
+    let admitted = 0;
+    for (const text of texts) {
+      const once = new GateText(text);
+      for (const [id, gate] of ROW_GATES) {
+        const expected = admits(gate, text, () => text.toLowerCase());
+        if (expected) admitted += 1;
+        if (admitsText(gate, once) !== expected) differ.push(`${id}: ${text.slice(0, 120)}`);
+      }
+    }
+    expect(differ).toEqual([]);
+    // Both answers occur many times, so the comparison can fail.
+    expect(admitted).toBeGreaterThan(20_000);
+    expect(texts.length * ROW_GATES.size - admitted).toBeGreaterThan(20_000);
   });
 });

@@ -6,7 +6,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isPlainLine, plainLine, readProse } from "../../../src/core/report/read.ts";
+import { isSpaceCode, trimmed } from "../../../src/core/report/clauses.ts";
+import { isPlainLine, opensBlock, plainLine, readProse } from "../../../src/core/report/read.ts";
 import { plainLine as plainBefore, readProse as readBefore } from "./before/read-before.ts";
 import { loadLabelledReplies } from "./labelled.ts";
 import { withoutSealed } from "./split.ts";
@@ -58,5 +59,35 @@ describe("the reader's plain-line test (docs/decisions/0187)", () => {
       { numRuns: 20000 },
     );
     expect(["Done.", "- ok", "B3 next", "", " x", "x`"].map(isPlainLine)).toEqual([true, false, true, false, false, false]);
+  });
+});
+
+describe("the character tests of docs/decisions/0193", () => {
+  // The expression opensBlock reads without (read.ts's NOT_SETEXT_TEXT, copied).
+  const NOT_SETEXT_TEXT = /^ {0,3}(?:[-*+>|]|\d{1,9}[.)])(?:\s|$)/;
+  const char = fc.constantFrom(..." -*+>|.)0123456789x\t\u00a0\u2028\u3000\r");
+
+  it("opensBlock says what NOT_SETEXT_TEXT says, on lines of the characters it reads", () => {
+    fc.assert(
+      fc.property(fc.array(char, { maxLength: 16 }), (chars) => {
+        const line = chars.join("");
+        expect(opensBlock(line)).toBe(NOT_SETEXT_TEXT.test(line));
+      }),
+      { numRuns: 20000 },
+    );
+    expect(["- ok", "-ok", "   * x", "    * x", "1234567890. x", "123456789. x", "12)", "> q", "|"].map(opensBlock)).toEqual([true, false, true, false, false, true, true, true, true]);
+  });
+
+  it("isSpaceCode is \\s on every UTF-16 code unit, and trimmed is trim", () => {
+    const differ: number[] = [];
+    for (let c = 0; c <= 0xffff; c += 1) if (isSpaceCode(c) !== /\s/.test(String.fromCharCode(c))) differ.push(c);
+    expect(differ).toEqual([]);
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(" ", "\t", "\u00a0", "\ufeff", "\u2029", "a", "é", "🚀", "."), { maxLength: 8 }), (chars) => {
+        const text = chars.join("");
+        expect(trimmed(text)).toBe(text.trim());
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

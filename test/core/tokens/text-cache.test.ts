@@ -64,6 +64,27 @@ describe("TextCache", () => {
     expect([cache.get(`${long.slice(0, -1)}9`), cache.get(`${long.slice(0, -1)}8`), cache.get(long.slice(15, 215)), cache.get(long.slice(16, 216))]).toEqual([1, undefined, 2, undefined]);
   });
 
+  it("answers exactly for long texts, kept as themselves among the latest (docs/decisions/0193) or found by digest", () => {
+    // Texts longer than it keeps among the others, differing at one character in the middle (which no sketch reads): more
+    // of them than it keeps as themselves, so some are found by compare, some by digest, some forgotten.
+    const base = "0123456789".repeat(KEPT_TEXT_CHARS / 8);
+    const text = fc.tuple(fc.integer({ min: 0, max: 7 }), fc.constantFrom("a", "b")).map(([n, char]) => `${base.slice(0, 40_000)}${char}${n}${base.slice(40_002)}`);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(text, fc.integer({ min: 0, max: 1000 })), { maxLength: 60 }), fc.integer({ min: 1, max: 12 }), (operations, maxEntries) => {
+        const { cache, model } = replayAgainstMap(operations, maxEntries, 1 << 22);
+        for (const [key, value] of model) {
+          const found = cache.get(key);
+          if (found !== undefined) expect(found).toBe(value);
+        }
+      }),
+      { numRuns: 40 },
+    );
+    // The latest long text, looked up as another object of the same characters, and a text one character away.
+    const cache = new TextCache<number>(10);
+    cache.set(base, 1);
+    expect([cache.get(`${base.slice(0, -1)}9`), cache.get(`${base.slice(0, 50_000)}x${base.slice(50_001)}`)]).toEqual([1, undefined]);
+  });
+
   it("forgets the oldest entries past maxEntries, and updates a value in place", () => {
     const cache = new TextCache<number>(2);
     cache.set("one", 1);
