@@ -274,6 +274,23 @@ function mayOpenFence(text: string, first: number, c: number): boolean {
   return (c === BACKTICK || c === TILDE) && text.charCodeAt(first + 1) === c && text.charCodeAt(first + 2) === c;
 }
 
+/**
+ * Whole lines that start with a backtick and cannot end a paragraph: a run of one or two backticks
+ * followed by another character, or a run of exactly three followed by an info string that holds a
+ * backtick (```x``` is inline code, not a fence: fence.ts). Such a line is neither blank, nor a tag
+ * line, nor a fence line, so followParagraph would only add it to the paragraph. Matched a few
+ * hundred lines per call: one unbounded repetition keeps a backtracking entry per line.
+ */
+const BACKTICK_LINES = /(?:(?:``?[^`\n]|```[^`\n]+`)[^\n]*\n){1,256}/y;
+
+/** The offset past the lines from `at` (a line start) that BACKTICK_LINES matches; `at` when none. */
+function backtickLinesEnd(text: string, at: number): number {
+  let past = at;
+  BACKTICK_LINES.lastIndex = at;
+  while (BACKTICK_LINES.test(text)) past = BACKTICK_LINES.lastIndex;
+  return past;
+}
+
 /** Every outcome tag outside fenced code and inline code spans, in order. */
 export function findOutcomeTags(text: string): OutcomeTag[] {
   const scanner = new TagScanner(text, false);
@@ -644,7 +661,13 @@ class TagScanner {
         return at;
       }
       paragraphEnd = end;
-      at = end + 1;
+      // A line that starts with a backtick and ends nothing is, as a rule, one of many alike (a
+      // paragraph of code spans or ```x``` lines): the lines like it that follow are skipped at once.
+      if (c === BACKTICK && first === at && end < textEnd) {
+        const past = backtickLinesEnd(text, end + 1);
+        if (past > end + 1) paragraphEnd = past - 1;
+        at = past;
+      } else at = end + 1;
     }
     this.paragraphEnd = paragraphEnd;
     this.followedNewline = UNSEARCHED;
