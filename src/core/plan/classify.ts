@@ -291,6 +291,13 @@ function backtickLinesEnd(text: string, at: number): number {
   return past;
 }
 
+/**
+ * Lines that end a paragraph and leave nothing open: an empty line, or a line that is one outcome
+ * tag at its start and LF or CRLF; each may follow a line that is one code span (`…`, no other
+ * backtick) and LF. Matched a few hundred at a time, as BACKTICK_LINES (see TagScanner.takeTagLines).
+ */
+const TAG_LINES = /(?:(?:`[^`\n]*`\n)?(?:<\/?(?:proposed_plan|plan_blocked|plan_clarification)>\r?\n|\n)){1,256}/y;
+
 /** Every outcome tag outside fenced code and inline code spans, in order. */
 export function findOutcomeTags(text: string): OutcomeTag[] {
   const scanner = new TagScanner(text, false);
@@ -427,7 +434,8 @@ class TagScanner {
           // It stopped at a tag line, matched already: the line is not read again.
           this.tagLine(this.testedLineAt, this.testedLineKind);
           if (newline === -1 || this.stopped) break;
-          lineStart = newline + 1;
+          lineStart = this.takeTagLines(newline + 1);
+          if (this.stopped) break;
           continue;
         }
       } else if (lineFirst === LF) {
@@ -443,7 +451,8 @@ class TagScanner {
         // blank lines are nothing else (docs/decisions/0188).
         this.tagLine(lineStart, this.testedLineKind);
         if (this.stopped) break;
-        lineStart = newline + 1;
+        lineStart = this.takeTagLines(newline + 1);
+        if (this.stopped) break;
         continue;
       } else {
         // Jump to the line holding the next thing that can matter.
@@ -514,6 +523,38 @@ class TagScanner {
     this.testedLineAt = at;
     this.testedLineKind = kind;
     return after;
+  }
+
+  /**
+   * After a tag line, with no paragraph open and no fence: the lines from `at` (a line start) that
+   * TAG_LINES matches, their tags recorded in order; returns the line start past them (or past the
+   * tag that stopped the scan). Each empty line or tag line would end an open paragraph, and a code
+   * span line before one is a paragraph of its own whose one span hides all it holds, so nothing
+   * but the tags can come of them. On a reply with a tag on every line, each tag line cost a line
+   * pass and a name search, and each code span line a paragraph scan (docs/decisions/0189).
+   */
+  private takeTagLines(at: number): number {
+    const text = this.text;
+    let line = at;
+    TAG_LINES.lastIndex = at;
+    while (TAG_LINES.test(text)) {
+      const past = TAG_LINES.lastIndex;
+      while (line < past) {
+        // The expression matched: a code span line is `…` and LF, a tag line its tag, CR or not, and LF.
+        if (text.charCodeAt(line) === BACKTICK) line = text.indexOf("`", line + 1) + 2;
+        if (text.charCodeAt(line) === LF) {
+          line += 1;
+          continue;
+        }
+        const kind = candidateAt(text, line);
+        this.record(line, kind);
+        line += (TAG_TEXT[kind] as string).length;
+        line += text.charCodeAt(line) === CR ? 2 : 1;
+        if (this.stopped) return line;
+      }
+      TAG_LINES.lastIndex = past;
+    }
+    return line;
   }
 
   /** The next `<` that may open a tag at or after `position`, for the line pass (text.length when none). */
