@@ -283,11 +283,17 @@ function mayOpenFence(text: string, first: number, c: number): boolean {
  */
 const BACKTICK_LINES = /(?:(?:``?[^`\n]|```[^`\n]+`)[^\n]*\n){1,256}/y;
 
-/** The offset past the lines from `at` (a line start) that BACKTICK_LINES matches; `at` when none. */
-function backtickLinesEnd(text: string, at: number): number {
+/**
+ * Whole lines that start with `<` and are shorter than any tag (with a CR, as followParagraph counts them): neither
+ * blank, nor a tag line, nor a fence line. Matched as BACKTICK_LINES.
+ */
+const SHORT_LT_LINES = new RegExp(`(?:<[^\\n]{0,${SHORTEST_TAG - 2}}\\n){1,256}`, "y");
+
+/** The offset past the lines from `at` (a line start) that `lines` (BACKTICK_LINES or SHORT_LT_LINES) matches; `at` when none. */
+function linesLikeEnd(text: string, at: number, lines: RegExp): number {
   let past = at;
-  BACKTICK_LINES.lastIndex = at;
-  while (BACKTICK_LINES.test(text)) past = BACKTICK_LINES.lastIndex;
+  lines.lastIndex = at;
+  while (lines.test(text)) past = lines.lastIndex;
   return past;
 }
 
@@ -702,10 +708,10 @@ class TagScanner {
         return at;
       }
       paragraphEnd = end;
-      // A line that starts with a backtick and ends nothing is, as a rule, one of many alike (a
-      // paragraph of code spans or ```x``` lines): the lines like it that follow are skipped at once.
-      if (c === BACKTICK && first === at && end < textEnd) {
-        const past = backtickLinesEnd(text, end + 1);
+      // A line that starts with a backtick or `<` and ends nothing is, as a rule, one of many alike
+      // (a paragraph of code spans, ```x``` lines or `<pz` lines): those like it that follow are skipped at once.
+      if ((c === BACKTICK || (c === LT && end - first < SHORTEST_TAG)) && first === at && end < textEnd) {
+        const past = linesLikeEnd(text, end + 1, c === BACKTICK ? BACKTICK_LINES : SHORT_LT_LINES);
         if (past > end + 1) paragraphEnd = past - 1;
         at = past;
       } else at = end + 1;

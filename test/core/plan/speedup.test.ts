@@ -286,6 +286,18 @@ describe("the classifier's runs of lines taken whole", () => {
     fc.assert(fc.property(reply, (text) => same(text)), { numRuns: 2500 });
   });
 
+  it("follows a paragraph through lines that start with `<` as before: every length up to a tag's and past it, CRLF", () => {
+    const line = fc.oneof(
+      { weight: 3, arbitrary: fc.integer({ min: 0, max: 16 }).map((n) => `<${"z".repeat(n)}`) },
+      { weight: 2, arbitrary: fc.constantFrom("<p", "<pz", "<plan_b", "<plan_blocked", "</plan_blocked", "<pxxxxxxxxxxxx>", "<plan_blocked> ", "<\r") },
+      { weight: 1, arbitrary: fc.constantFrom("<plan_blocked>", "</plan_blocked>", "<proposed_plan>", "", "x", "```", "`a`", "` y") },
+    );
+    const reply = fc
+      .tuple(fc.constantFrom("x <proposed_plan>", "x <proposed_plan> `", "`<proposed_plan>`", "text"), fc.array(line, { maxLength: 8 }), fc.integer({ min: 1, max: 600 }), newline)
+      .map(([head, lines, times, nl]) => head + nl + repeatedPast(lines, nl, times * 8));
+    fc.assert(fc.property(reply, (text) => same(text)), { numRuns: 2500 });
+  });
+
   it("takes tag lines, empty lines and code span lines after a tag line as before: spans that do not cover their line, CRLF, early decisions", () => {
     const line = fc.constantFrom(
       "<proposed_plan>",
