@@ -304,6 +304,26 @@ function linesLikeEnd(text: string, at: number, lines: RegExp): number {
  */
 const TAG_LINES = /(?:(?:`[^`\n]*`\n)?(?:<\/?(?:proposed_plan|plan_blocked|plan_clarification)>\r?\n|\n)){1,256}/y;
 
+/**
+ * Whole lines that are one code span of single backticks (`…`, no other backtick) and LF. After a
+ * span that ends its line, each is a run followed by a run of its length, which scanParagraph pairs
+ * as found, and the newline between two is too short to hold a tag. Matched as BACKTICK_LINES.
+ */
+const SPAN_LINES = /(?:`[^`\n]+`\n){1,256}/y;
+
+/**
+ * Where the last of the SPAN_LINES lines after the newline at `newline` ends (its newline, at most `to`, the
+ * paragraph's end): the end of its closing backtick, as far as the paragraph scan is concerned; `newline` when none.
+ * (A paragraph ends before a blank, tag or fence line, none of which matches: the bound is never met, and keeps the
+ * pairing inside the paragraph should that change.)
+ */
+function spanLinesEnd(text: string, newline: number, to: number): number {
+  let last = newline;
+  SPAN_LINES.lastIndex = newline + 1;
+  while (SPAN_LINES.test(text) && SPAN_LINES.lastIndex - 1 <= to) last = SPAN_LINES.lastIndex - 1;
+  return last;
+}
+
 /** Every outcome tag outside fenced code and inline code spans, in order. */
 export function findOutcomeTags(text: string): OutcomeTag[] {
   const scanner = new TagScanner(text, false);
@@ -818,8 +838,10 @@ class TagScanner {
       const closerEnd = backtickRunEnd(text, closer, limit);
       if (closerEnd - closer !== end - collectFrom) break;
       this.scanTags(cursor, collectFrom);
-      cursor = closerEnd;
-      collectFrom = this.tickFrom(closerEnd);
+      // A span that ends its line is, as a rule, one of many lines alike (a tag in code on every
+      // line): the lines after it that are one such span each are paired at once.
+      cursor = text.charCodeAt(closerEnd) === LF ? spanLinesEnd(text, closerEnd, to) : closerEnd;
+      collectFrom = this.tickFrom(cursor);
     }
     let runs = 0;
     let k = 0;

@@ -298,6 +298,17 @@ describe("the classifier's runs of lines taken whole", () => {
     fc.assert(fc.property(reply, (text) => same(text)), { numRuns: 2500 });
   });
 
+  it("pairs a paragraph's lines of one code span each as before: spans of every kind, cut by tag lines, blank lines and fences", () => {
+    const line = fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom("`<proposed_plan>`", "`</plan_blocked>`", "`a`", "``a``", "`a` `b`", "`a`<plan_blocked>`b`", "`a``", "``", "`a", "a`", "` `\r") },
+      { weight: 1, arbitrary: fc.constantFrom("<plan_blocked>", "</plan_blocked>", "x <proposed_plan> y", "", "  ", "```", "```x```", "~~~", "x") },
+    );
+    const reply = fc
+      .tuple(fc.constantFrom("x <proposed_plan>", "`<proposed_plan>`", "x `", "text"), fc.array(line, { maxLength: 8 }), fc.integer({ min: 1, max: 600 }), newline, fc.constantFrom("", "\n", "x </proposed_plan>", "`"))
+      .map(([head, lines, times, nl, tail]) => head + nl + repeatedPast(lines, nl, times * 8) + tail);
+    fc.assert(fc.property(reply, (text) => same(text)), { numRuns: 2500 });
+  });
+
   it("takes tag lines, empty lines and code span lines after a tag line as before: spans that do not cover their line, CRLF, early decisions", () => {
     const line = fc.constantFrom(
       "<proposed_plan>",
