@@ -29,7 +29,9 @@
  * number of times, whatever the input. A long reply whose tags already decide the outcome (two
  * names, or a nested tag) is read no further (ADR 0136). Lines of a few characters are read in JS,
  * where a native search would cost more than reading them, and a crowd of stray `<` is skipped by
- * searching for the tags' names, both by the line pass and the paragraph scan (ADR 0159, 0188).
+ * searching for the tags' names, both by the line pass and the paragraph scan (ADR 0159, 0188). A run
+ * of lines alike whose outcome their shape decides (```x``` lines, tag lines, one code span a line) is
+ * matched by a bounded sticky expression, not read line by line (ADR 0189).
  */
 import { type Fence, closesFenceAt, fenceOpeningAt, isBlankAt, opensFenceAt } from "./fence.ts";
 
