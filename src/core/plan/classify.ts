@@ -29,7 +29,9 @@
  * number of times, whatever the input. A long reply whose tags already decide the outcome (two
  * names, or a nested tag) is read no further (ADR 0136). Lines of a few characters are read in JS,
  * where a native search would cost more than reading them, and a crowd of stray `<` is skipped by
- * searching for the tags' names, both by the line pass and the paragraph scan (ADR 0159, 0188).
+ * searching for the tags' names, both by the line pass and the paragraph scan (ADR 0159, 0188). A run
+ * of lines alike whose outcome their shape decides (```x``` lines, tag lines, one code span a line) is
+ * matched by a bounded sticky expression, not read line by line (ADR 0189).
  */
 import { type Fence, closesFenceAt, fenceOpeningAt, isBlankAt, opensFenceAt } from "./fence.ts";
 
@@ -274,6 +276,56 @@ function mayOpenFence(text: string, first: number, c: number): boolean {
   return (c === BACKTICK || c === TILDE) && text.charCodeAt(first + 1) === c && text.charCodeAt(first + 2) === c;
 }
 
+/**
+ * Whole lines that start with a backtick and cannot end a paragraph: a run of one or two backticks
+ * followed by another character, or a run of exactly three followed by an info string that holds a
+ * backtick (```x``` is inline code, not a fence: fence.ts). Such a line is neither blank, nor a tag
+ * line, nor a fence line, so followParagraph would only add it to the paragraph. Matched a few
+ * hundred lines per call: one unbounded repetition keeps a backtracking entry per line.
+ */
+const BACKTICK_LINES = /(?:(?:``?[^`\n]|```[^`\n]+`)[^\n]*\n){1,256}/y;
+
+/**
+ * Whole lines that start with `<` and are shorter than any tag (with a CR, as followParagraph counts them): neither
+ * blank, nor a tag line, nor a fence line. Matched as BACKTICK_LINES.
+ */
+const SHORT_LT_LINES = new RegExp(`(?:<[^\\n]{0,${SHORTEST_TAG - 2}}\\n){1,256}`, "y");
+
+/** The offset past the lines from `at` (a line start) that `lines` (BACKTICK_LINES or SHORT_LT_LINES) matches; `at` when none. */
+function linesLikeEnd(text: string, at: number, lines: RegExp): number {
+  let past = at;
+  lines.lastIndex = at;
+  while (lines.test(text)) past = lines.lastIndex;
+  return past;
+}
+
+/**
+ * Lines that end a paragraph and leave nothing open: an empty line, or a line that is one outcome
+ * tag at its start and LF or CRLF; each may follow a line that is one code span (`…`, no other
+ * backtick) and LF. Matched a few hundred at a time, as BACKTICK_LINES (see TagScanner.takeTagLines).
+ */
+const TAG_LINES = /(?:(?:`[^`\n]*`\n)?(?:<\/?(?:proposed_plan|plan_blocked|plan_clarification)>\r?\n|\n)){1,256}/y;
+
+/**
+ * Whole lines that are one code span of single backticks (`…`, no other backtick) and LF. After a
+ * span that ends its line, each is a run followed by a run of its length, which scanParagraph pairs
+ * as found, and the newline between two is too short to hold a tag. Matched as BACKTICK_LINES.
+ */
+const SPAN_LINES = /(?:`[^`\n]+`\n){1,256}/y;
+
+/**
+ * Where the last of the SPAN_LINES lines after the newline at `newline` ends (its newline, at most `to`, the
+ * paragraph's end): the end of its closing backtick, as far as the paragraph scan is concerned; `newline` when none.
+ * (A paragraph ends before a blank, tag or fence line, none of which matches: the bound is never met, and keeps the
+ * pairing inside the paragraph should that change.)
+ */
+function spanLinesEnd(text: string, newline: number, to: number): number {
+  let last = newline;
+  SPAN_LINES.lastIndex = newline + 1;
+  while (SPAN_LINES.test(text) && SPAN_LINES.lastIndex - 1 <= to) last = SPAN_LINES.lastIndex - 1;
+  return last;
+}
+
 /** Every outcome tag outside fenced code and inline code spans, in order. */
 export function findOutcomeTags(text: string): OutcomeTag[] {
   const scanner = new TagScanner(text, false);
@@ -410,7 +462,8 @@ class TagScanner {
           // It stopped at a tag line, matched already: the line is not read again.
           this.tagLine(this.testedLineAt, this.testedLineKind);
           if (newline === -1 || this.stopped) break;
-          lineStart = newline + 1;
+          lineStart = this.takeTagLines(newline + 1);
+          if (this.stopped) break;
           continue;
         }
       } else if (lineFirst === LF) {
@@ -426,7 +479,8 @@ class TagScanner {
         // blank lines are nothing else (docs/decisions/0188).
         this.tagLine(lineStart, this.testedLineKind);
         if (this.stopped) break;
-        lineStart = newline + 1;
+        lineStart = this.takeTagLines(newline + 1);
+        if (this.stopped) break;
         continue;
       } else {
         // Jump to the line holding the next thing that can matter.
@@ -497,6 +551,38 @@ class TagScanner {
     this.testedLineAt = at;
     this.testedLineKind = kind;
     return after;
+  }
+
+  /**
+   * After a tag line, with no paragraph open and no fence: the lines from `at` (a line start) that
+   * TAG_LINES matches, their tags recorded in order; returns the line start past them (or past the
+   * tag that stopped the scan). Each empty line or tag line would end an open paragraph, and a code
+   * span line before one is a paragraph of its own whose one span hides all it holds, so nothing
+   * but the tags can come of them. On a reply with a tag on every line, each tag line cost a line
+   * pass and a name search, and each code span line a paragraph scan (docs/decisions/0189).
+   */
+  private takeTagLines(at: number): number {
+    const text = this.text;
+    let line = at;
+    TAG_LINES.lastIndex = at;
+    while (TAG_LINES.test(text)) {
+      const past = TAG_LINES.lastIndex;
+      while (line < past) {
+        // The expression matched: a code span line is `…` and LF, a tag line its tag, CR or not, and LF.
+        if (text.charCodeAt(line) === BACKTICK) line = text.indexOf("`", line + 1) + 2;
+        if (text.charCodeAt(line) === LF) {
+          line += 1;
+          continue;
+        }
+        const kind = candidateAt(text, line);
+        this.record(line, kind);
+        line += (TAG_TEXT[kind] as string).length;
+        line += text.charCodeAt(line) === CR ? 2 : 1;
+        if (this.stopped) return line;
+      }
+      TAG_LINES.lastIndex = past;
+    }
+    return line;
   }
 
   /** The next `<` that may open a tag at or after `position`, for the line pass (text.length when none). */
@@ -644,7 +730,13 @@ class TagScanner {
         return at;
       }
       paragraphEnd = end;
-      at = end + 1;
+      // A line that starts with a backtick or `<` and ends nothing is, as a rule, one of many alike
+      // (a paragraph of code spans, ```x``` lines or `<pz` lines): those like it that follow are skipped at once.
+      if ((c === BACKTICK || (c === LT && end - first < SHORTEST_TAG)) && first === at && end < textEnd) {
+        const past = linesLikeEnd(text, end + 1, c === BACKTICK ? BACKTICK_LINES : SHORT_LT_LINES);
+        if (past > end + 1) paragraphEnd = past - 1;
+        at = past;
+      } else at = end + 1;
     }
     this.paragraphEnd = paragraphEnd;
     this.followedNewline = UNSEARCHED;
@@ -748,8 +840,10 @@ class TagScanner {
       const closerEnd = backtickRunEnd(text, closer, limit);
       if (closerEnd - closer !== end - collectFrom) break;
       this.scanTags(cursor, collectFrom);
-      cursor = closerEnd;
-      collectFrom = this.tickFrom(closerEnd);
+      // A span that ends its line is, as a rule, one of many lines alike (a tag in code on every
+      // line): the lines after it that are one such span each are paired at once.
+      cursor = text.charCodeAt(closerEnd) === LF ? spanLinesEnd(text, closerEnd, to) : closerEnd;
+      collectFrom = this.tickFrom(cursor);
     }
     let runs = 0;
     let k = 0;

@@ -267,3 +267,80 @@ describe("the classifier's round-9 shortcuts", () => {
     fc.assert(fc.property(reply, (text) => same(text)), { numRuns: 2000 });
   });
 });
+
+// Round 9, later (docs/decisions/0189): a paragraph's run of lines that start with a backtick and
+// end nothing, and a run of tag lines, empty lines and code span lines after a tag line, are each
+// taken by one sticky expression, a few hundred lines per call.
+describe("the classifier's runs of lines taken whole", () => {
+  const newline = fc.constantFrom("\n", "\r\n");
+  const repeatedPast = (lines: string[], nl: string, size: number) => {
+    const unit = lines.join(nl) + nl;
+    return unit.repeat(Math.ceil(size / unit.length));
+  };
+
+  it("follows a paragraph through lines that start with a backtick as before: spans, ```x``` lines, fences and near-fences", () => {
+    const line = fc.constantFrom("```x```", "```x", "```x`", "``` `", "````x`", "```", "````", "`````", "``````", "````` `", "```ts", "`a`", "``a``", "`", "``", "`\r", "` <proposed_plan>", "``<plan_blocked>``", "`a", "``a", " ```x```", "~~~", "", "x", "<plan_blocked>", "</proposed_plan>");
+    const reply = fc
+      .tuple(fc.constantFrom("x <proposed_plan>", "`<proposed_plan>`", "text"), fc.array(line, { maxLength: 8 }), fc.integer({ min: 1, max: 600 }), newline)
+      .map(([head, lines, times, nl]) => head + nl + repeatedPast(lines, nl, times * 8));
+    fc.assert(fc.property(reply, (text) => same(text)), { numRuns: 2500 });
+  });
+
+  it("follows a paragraph through lines that start with `<` as before: every length up to a tag's and past it, CRLF", () => {
+    const line = fc.oneof(
+      { weight: 3, arbitrary: fc.integer({ min: 0, max: 16 }).map((n) => `<${"z".repeat(n)}`) },
+      { weight: 2, arbitrary: fc.constantFrom("<p", "<pz", "<plan_b", "<plan_blocked", "</plan_blocked", "<pxxxxxxxxxxxx>", "<plan_blocked> ", "<\r") },
+      { weight: 1, arbitrary: fc.constantFrom("<plan_blocked>", "</plan_blocked>", "<proposed_plan>", "", "x", "```", "`a`", "` y") },
+    );
+    const reply = fc
+      .tuple(fc.constantFrom("x <proposed_plan>", "x <proposed_plan> `", "`<proposed_plan>`", "text"), fc.array(line, { maxLength: 8 }), fc.integer({ min: 1, max: 600 }), newline)
+      .map(([head, lines, times, nl]) => head + nl + repeatedPast(lines, nl, times * 8));
+    fc.assert(fc.property(reply, (text) => same(text)), { numRuns: 2500 });
+  });
+
+  it("pairs a paragraph's lines of one code span each as before: spans of every kind, cut by tag lines, blank lines and fences", () => {
+    const line = fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom("`<proposed_plan>`", "`</plan_blocked>`", "`a`", "``a``", "`a` `b`", "`a`<plan_blocked>`b`", "`a``", "``", "`a", "a`", "` `\r") },
+      { weight: 1, arbitrary: fc.constantFrom("<plan_blocked>", "</plan_blocked>", "x <proposed_plan> y", "", "  ", "```", "```x```", "~~~", "x") },
+    );
+    const reply = fc
+      .tuple(fc.constantFrom("x <proposed_plan>", "`<proposed_plan>`", "x `", "text"), fc.array(line, { maxLength: 8 }), fc.integer({ min: 1, max: 600 }), newline, fc.constantFrom("", "\n", "x </proposed_plan>", "`"))
+      .map(([head, lines, times, nl, tail]) => head + nl + repeatedPast(lines, nl, times * 8) + tail);
+    fc.assert(fc.property(reply, (text) => same(text)), { numRuns: 2500 });
+  });
+
+  it("takes tag lines, empty lines and code span lines after a tag line as before: spans that do not cover their line, CRLF, early decisions", () => {
+    const line = fc.constantFrom(
+      "<proposed_plan>",
+      "</proposed_plan>",
+      "<plan_blocked>",
+      "</plan_blocked>",
+      "<plan_clarification>",
+      "</plan_clarification>",
+      "",
+      "`<proposed_plan>`",
+      "`</plan_blocked>`",
+      "``",
+      "`a`<proposed_plan>`b`",
+      "`a` <plan_blocked> `b`",
+      "``<plan_blocked>``",
+      "`<plan_blocked>` x",
+      "`<plan_blocked>`\r",
+      "`x",
+      " <plan_blocked>",
+      "<plan_blocked> ",
+      "<proposed_plan>x",
+      "<plan_b>",
+      "x",
+      "```",
+      "~~~",
+      "<pz",
+    );
+    const reply = fc.tuple(fc.constantFrom("<proposed_plan>", "x <plan_blocked>", "text"), fc.array(line, { maxLength: 60 }), newline).map(([head, lines, nl]) => [head, ...lines].join(nl));
+    fc.assert(fc.property(reply, (text) => same(text)), { numRuns: 4000 });
+    const repeated = fc
+      .tuple(fc.constantFrom("<proposed_plan>", "x <plan_blocked>", "`<proposed_plan>`"), fc.array(line, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 400 }), newline)
+      .map(([head, lines, times, nl]) => head + nl + repeatedPast(lines, nl, times * 16));
+    fc.assert(fc.property(repeated, (text) => same(text)), { numRuns: 2500 });
+  });
+});
