@@ -113,4 +113,4 @@ console.log("| input | analyzeFinalReport ms per MiB | goal | peer: read whole, 
 console.log("|---|---:|---|---:|---:|");
 for (const row of rows) console.log(row);
 console.log(`\nAll ${replies.length} labelled replies outside the sealed splits, one call each (${(corpusMiB * 1024).toFixed(0)} KiB, every one read whole): ${(corpusMs / corpusMiB).toFixed(1)} ms per MiB, ${((corpusMs / replies.length) * 1000).toFixed(0)} µs per reply.`);
-console.log(`Not counted above: a warm TokenCounter finds the 1 MiB realistic text in ${lookupMs.toFixed(2)} ms (a digest of a text over 64 Ki characters; src/core/tokens/text-cache.ts).`);
+console.log(`Not counted above: a warm TokenCounter finds the 1 MiB realistic text in ${lookupMs.toFixed(2)} ms (the last few long texts are kept and found by a compare, no digest: src/core/tokens/text-cache.ts, ADR 0193).`);
