@@ -78,23 +78,17 @@ const PLAN_INTRO = /\b(?:plan|propos\w*|approach|options?|steps|would|I'd|could|
 /** Whether a line introduces a plan (PLAN_INTRO ends in a colon: a line without one skips the expression). */
 const isPlanIntro = (line: string): boolean => line.includes(":") && PLAN_INTRO.test(line);
 
+const NO_LINES: ReadonlySet<string> = new Set();
+
 /** The lines, less the items of a list that a plan line ("To fix it we should:") introduces. */
 function withoutPlanItems(lines: readonly string[]): string[] {
-  const out: string[] = [];
-  let inPlan = false;
-  for (const line of lines) {
-    if (isPlanIntro(line)) inPlan = true;
-    else if (inPlan && isListItem(line)) continue;
-    else inPlan = false;
-    out.push(line);
-  }
-  return out;
+  return lastParagraphTail(lines, 0, NO_LINES, lines.length);
 }
 
 /**
- * The last `keep` lines of withoutPlanItems(lines from `from` on, less those in `skip`): all that the claim zone and the
- * status zone read of the last paragraph. Read forward as withoutPlanItems reads, keeping only those lines, so a last
- * paragraph of thousands of lines is not copied three times (docs/decisions/0193).
+ * The last `keep` lines from `from` on, less those in `skip` and the items of a list that a plan line introduces. Given the
+ * last paragraph's start and 6, it is all that the claim zone and the status zone read of it. Only those lines are kept
+ * as they are read, so a last paragraph of thousands of lines is not copied three times (docs/decisions/0193).
  */
 function lastParagraphTail(lines: readonly string[], from: number, skip: ReadonlySet<string>, keep: number): string[] {
   const out: string[] = [];
