@@ -12,8 +12,8 @@
  * record it in the look log (0141, 0147) and change nothing here after it.
  */
 import { seededRng } from "../../src/core/random.ts";
-import { type LabelledReply, analyzeReply, loadLabelledReplies, portions } from "../../test/core/report/labelled.ts";
-import { HELD_OUT_SPLITS, committedSplit, withoutSealed } from "../../test/core/report/split.ts";
+import { type LabelledReply, analyzeReply, heldOutPart, loadLabelledReplies, portions } from "../../test/core/report/labelled.ts";
+import { HELD_OUT_SPLITS, splitFiles, withoutSealed } from "../../test/core/report/split.ts";
 import { DEFAULT_TRAIN, type PR, bestThreshold, foldsOf, logLoss, precisionRecall, predict, train } from "./logistic.ts";
 import { type SparseRow, replyFeatures, toRow, vocabulary } from "./reader-features.ts";
 
@@ -31,15 +31,15 @@ const LAMBDAS = [1e-6, 1e-5, 1e-4, 1e-3];
 // Split 8 (docs/decisions/0180) came after it too, joined at its look (0206): held out of training, not scored here.
 // Split 9 (docs/decisions/0215) likewise, joined at its look (0218). Both are dev since 0219, so they train here now.
 const replies = withoutSealed(loadLabelledReplies());
-const parts = portions(replies, ...(HELD_OUT_SPLITS.map((spec) => new Set(committedSplit(spec))) as [Set<string>, Set<string>, Set<string>, Set<string>, Set<string>, Set<string>, Set<string>]));
+const parts = portions(replies, splitFiles(HELD_OUT_SPLITS));
 const dev = parts.dev;
 const heldOut: Array<[string, LabelledReply[]]> = [
-  ["split 1", parts.test],
-  ["split 2", parts.test2],
-  ["split 3", parts.test3],
-  ["split 4", parts.test4],
-  ["split 5", parts.test5],
-  ["held-out pooled", [...parts.test, ...parts.test2, ...parts.test3, ...parts.test4, ...parts.test5]],
+  ["split 1", heldOutPart(parts, 1)],
+  ["split 2", heldOutPart(parts, 2)],
+  ["split 3", heldOutPart(parts, 3)],
+  ["split 4", heldOutPart(parts, 4)],
+  ["split 5", heldOutPart(parts, 5)],
+  ["held-out pooled", [...heldOutPart(parts, 1), ...heldOutPart(parts, 2), ...heldOutPart(parts, 3), ...heldOutPart(parts, 4), ...heldOutPart(parts, 5)]],
 ];
 
 const label = (reply: LabelledReply, field: Field): boolean => reply.expected[field] === true;

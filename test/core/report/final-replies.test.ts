@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BOOLEAN_FIELDS, type BooleanField, analyzeReply, loadLabelledReplies, portions, renderAccuracyModule, renderMetricsSection, replyFiles, score } from "./labelled.ts";
-import { RETIRED_SPLITS, SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_10, committedSplit, withoutSealed } from "./split.ts";
+import { BOOLEAN_FIELDS, type BooleanField, allHeldOut, analyzeReply, loadLabelledReplies, portions, renderAccuracyModule, renderMetricsSection, replyFiles, score } from "./labelled.ts";
+import { HELD_OUT_SPLITS, RETIRED_SPLITS, committedSplit, splitFiles, withoutSealed } from "./split.ts";
 
 // The held-out splits (docs/decisions/0090, 0121, 0123, 0139) are scored here but never shown while patterns are
 // developed: their per-reply results and figures go only into generated files, compared as a whole,
@@ -23,18 +23,10 @@ import { RETIRED_SPLITS, SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, S
 // Split 10 (docs/decisions/0223, Claude Code and Codex replies from six further projects) was sealed through round 9's
 // rules; after its one look (0227) it is scored and generated like the others.
 const allReplies = loadLabelledReplies();
-const test10Files = new Set(committedSplit(SPLIT_10));
-const test5Files = new Set(committedSplit(SPLIT_5));
-const test6Files = new Set(committedSplit(SPLIT_6));
-const test7Files = new Set(committedSplit(SPLIT_7));
 const retiredFiles = new Set(RETIRED_SPLITS.flatMap((spec) => committedSplit(spec)));
 const replies = withoutSealed(allReplies);
-const testFiles = new Set(committedSplit(SPLIT_1));
-const test2Files = new Set(committedSplit(SPLIT_2));
-const test3Files = new Set(committedSplit(SPLIT_3));
-const test4Files = new Set(committedSplit(SPLIT_4));
-const parts = portions(replies, testFiles, test2Files, test3Files, test4Files, test5Files, test6Files, test7Files, test10Files);
-const { test5, test6, test7, test10 } = parts;
+const heldOutFiles = splitFiles(HELD_OUT_SPLITS);
+const parts = portions(replies, heldOutFiles);
 const { dev } = parts;
 const MECHANICAL = ["firstLine", "firstLineRaw", "headings", "chars", "tokens"] as const;
 const showHeldOut = process.env.SHOW_HELD_OUT === "1";
@@ -60,29 +52,15 @@ describe("labelled final replies", () => {
     expect(allReplies.filter((reply) => !dev.includes(reply) && Object.keys(reply.knownMiss).length > 0).length).toBe(0);
   });
 
-  it("keeps split 7 out of the dev portion, whole", () => {
-    expect(test7.length).toBe(SPLIT_7.size);
-    expect(dev.filter((reply) => test7Files.has(reply.file))).toEqual([]);
-  });
-
   it("holds the retired splits 8 and 9 in the dev portion, whole (docs/decisions/0219)", () => {
     expect(retiredFiles.size).toBe(142 + 67);
     expect(dev.filter((reply) => retiredFiles.has(reply.file)).length).toBe(retiredFiles.size);
   });
 
-  it("keeps split 10 out of the dev portion, whole", () => {
-    expect(test10.length).toBe(SPLIT_10.size);
-    expect(dev.filter((reply) => test10Files.has(reply.file))).toEqual([]);
-  });
-
-  it("keeps split 6 out of the dev portion, whole", () => {
-    expect(test6.length).toBe(SPLIT_6.size);
-    expect(dev.filter((reply) => test6Files.has(reply.file))).toEqual([]);
-  });
-
-  it("keeps split 5 out of the dev portion, whole", () => {
-    expect(test5.length).toBe(SPLIT_5.size);
-    expect(dev.filter((reply) => test5Files.has(reply.file))).toEqual([]);
+  it.each(HELD_OUT_SPLITS.map((spec, i) => [spec.number, spec, i] as const))("keeps held-out split %i out of the dev portion, whole", (_number, spec, i) => {
+    const files = new Set(committedSplit(spec));
+    expect(parts.heldOut[i]?.replies.length).toBe(spec.size);
+    expect(dev.filter((reply) => files.has(reply.file))).toEqual([]);
   });
 
   // Known misses are asserted as misses, so fixing one (or breaking another) fails here. The
@@ -102,7 +80,7 @@ describe("labelled final replies", () => {
   });
 
   it("reads the mechanical fields of held-out replies as labelled (names only on failure)", () => {
-    const wrong = [...parts.test, ...parts.test2, ...parts.test3, ...parts.test4, ...parts.test5, ...test6, ...test7, ...test10].flatMap((reply) => {
+    const wrong = allHeldOut(parts).flatMap((reply) => {
       const got = analyzeReply(reply) as unknown as Record<string, unknown>;
       const want = reply.expected as unknown as Record<string, unknown>;
       return MECHANICAL.filter((field) => field in want && JSON.stringify(got[field]) !== JSON.stringify(want[field])).map((field) => `${reply.file} ${field}`);
@@ -112,7 +90,7 @@ describe("labelled final replies", () => {
 
   it("prints and pins precision and recall on the dev portion", () => {
     console.log(figureLines("dev portion", dev));
-    if (showHeldOut) console.log(`${"=".repeat(20)} HELD-OUT (checkpoint look) ${"=".repeat(20)}\n${figureLines("held-out split 1", parts.test)}\n${figureLines("held-out split 2", parts.test2)}\n${figureLines("held-out split 3", parts.test3)}\n${figureLines("held-out split 4", parts.test4)}\n${figureLines("held-out split 5", test5)}\n${figureLines("held-out split 6", test6)}\n${figureLines("held-out split 7", test7)}\n${figureLines("held-out split 10", test10)}`);
+    if (showHeldOut) console.log(`${"=".repeat(20)} HELD-OUT (checkpoint look) ${"=".repeat(20)}\n${parts.heldOut.map(({ number, replies: part }) => figureLines(`held-out split ${number}`, part)).join("\n")}`);
     const figures = Object.fromEntries(score(dev).map((s) => [s.field, [s.tp, s.fp, s.fn]]));
     // [TP, FP, FN] per field: a change to the analyzer or the labels that moves any figure fails here.
     expect(figures).toEqual(DEV_FIGURES);
@@ -131,7 +109,7 @@ describe("generated from the labels (held-out results: compared whole, never pri
   const read = (path: string): string => (existsSync(path) ? readFileSync(path, "utf8") : "");
 
   const metricsPath = join(import.meta.dirname, "../../../docs/metrics.md");
-  const section = renderMetricsSection(replies, testFiles, test2Files, test3Files, test4Files, test5Files, test6Files, test7Files, test10Files);
+  const section = renderMetricsSection(replies, heldOutFiles);
   /** This section's text in the document: from its heading to the next `## ` heading. */
   const currentSection = (doc: string): string | null => {
     const start = doc.indexOf("## Final-report analysis\n");

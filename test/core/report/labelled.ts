@@ -6,6 +6,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { type FinalReportAnalysis, analyzeFinalReport } from "../../../src/core/report/analyze.ts";
+import type { SplitFiles } from "./split.ts";
 
 export const REPLIES_DIR = join(import.meta.dirname, "../../../fixtures/final-replies");
 
@@ -99,31 +100,35 @@ function table(scores: FieldScore[]): string {
  * joined after their first looks, 0164 and 0182). Splits 8 and 9 (0180, 0215) are dev since their one looks (0206, 0218)
  * retired them (0219). A split sealed for a later look is not a portion: callers drop it first (`withoutSealed` in split.ts).
  */
-export interface Portions {
-  dev: LabelledReply[];
-  test: LabelledReply[];
-  test2: LabelledReply[];
-  test3: LabelledReply[];
-  test4: LabelledReply[];
-  test5: LabelledReply[];
-  test6: LabelledReply[];
-  test7: LabelledReply[];
-  test10: LabelledReply[];
+export interface HeldOutPortion {
+  /** The split's number (SplitSpec.number). */
+  number: number;
+  replies: LabelledReply[];
 }
 
-export function portions(replies: LabelledReply[], testFiles: ReadonlySet<string>, test2Files: ReadonlySet<string> = new Set(), test3Files: ReadonlySet<string> = new Set(), test4Files: ReadonlySet<string> = new Set(), test5Files: ReadonlySet<string> = new Set(), test6Files: ReadonlySet<string> = new Set(), test7Files: ReadonlySet<string> = new Set(), test10Files: ReadonlySet<string> = new Set()): Portions {
-  const heldOut = [testFiles, test2Files, test3Files, test4Files, test5Files, test6Files, test7Files, test10Files];
+export interface Portions {
+  dev: LabelledReply[];
+  /** The held-out splits in the order given (HELD_OUT_SPLITS' order: split 1, the frozen split, first). */
+  heldOut: HeldOutPortion[];
+}
+
+export function portions(replies: LabelledReply[], heldOut: readonly SplitFiles[]): Portions {
   return {
-    dev: replies.filter((reply) => !heldOut.some((files) => files.has(reply.file))),
-    test: replies.filter((reply) => testFiles.has(reply.file)),
-    test2: replies.filter((reply) => test2Files.has(reply.file)),
-    test3: replies.filter((reply) => test3Files.has(reply.file)),
-    test4: replies.filter((reply) => test4Files.has(reply.file)),
-    test5: replies.filter((reply) => test5Files.has(reply.file)),
-    test6: replies.filter((reply) => test6Files.has(reply.file)),
-    test7: replies.filter((reply) => test7Files.has(reply.file)),
-    test10: replies.filter((reply) => test10Files.has(reply.file)),
+    dev: replies.filter((reply) => !heldOut.some(({ files }) => files.has(reply.file))),
+    heldOut: heldOut.map(({ number, files }) => ({ number, replies: replies.filter((reply) => files.has(reply.file)) })),
   };
+}
+
+/** One held-out split's replies by its number; a split not among the portions is an error, not an empty list. */
+export function heldOutPart(parts: Portions, number: number): LabelledReply[] {
+  const part = parts.heldOut.find((portion) => portion.number === number);
+  if (part === undefined) throw new Error(`split ${number} is not a held-out portion (splits ${parts.heldOut.map((p) => p.number).join(", ")})`);
+  return part.replies;
+}
+
+/** Every held-out reply, split by split. */
+export function allHeldOut(parts: Portions): LabelledReply[] {
+  return parts.heldOut.flatMap((portion) => portion.replies);
 }
 
 /**
@@ -144,6 +149,8 @@ export function heldOutMisses(split: string, part: LabelledReply[]): string[] {
 
 /** Precision and recall on the held-out splits, as src/core/report/accuracy.ts carries them for the report. */
 export function renderAccuracyModule(parts: Portions): string {
+  // Split 1 is `test` (the frozen split's name since 0090), split N `testN`.
+  const keys = parts.heldOut.map(({ number }) => (number === 1 ? "test" : `test${number}`));
   const round = (value: number | null): number | null => (value === null ? null : Math.round(value * 1000) / 1000);
   const block = (name: string, part: LabelledReply[]): string[] => [
     `  ${name}: { replies: ${part.length}, real: ${part.filter((r) => r.origin === "real").length}, fields: {`,
@@ -169,21 +176,22 @@ export function renderAccuracyModule(parts: Portions): string {
     "  fields: Record<\"claimsComplete\" | \"statesUnfinished\" | \"givesReasonAndNext\" | \"asksPermission\" | \"fillerEnding\", FieldAccuracy>;",
     "}",
     "",
-    "export const ANALYZER_ACCURACY: { heldOut: AnalyzerAccuracy; test: AnalyzerAccuracy; test2: AnalyzerAccuracy; test3: AnalyzerAccuracy; test4: AnalyzerAccuracy; test5: AnalyzerAccuracy; test6: AnalyzerAccuracy; test7: AnalyzerAccuracy; test10: AnalyzerAccuracy; dev: AnalyzerAccuracy } = {",
-    ...block("heldOut", [...parts.test, ...parts.test2, ...parts.test3, ...parts.test4, ...parts.test5, ...parts.test6, ...parts.test7, ...parts.test10]),
-    ...block("test", parts.test),
-    ...block("test2", parts.test2),
-    ...block("test3", parts.test3),
-    ...block("test4", parts.test4),
-    ...block("test5", parts.test5),
-    ...block("test6", parts.test6),
-    ...block("test7", parts.test7),
-    ...block("test10", parts.test10),
+    `export const ANALYZER_ACCURACY: { ${["heldOut", ...keys, "dev"].map((key) => `${key}: AnalyzerAccuracy`).join("; ")} } = {`,
+    ...block("heldOut", allHeldOut(parts)),
+    ...parts.heldOut.flatMap((portion, i) => block(keys[i] as string, portion.replies)),
     ...block("dev", parts.dev),
     "};",
     "",
   ].join("\n");
 }
+
+/** What sets a held-out split apart, after its size in its docs/metrics.md heading. */
+const SPLIT_ABOUT: Readonly<Record<number, string>> = {
+  5: "other agents and teams, never tuned on",
+  6: "five agents, fourteen projects, sealed until round 5's look",
+  7: "Cursor and Aider, nine projects, sealed until round 6's look",
+  10: "Claude Code and Codex, six projects, sealed until round 9's look",
+};
 
 /** Each held-out split's heading (number, size, what sets it apart) and its table, then a blank line. */
 function heldOutTables(splits: ReadonlyArray<[number: string, part: LabelledReply[], about: string]>): string[] {
@@ -214,12 +222,13 @@ const RETIRED_NOTE: readonly string[] = [
 ];
 
 /** The `## Final-report analysis` section of docs/metrics.md, generated from the labels. */
-export function renderMetricsSection(replies: LabelledReply[], testFiles: ReadonlySet<string>, test2Files: ReadonlySet<string>, test3Files: ReadonlySet<string> = new Set(), test4Files: ReadonlySet<string> = new Set(), test5Files: ReadonlySet<string> = new Set(), test6Files: ReadonlySet<string> = new Set(), test7Files: ReadonlySet<string> = new Set(), test10Files: ReadonlySet<string> = new Set()): string {
-  const { dev, test, test2, test3, test4, test5, test6, test7, test10 } = portions(replies, testFiles, test2Files, test3Files, test4Files, test5Files, test6Files, test7Files, test10Files);
+export function renderMetricsSection(replies: LabelledReply[], heldOut: readonly SplitFiles[]): string {
+  const parts = portions(replies, heldOut);
+  const { dev } = parts;
   const real = replies.filter((reply) => reply.origin === "real");
   const realOf = (part: LabelledReply[]): number => part.filter((r) => r.origin === "real").length;
   const devMisses = dev.flatMap((reply) => (Object.entries(reply.knownMiss) as Array<[BooleanField, string]>).map(([field, why]) => `- \`${reply.file}\` \`${field}\`: ${why}`));
-  const generated = [...heldOutMisses("split-1", test), ...heldOutMisses("split-2", test2), ...heldOutMisses("split-3", test3), ...heldOutMisses("split-4", test4), ...heldOutMisses("split-5", test5), ...heldOutMisses("split-6", test6), ...heldOutMisses("split-7", test7), ...heldOutMisses("split-10", test10)].map((line) => `- ${line}`);
+  const generated = parts.heldOut.flatMap(({ number, replies: part }) => heldOutMisses(`split-${number}`, part)).map((line) => `- ${line}`);
   return [
     "## Final-report analysis",
     "",
@@ -247,16 +256,7 @@ export function renderMetricsSection(replies: LabelledReply[], testFiles: Readon
     "prints the pooled held-out figures (src/core/report/accuracy.ts, generated by the same test) beside",
     "the rates they qualify.",
     "",
-    ...heldOutTables([
-      ["1", test, ""],
-      ["2", test2, ""],
-      ["3", test3, ""],
-      ["4", test4, ""],
-      ["5", test5, "other agents and teams, never tuned on"],
-      ["6", test6, "five agents, fourteen projects, sealed until round 5's look"],
-      ["7", test7, "Cursor and Aider, nine projects, sealed until round 6's look"],
-      ["10", test10, "Claude Code and Codex, six projects, sealed until round 9's look"],
-    ]),
+    ...heldOutTables(parts.heldOut.map(({ number, replies: part }) => [String(number), part, SPLIT_ABOUT[number] ?? ""])),
     ...RETIRED_NOTE,
     `Dev portion (${dev.length} replies, ${realOf(dev)} real; the patterns were developed on these, so this flatters them):`,
     "",

@@ -38,6 +38,8 @@ import { seededRng } from "../../../src/core/random.ts";
 import { REPLIES_DIR } from "./labelled.ts";
 
 export interface SplitSpec {
+  /** The split's number, as docs/metrics.md, accuracy.ts and the ADRs name it. */
+  number: number;
   seed: number;
   size: number;
   /** Reply numbers the draw is over, inclusive: later replies are dev only. */
@@ -48,23 +50,23 @@ export interface SplitSpec {
   file: string;
 }
 
-export const SPLIT_1: SplitSpec = { seed: 20261201, size: 110, first: 1, last: 312, file: join(REPLIES_DIR, "test-split.txt") };
-export const SPLIT_2: SplitSpec = { seed: 20261203, size: 60, first: 313, last: 437, file: join(REPLIES_DIR, "test-split-2.txt") };
-export const SPLIT_3: SplitSpec = { seed: 20261205, size: 40, first: 755, last: 814, file: join(REPLIES_DIR, "test-split-3.txt") };
-export const SPLIT_4: SplitSpec = { seed: 20261209, size: 50, first: 849, last: 968, file: join(REPLIES_DIR, "test-split-4.txt") };
+export const SPLIT_1: SplitSpec = { number: 1, seed: 20261201, size: 110, first: 1, last: 312, file: join(REPLIES_DIR, "test-split.txt") };
+export const SPLIT_2: SplitSpec = { number: 2, seed: 20261203, size: 60, first: 313, last: 437, file: join(REPLIES_DIR, "test-split-2.txt") };
+export const SPLIT_3: SplitSpec = { number: 3, seed: 20261205, size: 40, first: 755, last: 814, file: join(REPLIES_DIR, "test-split-3.txt") };
+export const SPLIT_4: SplitSpec = { number: 4, seed: 20261209, size: 50, first: 849, last: 968, file: join(REPLIES_DIR, "test-split-4.txt") };
 // The whole batch is held out (size = pool), so the seed only orders the draw; the list is sorted.
-export const SPLIT_5: SplitSpec = { seed: 20261207, size: 104, first: 1050, last: 1153, file: join(REPLIES_DIR, "test-split-5.txt") };
+export const SPLIT_5: SplitSpec = { number: 5, seed: 20261207, size: 104, first: 1050, last: 1153, file: join(REPLIES_DIR, "test-split-5.txt") };
 // Split 6 is also a whole batch (size = pool), drawn over 1400–1541 (12a's range is 1400–1599; 142 were found and labelled).
-export const SPLIT_6: SplitSpec = { seed: 20261213, size: 142, first: 1400, last: 1541, file: join(REPLIES_DIR, "test-split-6.txt") };
+export const SPLIT_6: SplitSpec = { number: 6, seed: 20261213, size: 142, first: 1400, last: 1541, file: join(REPLIES_DIR, "test-split-6.txt") };
 // Split 7 is a whole batch too (size = pool), drawn over 1800–1909 (12e's range is 1800–1999; 110 were found and labelled).
 // 1876–1890 are simbolico/politipo, a project dev batch E (0166) also took from: they are dev, not held out (0165).
-export const SPLIT_7: SplitSpec = { seed: 20261215, size: 95, first: 1800, last: 1909, except: { first: 1876, last: 1890 }, file: join(REPLIES_DIR, "test-split-7.txt") };
+export const SPLIT_7: SplitSpec = { number: 7, seed: 20261215, size: 95, first: 1800, last: 1909, except: { first: 1876, last: 1890 }, file: join(REPLIES_DIR, "test-split-7.txt") };
 // Split 8 is a whole batch too (size = pool), drawn over 2000–2141 (12j's range is 2000–2199; 142 were found and labelled).
-export const SPLIT_8: SplitSpec = { seed: 20261217, size: 142, first: 2000, last: 2141, file: join(REPLIES_DIR, "test-split-8.txt") };
+export const SPLIT_8: SplitSpec = { number: 8, seed: 20261217, size: 142, first: 2000, last: 2141, file: join(REPLIES_DIR, "test-split-8.txt") };
 // Split 9 is a whole batch too (size = pool), drawn over 2600–2666 (12p's range is 2600–2799; 67 were found and labelled).
-export const SPLIT_9: SplitSpec = { seed: 20261221, size: 67, first: 2600, last: 2666, file: join(REPLIES_DIR, "test-split-9.txt") };
+export const SPLIT_9: SplitSpec = { number: 9, seed: 20261221, size: 67, first: 2600, last: 2666, file: join(REPLIES_DIR, "test-split-9.txt") };
 // Split 10 is a whole batch too (size = pool), drawn over 3000–3100 (12d's range is 3000–3199; 101 were found and labelled).
-export const SPLIT_10: SplitSpec = { seed: 20261223, size: 101, first: 3000, last: 3100, file: join(REPLIES_DIR, "test-split-10.txt") };
+export const SPLIT_10: SplitSpec = { number: 10, seed: 20261223, size: 101, first: 3000, last: 3100, file: join(REPLIES_DIR, "test-split-10.txt") };
 
 /** The held-out splits: scored and generated, never studied (split 1 is the frozen split the issue's bar is read on). */
 export const HELD_OUT_SPLITS: readonly SplitSpec[] = [SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_10];
@@ -123,6 +125,16 @@ export function committedSplit(spec: SplitSpec): string[] {
 export function withoutSealed<T extends { file: string }>(replies: readonly T[]): T[] {
   const sealed = new Set(SEALED_SPLITS.flatMap((spec) => committedSplit(spec)));
   return replies.filter((reply) => !sealed.has(reply.file));
+}
+
+/** A split's committed list as a set of file names, with its number: what `portions` (labelled.ts) takes. */
+export interface SplitFiles {
+  number: number;
+  files: ReadonlySet<string>;
+}
+
+export function splitFiles(specs: readonly SplitSpec[]): SplitFiles[] {
+  return specs.map((spec) => ({ number: spec.number, files: new Set(committedSplit(spec)) }));
 }
 
 export function committedTestSplit(): string[] {
