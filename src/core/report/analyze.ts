@@ -28,7 +28,7 @@
  */
 import { TokenCounter, countTokens } from "../tokens.ts";
 import { clausesOf, firstWordAt, hasDigit, isDoneLabel, isListItem, isNarrationOrQuestion, sentencesOf, singleClause, stepsNamed, trimmed } from "./clauses.ts";
-import { ASK_LEAD_IN, contentStatements, endsInS } from "./content.ts";
+import { ASK_LEAD_IN, contentStatements, endsInS, withoutReportedAsks } from "./content.ts";
 import { type EditBlocks, editBlocks } from "./edits.ts";
 import { BREAK_MARK, COLON, ENDS_COLON, EVERY_MARK, L_OR_G, OPENS_B_OR_O, OPENS_DEFECT_WORD, SENTENCE_MARK, marksOf } from "./marks.ts";
 import { GateText, ROW_GATES, admitsText } from "./gates.ts";
@@ -320,7 +320,8 @@ function scopes(prose: Prose, content: readonly boolean[], allMarks: Uint16Array
   const lastStart = paragraphStarts.at(-1) ?? lines.length;
   const endingStart = paragraphStarts.length > 1 && /^or\b/i.test(lines[lastStart] ?? "") ? (paragraphStarts.at(-2) as number) : lastStart;
   const ask = endingStart !== lastStart ? -1 : Math.max(askBefore(lines, lastStart), menuBefore(lines, lastStart));
-  const ending = ask === -1 ? joinedTail(lines, endingStart, lines.length, 3000) : `${(lines[ask] as string).slice(0, 300)}\n${joinedTail(lines, lastStart, lines.length, 3000)}`;
+  // A question the ending reports a program or another person putting is their words, not the reply's ask (0231).
+  const ending = withoutReportedAsks(ask === -1 ? joinedTail(lines, endingStart, lines.length, 3000) : `${(lines[ask] as string).slice(0, 300)}\n${joinedTail(lines, lastStart, lines.length, 3000)}`);
   const midTask = endsMidTask(prose);
   // Only its last six lines are read: the claim zone's, and outsideZone's.
   const lastParagraph = lastParagraphTail(lines, lastStart, contentText, 6);
@@ -470,6 +471,8 @@ function hits(prose: Prose, options: AnalyzeOptions, edits: EditBlocks, firstPer
   // whether to go ahead with it ("Please confirm if you would like to proceed with this change."): then it is offered (edits.ts).
   if (edits === "offered") {
     if (!firstPerGroup) out.push({ id: "edits.offered", group: "content", clause: "the edit blocks wait for the person's word: the text after them asks whether to go ahead" });
+    // That ask is the reply's ending even when a fence nested in a block hides it from the prose reader (docs/decisions/0231).
+    if (!(firstPerGroup && fired.has("permission"))) out.push({ id: "permission.edit-consent", group: "permission", clause: "the text after the last edit block asks whether to go ahead with it (EDIT_CONSENT, edits.ts)" });
   } else if (edits === "applied" && !(firstPerGroup && fired.has("complete"))) out.push({ id: "complete.edit-block", group: "complete", clause: "a SEARCH/REPLACE edit block: the harness applies it as written" });
   // Which blocks were read as content, so --explain shows why their status words did not count.
   if (!firstPerGroup) for (const intro of intros) out.push({ id: intro.id, group: "content", clause: intro.clause });
