@@ -15,7 +15,8 @@
  * | `claimsComplete`     | a clause of the claim zone (first two statements, last paragraph; not a   |
  * |                      | question, not narration) says the work is done, and not statesUnfinished  |
  * | `givesReasonAndNext` | statesUnfinished, and some clause names a reason and some a next step     |
- * | `asksPermission`     | the ending asks the person whether (or how) to go on, soft asks included  |
+ * | `asksPermission`     | the ending asks the person whether (or how) to go on, soft asks included; |
+ * |                      | an edit block's consent counts, a question it reports does not (0232)     |
  * | `fillerEnding`       | the last sentence of the last prose line carries no information           |
  * | `firstLine`, `firstLineRaw`, `headings`, `chars`, `tokens` | as before (read.ts, src/core/tokens.ts) |
  * | `unreadChars`        | characters in the middle of a reply longer than the head and tail windows |
