@@ -15,7 +15,8 @@
  * | `claimsComplete`     | a clause of the claim zone (first two statements, last paragraph; not a   |
  * |                      | question, not narration) says the work is done, and not statesUnfinished  |
  * | `givesReasonAndNext` | statesUnfinished, and some clause names a reason and some a next step     |
- * | `asksPermission`     | the ending asks the person whether (or how) to go on, soft asks included  |
+ * | `asksPermission`     | the ending asks the person whether (or how) to go on, soft asks included; |
+ * |                      | an edit block's consent counts, a question it reports does not (0232)     |
  * | `fillerEnding`       | the last sentence of the last prose line carries no information           |
  * | `firstLine`, `firstLineRaw`, `headings`, `chars`, `tokens` | as before (read.ts, src/core/tokens.ts) |
  * | `unreadChars`        | characters in the middle of a reply longer than the head and tail windows |
@@ -28,7 +29,7 @@
  */
 import { TokenCounter, countTokens } from "../tokens.ts";
 import { clausesOf, firstWordAt, hasDigit, isDoneLabel, isListItem, isNarrationOrQuestion, sentencesOf, singleClause, stepsNamed, trimmed } from "./clauses.ts";
-import { ASK_LEAD_IN, contentStatements, endsInS } from "./content.ts";
+import { ASK_LEAD_IN, contentStatements, endsInS, withoutReportedAsks } from "./content.ts";
 import { type EditBlocks, editBlocks } from "./edits.ts";
 import { BREAK_MARK, COLON, ENDS_COLON, EVERY_MARK, L_OR_G, OPENS_B_OR_O, OPENS_DEFECT_WORD, SENTENCE_MARK, marksOf } from "./marks.ts";
 import { GateText, ROW_GATES, admitsText } from "./gates.ts";
@@ -320,7 +321,8 @@ function scopes(prose: Prose, content: readonly boolean[], allMarks: Uint16Array
   const lastStart = paragraphStarts.at(-1) ?? lines.length;
   const endingStart = paragraphStarts.length > 1 && /^or\b/i.test(lines[lastStart] ?? "") ? (paragraphStarts.at(-2) as number) : lastStart;
   const ask = endingStart !== lastStart ? -1 : Math.max(askBefore(lines, lastStart), menuBefore(lines, lastStart));
-  const ending = ask === -1 ? joinedTail(lines, endingStart, lines.length, 3000) : `${(lines[ask] as string).slice(0, 300)}\n${joinedTail(lines, lastStart, lines.length, 3000)}`;
+  // A question the ending reports a program or another person putting is their words, not the reply's ask (0231).
+  const ending = withoutReportedAsks(ask === -1 ? joinedTail(lines, endingStart, lines.length, 3000) : `${(lines[ask] as string).slice(0, 300)}\n${joinedTail(lines, lastStart, lines.length, 3000)}`);
   const midTask = endsMidTask(prose);
   // Only its last six lines are read: the claim zone's, and outsideZone's.
   const lastParagraph = lastParagraphTail(lines, lastStart, contentText, 6);
@@ -470,6 +472,8 @@ function hits(prose: Prose, options: AnalyzeOptions, edits: EditBlocks, firstPer
   // whether to go ahead with it ("Please confirm if you would like to proceed with this change."): then it is offered (edits.ts).
   if (edits === "offered") {
     if (!firstPerGroup) out.push({ id: "edits.offered", group: "content", clause: "the edit blocks wait for the person's word: the text after them asks whether to go ahead" });
+    // That ask is the reply's ending even when a fence nested in a block hides it from the prose reader (docs/decisions/0231).
+    if (!(firstPerGroup && fired.has("permission"))) out.push({ id: "permission.edit-consent", group: "permission", clause: "the text after the last edit block asks whether to go ahead with it (EDIT_CONSENT, edits.ts)" });
   } else if (edits === "applied" && !(firstPerGroup && fired.has("complete"))) out.push({ id: "complete.edit-block", group: "complete", clause: "a SEARCH/REPLACE edit block: the harness applies it as written" });
   // Which blocks were read as content, so --explain shows why their status words did not count.
   if (!firstPerGroup) for (const intro of intros) out.push({ id: intro.id, group: "content", clause: intro.clause });

@@ -33,6 +33,20 @@ import { BAR, ENDS_IN_S, EVERY_MARK, QUOTE_MARK, TRIMMED_ENDS_COLON } from "./ma
  */
 export const ASK_LEAD_IN = /^\W*(?:would you like|do you want|want)(?: me)? to\b[^:\n]{0,100}:\W*$|^\W*(?:should|shall) I\W*:\W*$/i;
 
+/**
+ * A question the reply reports something else putting — "The CLI prompts: Do you want to continue? (y/n)", "the modal shows
+ * Would you like to save your changes?" — is a program's or another's words, not the reply's ask (0089: a quotation is
+ * someone's words), so the ending reads it as QUOTE (docs/decisions/0231). Only a question that opens with a capital right
+ * after the verb, within its sentence, and not the agent's own act ("Want me to show CODE in the footer?"): "The log shows
+ * Phase 2 passes. Should I go on?" keeps its ask.
+ */
+const REPORTED_ASK = /(?<!\b(?:to|I|we|you|will|'ll|can|could|should|would|may|might|must) )\b(asks?|asked|prompts?|prompted|shows?|showed|displays?|displayed|prints?|printed|says|said|reads|(?:replies|replied|responds|responded) with|outputs|renders)(?: (?:the user|users|you|them))?(?:\s*:\s*|\s+)(?=[A-Z])(?!(?:I|CODE|QUOTE)\b)[^\n?.!]{1,200}\?(?:\s*\([^)\n]{0,20}\))?/g;
+
+/** The ending with each reported question (REPORTED_ASK) read as QUOTE; an ending without a question mark is returned as it is. */
+export function withoutReportedAsks(ending: string): string {
+  return ending.includes("?") ? ending.replace(REPORTED_ASK, "$1 QUOTE") : ending;
+}
+
 /** Intro rows, each with the id `--explain` names when a block of its kind is skipped. */
 export const CONTENT_INTROS: ReadonlyArray<{ id: string; reach: "rest" | "block"; pattern: RegExp }> = [
   { id: "content.ask", reach: "block", pattern: ASK_LEAD_IN },

@@ -113,7 +113,7 @@ describe("the pattern table", () => {
     ["I'd put it in the handler. What do you prefer?", ["permission.prefer"]],
     ["| step | result |\n|---|---|\n| build | ✅ PASS |\n\n**Overall: ✅ PASS**\n\nNotes follow.", ["complete.verdict"]],
     ["Added logging for marshaling failures in the chunker.", ["complete.verb"]],
-    ["The file already has it. Would you like to add a different one, or modify the existing line?", ["permission.would-you-like", "permission.choice"]],
+    ["The file already has it. Would you like to add a different one, or modify the existing line?", ["permission.would-you-like", "permission.choice", "permission.either-or"]],
     ["Two tests still fail. Should I fix them?", ["unfinished.still", "unfinished.fails", "reason.cause", "permission.should"]],
     ["The Builder isn't wrong; it's working code.", []],
     ["Every prompt calls the hook, which now sets the field.", []],
@@ -197,7 +197,7 @@ describe("the pattern table", () => {
     ["This flag has been deprecated since 2.0.", ["reason.cause"]],
     ["Here's what changed:\n- the pager counts from one", ["complete.label"]],
     ["Once you confirm, I'll apply the same change to the other modules.", ["next.step","permission.your-word"]],
-    ["If this looks good, I'll merge it.", ["permission.your-word"]],
+    ["If this looks good, I'll merge it.", ["permission.your-word", "permission.if-approved"]],
     ["Once you pick one of the two mockups I'll wire it.", ["next.step"]],
     ["Let me know how you'd like to proceed.", ["permission.tell-me"]],
     ["Tell me which option you prefer.", ["permission.tell-me"]],
@@ -283,7 +283,7 @@ describe("the pattern table", () => {
     // From dev batch D, Aider replies (0152): help offered with named work, code work handed back, generic help as filler.
     ["Let me know if you need help implementing any of these changes!", ["reason.cause", "permission.offer-help"]],
     ["Let me know if you need further assistance!", ["reason.cause", "filler.generic-help"]],
-    ["If you have other files you would like me to review, please let me know.", ["permission.offer-help"]],
+    ["If you have other files you would like me to review, please let me know.", ["permission.offer-help", "permission.if-offer"]],
     ["You'll need to update the `ingest` and `embed` functions to use the new embedder.", ["unfinished.handed-back", "reason.cause"]],
     ["You'll need to add the key to your `.env` file.", ["reason.cause"]],
     ["Please provide the details, and I'll be happy to assist you further.", ["next.step", "filler.generic-help"]],
@@ -451,10 +451,12 @@ describe("the pattern table", () => {
     ["Two failing tests remain.", ["unfinished.remaining", "unfinished.fails", "reason.cause"]],
     // docs/decisions/0221: the next step waits on someone else's act or report; "when you are ready" names no act, "if" offers.
     ["Let me know when you've pushed the tag.", ["unfinished.waits-on-report", "reason.waits-on-report", "next.waits-on-report"]],
-    ["Let me know when you are ready to begin.", []],
+    // (docs/decisions/0231: the go-ahead it waits for is the person's, an ask.)
+    ["Let me know when you are ready to begin.", ["permission.when-ready"]],
     ["Once pushed, I can create the GitHub release.", ["next.step", "unfinished.waits-on-report", "reason.waits-on-report", "next.waits-on-report"]],
     ["Standing by for their results.", ["unfinished.waits-on-report", "reason.waits-on-report", "next.waits-on-report"]],
-    ["Once you have logged in, tell me and we will proceed with saving the keys.", ["next.step", "permission.soft", "unfinished.waits-on-report", "reason.waits-on-report", "next.waits-on-report"]],
+    // (docs/decisions/0231: a report asked for after the person's step, not their word on the agent's move.)
+    ["Once you have logged in, tell me and we will proceed with saving the keys.", ["next.step", "unfinished.waits-on-report", "reason.waits-on-report", "next.waits-on-report"]],
     ["If you want, let me know when you've pushed the tag.", []],
     // … the diagnosis going on, the next result what will tell (a wh-word: not what a feature will show).
     ["This will pinpoint exactly where the initialization is failing.", ["reason.cause", "unfinished.awaits-result"]],
@@ -476,6 +478,41 @@ describe("the pattern table", () => {
     ["We'll add the actual radial layout next.", ["unfinished.next", "next.step"]],
     ["3 failures - can be addressed during Phase 6 integration.", ["unfinished.deferred"]],
     ["Because of this limitation, I cannot perform a git pull on your behalf.", ["unfinished.cannot", "reason.cause"]],
+    // docs/decisions/0231: permission asks that carry across projects (written examples of each shape) …
+    ["Sound right? If so I'll start on the parser.", ["permission.bare-approval"]],
+    ["The split is by month. Makes sense?", ["permission.bare-approval"]],
+    ["If this design works for you, I'll start with the storage layer.", ["permission.if-approved"]],
+    ["If the current workspace is a package, I'll read its manifest.", []],
+    ["I'll write the migration once you choose a schema.", ["next.step", "permission.once-you-choose"]],
+    ["I'll take the full-screen view unless you say otherwise.", ["permission.unless-you-say"]],
+    ["The flag stays off by default unless you set VERBOSE=1.", []],
+    ["To clear the warning, pick one:\n1. delete the file\n2. ignore it", ["permission.pick-one"]],
+    ["The user can pick one of three themes.", []],
+    ["Phase 1 is merged. Let me know when you're ready to start phase 2.", ["complete.state", "complete.final", "next.step", "permission.when-ready"]],
+    ["Should the cache live in memory or on disk?", ["permission.either-or"]],
+    ["Do you want the report as CSV, or only the summary table?", ["permission.prefer", "permission.either-or"]],
+    ["The summary is in NOTES.md - would you rather read it there?", ["complete.state", "permission.either-or"]],
+    ["Would you like a summary of the diff?", ["permission.would-you-like-a"]],
+    ["Is this the layout you expected?", ["permission.whether-should"]],
+    ["Was your point about whether we should cache it at all?", ["permission.whether-should"]],
+    ["If you need help wiring the webhook, I can walk you through it.", ["reason.cause", "permission.if-offer"]],
+    ["If you need help with anything else, I can help.", ["reason.cause"]],
+    ["If you want a release for another tag — e.g. the beta — tell me which and I'll cut it.", ["permission.tell-me", "permission.if-offer"]],
+    ["Let me know if the spacing is close enough or if you'd prefer a tighter grid.", ["permission.tell-me", "permission.if-offer"]],
+    ["The config is written (not the lockfile), want me to commit it?", ["permission.comma-want"]],
+    ["Open questions:\n- Should the export keep the old column names?\n- Which date format?", ["permission.questions"]],
+    ["Answers to your questions:\n- Is it thread-safe? Yes.", []],
+    ["If the name is confusing we can rename it to something clearer like:", ["permission.if-we-can", "content.description"]],
+    ["🎯 Ready to proceed to Phase 3 when you're ready!", ["next.step", "permission.ready"]],
+    // … and what is not one: a task asked for, a decision followed, a report of the person's step, another's question.
+    ["Ready for the next project. What would you like to work on?", ["next.step"]],
+    ["Hi. What do you want to work on today?", []],
+    ["Options A and B are above. What do you want to do?", ["permission.prefer"]],
+    ["Kept the old name per your call.", []],
+    ["Done. The CLI prompts: Do you want to continue? (y/n)", ["complete.word", "next.step"]],
+    ["Added the confirm dialog that asks if you would like to proceed.", ["complete.verb"]],
+    ["The tests pass. Want me to show the CODE output in the footer too?", ["complete.checks", "permission.clipped"]],
+    ["I can help you pick up where you left off.", ["permission.offer"]],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
@@ -509,6 +546,9 @@ describe("edit blocks a harness applies (docs/decisions/0152)", () => {
     expect([analyzeFinalReport(ask).claimsComplete, analyzeFinalReport(ask).asksPermission, reportPatternHits(ask).includes("edits.offered")]).toEqual([false, true, true]);
     const nested = ["README.md", "````markdown", "<<<<<<< SEARCH", "=======", "Run it:", "```bash", "npm start", "```", ">>>>>>> REPLACE", "```", "", "Please confirm if you would like to proceed with these changes."].join("\n");
     expect(editBlocks(nested)).toBe("offered");
+    // The ask the nested fence hides from the prose reader is still the ending's (docs/decisions/0231).
+    expect([analyzeFinalReport(nested).asksPermission, reportPatternHits(nested).includes("permission.edit-consent")]).toEqual([true, true]);
+    expect(analyzeFinalReport(`Done.\n\n${block}\n\nThese changes add the flag.`).asksPermission).toBe(false);
     expect(editBlocks(`Done.\n\n${block}\n\nThese changes add the flag.`)).toBe("applied");
     expect(editBlocks("Please confirm if you would like to proceed.")).toBe("none");
   });
