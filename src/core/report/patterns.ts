@@ -387,7 +387,7 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   { id: "next.own-act", group: "next", scope: "lastSentence", pattern: /^\W*(?:(?:now|ok|okay|so|next|then|first|alright)\W+)?(?:let me|let's|let us|I'll|I will|I'm going to|I am going to)\b(?! know\b| be (?:happy|glad)\b)[^?\n]{0,300}$/i },
   // A sentence that opens asking the person to act: "Please download it for me.", "Could you clarify:", "Please check the
   // console and let me know what you see!" — the next step is theirs. Not "please note/see/feel free", not "let me know if".
-  { id: "next.asks-person", group: "next", scope: "clause", pattern: /(?:^|[.!?]\s+)\W{0,4}(?:please|could you|can you)\s+(?!note\b|see\b|be\b|feel\b|refer\b|keep\b|let me know (?:if|whether)\b)[a-z]+\b/i },
+  { id: "next.asks-person", group: "next", scope: "clause", pattern: /(?:^|[.!?] {1,3})\W{0,4}(?:please|could you|can you)\s+(?!note\b|see\b|be\b|feel\b|refer\b|keep\b|let me know (?:if|whether)\b)[a-z]+\b/i },
 
   // --- asksPermission: the ending asks whether (or how) to go on -------------------------------
   // "Should I proceed?", "Shall I continue with the docs?", "Can we merge it?"
