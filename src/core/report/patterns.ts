@@ -124,6 +124,22 @@ function partOfWhole(match: RegExpMatchArray): boolean {
   return numberOf(match[1] ?? match[3]) < numberOf(match[2] ?? match[4]);
 }
 
+// --- Round 10 (docs/decisions/0233): unfinished work, 12u's guard -------------------------------------------------
+/**
+ * Not an untracked file left in the working tree (docs/decisions/0233): "Remaining: one untracked file (CODE)", "Working tree
+ * is clean except the pre-existing untracked CODE" — what git status still shows beside the work's commits is files the work
+ * did not make or was told to leave, not work left ("Remaining: the docs page" still counts). Reads the sentence around the
+ * match: at most 80 characters before and 80 after.
+ */
+function notUntrackedLeftover(match: RegExpMatchArray): boolean {
+  const index = match.index ?? 0;
+  const input = match.input ?? "";
+  const sentence = /[^.!?\n]*$/.exec(input.slice(Math.max(0, index - 80), index))?.[0] ?? "";
+  const end = index + match[0].length;
+  const after = /^[^.!?\n]*/.exec(input.slice(end, end + 80))?.[0] ?? "";
+  return !/\buntracked\b/i.test(`${sentence} ${after}`);
+}
+
 // --- Round 7, dev batch G (docs/decisions/0191): guards read from batch G's and dev's misses ---------------
 /**
  * Not an instruction or a choice: "- Do not run the agent." specifies what a proposed command must not do, and "it was
@@ -302,7 +318,7 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   { id: "mark.progress", group: "mark", scope: "clause", pattern: /(?:^\W{0,4}[❌⏳🚧]|\|\s*[❌⏳🚧])(?![^\n]{0,140}?\b(?:pre-?existing|unrelated to (?:our|my|the|this|these)\b|not related to (?:our|my|the|this|these)\b|(?:in|from) (?:the )?existing\b|not (?:our|my) (?:new|own)\b|outside (?:the|our|this|my) (?:scope|task|work|changes?)\b))|^\s*[-*+] \[ \]|\|\s*(?:⬜️?\s*)?not started\b/iu },
   // Leftover work: "Remaining:", "still to do", "4 to go", "the rest still use", "the remaining 8", "S3 and S4 remain"
   // ("the remaining 2 commits applied cleanly" says they are done).
-  { id: "unfinished.remaining", group: "unfinished", scope: "clause", holds: (m) => notACaseOrKept(m) && notKeptOrOrigin(m) /* 0191 */ && notOtherThingsState(m) /* 0203 */ && notKeptByChoice(m) /* 0220 */, pattern: /\bremaining(?: work| steps?| items?| tasks?| parts?)?(?: from [^:\n]{1,60})?:|\b(?:still|yet) to (?:do|go|be done|run|come)\b|\bleft to do\b|\b(?:one|two|three|a few|\d+) remaining (?:[\w-]+ )?(?:issues?|problems?|errors?|bugs?|failures?|items?|tasks?|steps?)\b|\b(?:is|are) left\b|\bleftover\b|\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|few|more)(?: [a-z]+)? to go\b|\bthe (?:\d+|two|three|four|five|six|seven|eight|nine|ten) remaining (?:work|steps?|items?|tasks?|parts?|files|endpoints|tests|commits|changes|suggestions|comments|issues|points|todos)\b(?![^;\n]{0,120}\b(?:applied|passed|pass|succeeded|work|cleanly|already|are (?:done|fine|unchanged|unaffected)|were \w+ed)\b)|\bthe (?:remaining|other) (?:\d+ |two |three |four |five |six |seven |eight |nine |ten )?(?:work|steps?|items?|tasks?|parts?|ones|files|endpoints|tests|commits|changes|suggestions|comments|issues|points|todos|\d+|two|three|four|five|six|seven|eight|nine|ten)\b(?<!\bthe other (?:ones|files|endpoints|tests|commits|changes|suggestions|comments|issues|points|todos))(?![^;\n]{0,120}\b(?:applied|passed|pass|succeeded|work|cleanly|already|are (?:done|fine|unchanged|unaffected)|were \w+ed)\b)|\b(?:remains?|remain)\b(?<!\bno\b[^.;,\n]{0,60}\b(?:remains?|remain))(?<!\b(?:ensur(?:e|es|ing)|keep(?:s|ing)?|mak(?:e|es|ing) sure|so that|while)\b[^.;,\n]{0,40}\b(?:remains?|remain))(?! (?!un|blocked\b|failed\b|stalled\b|unaddressed\b)[a-z]{3,}ed\b)(?! (?:exactly |only |just |still |fully |largely |mostly |entirely )?(?:the same|unchanged|compatible|as|intact|stable|valid|available|untouched|accurate|correct|true|relevant|safe|fine|consistent|pending until|on|in|at|until|under|inside|within|where|there|local|private|optional|supported|functional|operational|usable|responsive|active|enabled|disabled|in effect|in sync|backwards? compatible|backwards?-compatible|readable|accessible|visible)\b)/i },
+  { id: "unfinished.remaining", group: "unfinished", scope: "clause", holds: (m) => notACaseOrKept(m) && notKeptOrOrigin(m) /* 0191 */ && notOtherThingsState(m) /* 0203 */ && notKeptByChoice(m) /* 0220 */ && notUntrackedLeftover(m) /* 0233 */, pattern: /\bremaining(?: work| steps?| items?| tasks?| parts?)?(?: from [^:\n]{1,60})?:|\b(?:still|yet) to (?:do|go|be done|run|come)\b|\bleft to do\b|\b(?:one|two|three|a few|\d+) remaining (?:[\w-]+ )?(?:issues?|problems?|errors?|bugs?|failures?|items?|tasks?|steps?)\b|\b(?:is|are) left\b|\bleftover\b|\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|few|more)(?: [a-z]+)? to go\b|\bthe (?:\d+|two|three|four|five|six|seven|eight|nine|ten) remaining (?:work|steps?|items?|tasks?|parts?|files|endpoints|tests|commits|changes|suggestions|comments|issues|points|todos)\b(?![^;\n]{0,120}\b(?:applied|passed|pass|succeeded|work|cleanly|already|are (?:done|fine|unchanged|unaffected)|were \w+ed)\b)|\bthe (?:remaining|other) (?:\d+ |two |three |four |five |six |seven |eight |nine |ten )?(?:work|steps?|items?|tasks?|parts?|ones|files|endpoints|tests|commits|changes|suggestions|comments|issues|points|todos|\d+|two|three|four|five|six|seven|eight|nine|ten)\b(?<!\bthe other (?:ones|files|endpoints|tests|commits|changes|suggestions|comments|issues|points|todos))(?![^;\n]{0,120}\b(?:applied|passed|pass|succeeded|work|cleanly|already|are (?:done|fine|unchanged|unaffected)|were \w+ed)\b)|\b(?:remains?|remain)\b(?<!\bno\b[^.;,\n]{0,60}\b(?:remains?|remain))(?<!\b(?:ensur(?:e|es|ing)|keep(?:s|ing)?|mak(?:e|es|ing) sure|so that|while)\b[^.;,\n]{0,40}\b(?:remains?|remain))(?! (?!un|blocked\b|failed\b|stalled\b|unaddressed\b)[a-z]{3,}ed\b)(?! (?:exactly |only |just |still |fully |largely |mostly |entirely )?(?:the same|unchanged|compatible|as|intact|stable|valid|available|untouched|accurate|correct|true|relevant|safe|fine|consistent|pending until|on|in|at|until|under|inside|within|where|there|local|private|optional|supported|functional|operational|usable|responsive|active|enabled|disabled|in effect|in sync|backwards? compatible|backwards?-compatible|readable|accessible|visible)\b)/i },
   // Deferred: "Template files can be reviewed later", "left for a follow-up" (docs/decisions/0152).
   { id: "unfinished.deferred", group: "unfinished", scope: "clause", pattern: /\b(?:can|could|will|should) be (?:reviewed|done|handled|addressed|fixed|added|completed|implemented|tackled|revisited|migrated|converted|updated) later\b|\b(?:left|deferred|postponed|parked) (?:for|until|to) (?:later|a later \w+|a follow-up|another (?:pass|session|PR|round))\b|\b(?:can|could|will|should) be (?:addressed|handled|fixed|done|tackled|resolved|revisited|picked up) (?:during|in) (?:phase|step|stage|milestone|sprint|a later|the next|a follow-up|a separate|a future)\b/i },
   // Pending: "the two about wording are pending", "pending review".
@@ -343,7 +359,7 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // or a choice ("running from one of the two sessions", "pick one of the two mockups") it names an element.
   { id: "unfinished.count-of", group: "unfinished", scope: "clause", pattern: /(?<!\b(?:from|in|into|to|for|by|on|at|with|pick|picked|choose|chose|select|selected|either) )\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) (?:of|out of) (?:the |all )?(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty)\b|\b(\d+)\/(\d+) (?:tasks?|steps?|items?|tests?|files?|done|complete|finished|passing)\b/i, holds: partOfWhole },
   // A clause that carves out an exception: "…, except the docs", "apart from the Windows job", "all done but one".
-  { id: "unfinished.except", group: "unfinished", scope: "clause", pattern: /^(?:except|apart from|save for|other than)\b(?![^.;\n]{0,80}\bas (?:you )?(?:asked|requested|agreed|designed|planned))(?!\s+[A-Z][\w.]*(?:\s*,\s*[A-Z][\w.]*)*(?:\s+as\s+\w+)?\s*:)|\b(?:done|complete|finished|everything|all) but (?:one|two|three|\d+|the)\b/i },
+  { id: "unfinished.except", group: "unfinished", scope: "clause", holds: notUntrackedLeftover /* 0233 */, pattern: /^(?:except|apart from|save for|other than)\b(?![^.;\n]{0,80}\bas (?:you )?(?:asked|requested|agreed|designed|planned))(?!\s+[A-Z][\w.]*(?:\s*,\s*[A-Z][\w.]*)*(?:\s+as\s+\w+)?\s*:)|\b(?:done|complete|finished|everything|all) but (?:one|two|three|\d+|the)\b/i },
   // The agent's own next step: "B3 is next", "Next I'll wire…", "I'll port it next", "for the next session:".
   // The agent owns a defect of its own work and does not say it is mended: "I made an error - I duplicated the
   // resolve section. Let me fix that:", "I made a significant mistake by marking the task done" (docs/decisions/0167).
@@ -365,6 +381,15 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   { id: "reason.status", group: "reason", scope: "clause", pattern: /\b(?:returns?|returned|responds?|responded|answers?|answered) (?:with )?(?:an? )?[45]\d\d\b|\([45]\d\d\)|\bexit(?:ed)? (?:with )?(?:code|status) [1-9]/i },
   // ... and a next step: "Next:", "to continue, run", "once it's set", "I'll finish", "you need to", "send …".
   { id: "next.step", group: "next", scope: "clause", pattern: /\bnext(?: step| steps)?\b|\bto (?:continue|finish|complete|unblock|resume)\b|\bonce\b|\b(?:re-?run|retry)\b|\b(?:please )?(?:run|share|send|paste|provide|set|install|raise|add me|grant) (?:CODE|the|a|an|it|them|me|us)\b|\bI(?:'ll| will) (?:finish|continue|resume|turn|complete|pick|run|try|switch|do)\b|\b(?:you|they|someone) (?:need|can|could|should|must) (?:to )?(?:run|set|add|provide|share|paste|sign|log|install|approve|test|give)\b|\b(?:we|I)(?:'d| would) need (?:access|the|a|an|to)\b|\bwhen (?:ready|you're ready)\b|\bshould I continue\b|\bcontinue with\b|\btell me to\b|\bneed a decision\b|\ba decision from you\b|\bin the maintenance window\b/i },
+
+  // --- Round 10 (docs/decisions/0233): the next step the agent itself takes, or asks the person to take -------------------
+  // The reply closes announcing the agent's own next act: "I made an error - I duplicated the section. Let me fix that:",
+  // "Let me look at the blend function to make sure everything is right:", "I'll rerun the suite after that." — the next
+  // step of work the reply leaves (it counts only beside an unfinished clause and a reason). Not a question, not "let me know".
+  { id: "next.own-act", group: "next", scope: "lastSentence", pattern: /^\W*(?:(?:now|ok|okay|so|next|then|first|alright)\W+)?(?:let me|let's|let us|I'll|I will|I'm going to|I am going to)\b(?! know\b| be (?:happy|glad)\b)[^?\n]{0,300}$/i },
+  // A sentence that opens asking the person to act: "Please download it for me.", "Could you clarify:", "Please check the
+  // console and let me know what you see!" — the next step is theirs. Not "please note/see/feel free", not "let me know if".
+  { id: "next.asks-person", group: "next", scope: "clause", pattern: /(?:^|[.!?] {1,3})\W{0,4}(?:please|could you|can you)\s+(?!note\b|see\b|be\b|feel\b|refer\b|keep\b|let me know (?:if|whether)\b)[a-z]+\b/i },
 
   // --- asksPermission: the ending asks whether (or how) to go on -------------------------------
   // "Should I proceed?", "Shall I continue with the docs?", "Can we merge it?"

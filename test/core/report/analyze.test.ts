@@ -104,7 +104,7 @@ describe("the pattern table", () => {
     ["The plan is updated with the correct approach.", ["complete.state"]],
     ["Clean. The fix adds the directory first.", ["complete.word", "complete.result"]],
     ["No diff, gofmt is satisfied now.", ["complete.state"]],
-    ["I'll pause here and wait for you to finish the rebase.", ["reason.cause", "next.step"]],
+    ["I'll pause here and wait for you to finish the rebase.", ["reason.cause", "next.step", "next.own-act"]],
     ["We can't see it from a fresh clone. We'd need access to the original copy.", ["unfinished.cannot", "reason.cause", "next.step"]],
     ["No conflict markers remain.", []],
     ["Done. The 2 remaining comments are theoretical - want me to address those or leave them?", ["complete.word", "unfinished.remaining", "permission.clipped"]],
@@ -254,13 +254,13 @@ describe("the pattern table", () => {
     ["Both files were updated to use the new API.", ["complete.state"]],
     ["This bug was caused by a stale cache.", ["reason.cause"]],
     ["I can see the function was added twice.", []],
-    ["Please add `src/app.py` to the chat if you want me to proceed.", ["permission.your-word"]],
-    ["Please add `src/app.py` to the chat so I can make the changes.", []],
+    ["Please add `src/app.py` to the chat if you want me to proceed.", ["next.asks-person", "permission.your-word"]],
+    ["Please add `src/app.py` to the chat so I can make the changes.", ["next.asks-person"]],
     ["I don't see a config file. Otherwise, I can help you create one.", ["permission.offer"]],
     // From dev batch D (docs/decisions/0152): menus and prompts, approval questions, observations and relative clauses,
     // evaluations of the code, attributive participles, code printed without a fence, sign-offs.
     ["Choose [1], [2], or specify which issue to examine:", ["permission.menu"]],
-    ["Please select an option.", ["permission.menu"]],
+    ["Please select an option.", ["next.asks-person", "permission.menu"]],
     ["Should I update the story status to done? (y/n)", ["permission.should","permission.menu"]],
     ["Choose the option that best fits your project requirements.", []],
     ["Would you like to add `main.py` to the chat?", ["permission.would-you-like"]],
@@ -286,7 +286,7 @@ describe("the pattern table", () => {
     ["If you have other files you would like me to review, please let me know.", ["permission.offer-help", "permission.if-offer"]],
     ["You'll need to update the `ingest` and `embed` functions to use the new embedder.", ["unfinished.handed-back", "reason.cause"]],
     ["You'll need to add the key to your `.env` file.", ["reason.cause"]],
-    ["Please provide the details, and I'll be happy to assist you further.", ["next.step", "filler.generic-help"]],
+    ["Please provide the details, and I'll be happy to assist you further.", ["next.step", "next.asks-person", "filler.generic-help"]],
     ["Key Improvements Made:\n- Added retries", ["complete.verb", "complete.label"]],
     ["This avoids the overhead of waiting for file writes.", ["reason.cause"]],
     ["It writes the embeddings directly instead of waiting for it to complete.", ["reason.cause", "next.step"]],
@@ -299,7 +299,7 @@ describe("the pattern table", () => {
     ["We are still following the plan but need to complete:", ["next.step", "content.plan"]],
     ["Let me know if you encounter any other specific issues!", ["filler.sign-off"]],
     // From dev batch D chunks 4-5 (0152): closing offers only, wh-questions, conditions, recaps after an ask, running services.
-    ["I can help you fix this fork error. Let me check the logs.", ["reason.cause"]],
+    ["I can help you fix this fork error. Let me check the logs.", ["reason.cause", "next.own-act"]],
     ["Hi! What would you like to work on?", []],
     ["✅ No hardcoded colors or styles remain", ["complete.idiom"]],
     ["If you still see any errors, please share them.", ["reason.cause", "next.step"]],
@@ -315,7 +315,7 @@ describe("the pattern table", () => {
     ["The server has started successfully.", ["complete.idiom"]],
     ["Template files can be reviewed later if needed.", ["unfinished.deferred"]],
     ["Based on my research, I've discovered where the sessions are stored.", []],
-    ["I'll leave the migration for you to run, since it needs production access.", ["unfinished.handed-back", "reason.cause"]],
+    ["I'll leave the migration for you to run, since it needs production access.", ["unfinished.handed-back", "reason.cause", "next.own-act"]],
     ["I've paused here so you can review the schema.", ["unfinished.blocked"]],
     ["The commit is held by the hooks. You can manually complete the commit.", ["unfinished.handed-back"]],
     // Second wave (docs/decisions/0167): an imperative "Complete the X" is a step to take, not a state;
@@ -348,7 +348,7 @@ describe("the pattern table", () => {
     ["Content remains contained within the column.", []],
     ["The export remains blocked on the missing token.", ["unfinished.remaining", "unfinished.blocked", "reason.cause"]],
     ["Would you like to start working on Task 6 next?", ["next.step", "permission.would-you-like", "permission.what-next"]],
-    ["I'll port the settings page next.", ["unfinished.next", "next.step"]],
+    ["I'll port the settings page next.", ["unfinished.next", "next.step", "next.own-act"]],
     ["If you have more errors or need further cleanup, let me know!", ["reason.cause", "filler.generic-need"]],
     ["Let me know if you have more issues to address!", ["filler.generic-need"]],
     ["Let me know if you need further refinements or want to propagate this elsewhere.", ["reason.cause", "permission.if-let-me-know"]],
@@ -359,7 +359,7 @@ describe("the pattern table", () => {
     ["If you need further refinements or have additional requirements, let me know!", ["reason.cause", "filler.generic-need"]],
     ["Here's what shipped:", ["complete.label"]],
     // An own error not said to be mended is work left (0167); one put right is history.
-    ["I made an error - I duplicated the resolve section. Let me fix that:", ["unfinished.own-error", "reason.cause"]],
+    ["I made an error - I duplicated the resolve section. Let me fix that:", ["unfinished.own-error", "reason.cause", "next.own-act"]],
     ["I made a mistake in the config earlier. I've fixed it now.", ["complete.ive"]],
     // From dev batch E chunk 3 (0167): history with a year, a rule's case, what a feature blocks, a table's name.
     ["Cards were renamed in 2021.", []],
@@ -403,7 +403,7 @@ describe("the pattern table", () => {
     // In an answer the errors describe its subject; after the reply reports its own work done they are the work's (0176).
     ["I can see there are many linting errors in the file.", ["unfinished.errors-left", "reason.cause", "answer.no-state"]],
     ["I can see there are many linting errors, but I've implemented both methods.", ["complete.ive", "unfinished.errors-left", "reason.cause"]],
-    ["I will proceed to implement the same workflow for the following areas, one by one:", ["unfinished.next"]],
+    ["I will proceed to implement the same workflow for the following areas, one by one:", ["unfinished.next", "next.own-act"]],
     // Dev batch F chunk 1 (0177): a former state, a defect's impact, a harm prevented, a document's content, more claim forms.
     ["- 25 tests passing (previously 3 failing)", ["reason.cause"]],
     ["- Impact: Incomplete configuration guidance", []],
@@ -433,7 +433,7 @@ describe("the pattern table", () => {
     ["This ensures the script exits, preventing it from running in the wrong place.", []],
     ["First pass of Task 2 completed:", ["complete.final", "unfinished.count"]],
     ["However, I need to address one remaining semantic issue.", ["unfinished.remaining", "reason.cause"]],
-    ["I will now proceed with Phase 1 of the plan.", ["unfinished.next"]],
+    ["I will now proceed with Phase 1 of the plan.", ["unfinished.next", "next.own-act"]],
     ["Say go and I'll start with step 1.", ["permission.soft"]],
     ["The fix removes the packages line.", ["complete.result"]],
     ["The fix would remove the packages line.", []],
@@ -483,8 +483,8 @@ describe("the pattern table", () => {
     ["The split is by month. Makes sense?", ["permission.bare-approval"]],
     ["If this design works for you, I'll start with the storage layer.", ["permission.if-approved"]],
     ["If the current workspace is a package, I'll read its manifest.", []],
-    ["I'll write the migration once you choose a schema.", ["next.step", "permission.once-you-choose"]],
-    ["I'll take the full-screen view unless you say otherwise.", ["permission.unless-you-say"]],
+    ["I'll write the migration once you choose a schema.", ["next.step", "next.own-act", "permission.once-you-choose"]],
+    ["I'll take the full-screen view unless you say otherwise.", ["next.own-act", "permission.unless-you-say"]],
     ["The flag stays off by default unless you set VERBOSE=1.", []],
     ["To clear the warning, pick one:\n1. delete the file\n2. ignore it", ["permission.pick-one"]],
     ["The user can pick one of three themes.", []],
@@ -513,6 +513,19 @@ describe("the pattern table", () => {
     ["Added the confirm dialog that asks if you would like to proceed.", ["complete.verb"]],
     ["The tests pass. Want me to show the CODE output in the footer too?", ["complete.checks", "permission.clipped"]],
     ["I can help you pick up where you left off.", ["permission.offer"]],
+    // docs/decisions/0233 (round 10, 12u): an untracked file left in the working tree is not work left; a leftover that is
+    // not one still is.
+    ["Remaining: one untracked scratch file.", []],
+    ["The tree is clean except the pre-existing untracked cache folder.", ["complete.state"]],
+    ["Remaining: the docs page.", ["unfinished.remaining"]],
+    // … the next step the agent itself takes, said as the closing announcement (a question or "let me know" is not one) …
+    ["I broke the import map. Let me put it back:", ["next.own-act"]],
+    ["I'll rerun the suite after that.", ["next.step", "next.own-act"]],
+    ["Let me know what you think.", []],
+    // … or the person's act asked for: "please" or "could you" opening a sentence ("please note" informs).
+    ["Could you send over the log file?", ["next.asks-person"]],
+    ["I couldn't reach the download page because the site blocks scripts. Please download it yourself.", ["unfinished.cannot", "reason.cause", "next.asks-person"]],
+    ["Please note the flag is off by default.", []],
   ];
   it.each(rows)("%j fires %j", (text, expected) => {
     expect(reportPatternHits(text)).toEqual(expected);
