@@ -28,6 +28,10 @@
  *   terminal transcripts) from six repositories not used before, labelled from the text alone, the analyzer never run on
  *   them. Sealed through round 9's rules, second-labelled whole and adjudicated blind (0226, 0224); scored and generated
  *   like splits 1–7 since its one look (0227).
+ * - Split 11 (docs/decisions/0228): all replies 3200–3323, Codex, Claude Code, OpenCode, Oh My Pi and pi sessions (Entire
+ *   checkpoints, committed session JSONL) from eight repositories not used before, labelled from the text alone, the
+ *   analyzer never run on them. Sealed for the lead's one look: no test analyses it (`withoutSealed`), not even with
+ *   SHOW_HELD_OUT=1; it is in `SEALED_SPLITS`, not yet in `HELD_OUT_SPLITS`.
  * Splits 8 and 9 are retired to dev since round 9 (docs/decisions/0219): looked at once each, they measure nothing
  * fairly any more, and their replies are the best evidence of how new projects state unfinished work. Their lists and
  * specs stay (SHA-pinned in split.test.ts) as history; `HELD_OUT_SPLITS` is splits 1–7.
@@ -117,10 +121,10 @@ export function committedSplit(spec: SplitSpec): string[] {
 }
 
 /**
- * The labelled replies minus the sealed split 10 (docs/decisions/0223), sealed until the lead's look: tests and scripts that
+ * The labelled replies minus the sealed split 11 (docs/decisions/0228), sealed until the lead's look: tests and scripts that
  * run the analyzer or its reader over every labelled reply run it over these, so nothing an ordinary run prints or writes
- * carries a trace of it (its analysis runs nowhere yet). Splits 7, 8 and 9 (0165, 0180, 0215) were sealed the same way until
- * their looks (0182, 0206, 0218).
+ * carries a trace of it (its analysis runs nowhere yet). Splits 7, 8, 9 and 10 (0165, 0180, 0215, 0223) were sealed the
+ * same way until their looks (0182, 0206, 0218, 0227).
  */
 export function withoutSealed<T extends { file: string }>(replies: readonly T[]): T[] {
   const sealed = new Set(SEALED_SPLITS.flatMap((spec) => committedSplit(spec)));
