@@ -23,7 +23,7 @@ function filler(chars: number): string {
 }
 
 describe("every labelled reply is read whole", () => {
-  // Split 7 stays sealed until its look (docs/decisions/0165): the analyzer does not run on it here.
+  // A sealed split (split 11, docs/decisions/0228) stays sealed until its look: the analyzer does not run on it here.
   const replies = withoutSealed(loadLabelledReplies());
 
   it("fits the windows: the longest is under WINDOW_HEAD + WINDOW_TAIL", () => {
