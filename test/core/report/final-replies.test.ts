@@ -2,7 +2,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BOOLEAN_FIELDS, type BooleanField, analyzeReply, loadLabelledReplies, portions, renderAccuracyModule, renderMetricsSection, replyFiles, score } from "./labelled.ts";
-import { RETIRED_SPLITS, SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_10, committedSplit, withoutSealed } from "./split.ts";
+import { RETIRED_SPLITS, SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_10, SPLIT_11, committedSplit, withoutSealed } from "./split.ts";
 
 // The held-out splits (docs/decisions/0090, 0121, 0123, 0139) are scored here but never shown while patterns are
 // developed: their per-reply results and figures go only into generated files, compared as a whole,
@@ -22,7 +22,12 @@ import { RETIRED_SPLITS, SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, S
 // was sealed the same way through round 8's rules; after its one look (0218) it is scored and generated like the others.
 // Split 10 (docs/decisions/0223, Claude Code and Codex replies from six further projects) was sealed through round 9's
 // rules; after its one look (0227) it is scored and generated like the others.
+// Split 11 (docs/decisions/0228, Codex, Claude Code, OpenCode, Oh My Pi and pi replies from eight further projects) is
+// sealed for the lead's one look: the analyzer is not run on it here at all, not even under SHOW_HELD_OUT=1, and it is
+// kept out of the generated files.
 const allReplies = loadLabelledReplies();
+const test11Files = new Set(committedSplit(SPLIT_11));
+const test11 = allReplies.filter((reply) => test11Files.has(reply.file));
 const test10Files = new Set(committedSplit(SPLIT_10));
 const test5Files = new Set(committedSplit(SPLIT_5));
 const test6Files = new Set(committedSplit(SPLIT_6));
@@ -68,6 +73,11 @@ describe("labelled final replies", () => {
   it("holds the retired splits 8 and 9 in the dev portion, whole (docs/decisions/0219)", () => {
     expect(retiredFiles.size).toBe(142 + 67);
     expect(dev.filter((reply) => retiredFiles.has(reply.file)).length).toBe(retiredFiles.size);
+  });
+
+  it("keeps split 11 out of every scored portion, whole, and never analyses it", () => {
+    expect(test11.length).toBe(SPLIT_11.size);
+    expect(replies.filter((reply) => test11Files.has(reply.file))).toEqual([]);
   });
 
   it("keeps split 10 out of the dev portion, whole", () => {
