@@ -51,7 +51,32 @@ const SIZE = 124;
 
 // [field, agreeing replies, replies, Cohen's kappa to 3 places, [positives in labels.yaml, in the second labelling]],
 // pinned as first seen after the labels' and this test's commits (docs/decisions/0229): a label edit on either side fails here.
-const PINNED: unknown[] = [];
+const PINNED = [
+  ["claimsComplete", 117, 124, 0.887, [60, 65]],
+  ["statesUnfinished", 117, 124, 0.561, [11, 6]],
+  ["givesReasonAndNext", 121, 124, 0.757, [7, 6]],
+  ["asksPermission", 123, 124, 0.979, [32, 33]],
+  ["fillerEnding", 124, 124, 1, [1, 1]],
+];
 
 // The first labelling's disagreements, reported, not resolved (docs/decisions/0229); labels.yaml is not edited here.
-const DISAGREEMENTS: unknown[] = [];
+const DISAGREEMENTS = [
+  { file: "3202-codex-mise-implemented-and-published.md", field: "claimsComplete", first: false, second: true },
+  { file: "3202-codex-mise-implemented-and-published.md", field: "statesUnfinished", first: true, second: false },
+  { file: "3203-codex-mise-addressed-the-pr.md", field: "claimsComplete", first: false, second: true },
+  { file: "3203-codex-mise-addressed-the-pr.md", field: "statesUnfinished", first: true, second: false },
+  { file: "3209-codex-mise-released-jdx-tar.md", field: "claimsComplete", first: false, second: true },
+  { file: "3209-codex-mise-released-jdx-tar.md", field: "statesUnfinished", first: true, second: false },
+  { file: "3240-omp-preloop-merged-pr-179.md", field: "claimsComplete", first: false, second: true },
+  { file: "3240-omp-preloop-merged-pr-179.md", field: "statesUnfinished", first: true, second: false },
+  { file: "3275-opencode-learnp5-done-the-regression.md", field: "claimsComplete", first: true, second: false },
+  { file: "3275-opencode-learnp5-done-the-regression.md", field: "statesUnfinished", first: false, second: true },
+  { file: "3275-opencode-learnp5-done-the-regression.md", field: "givesReasonAndNext", first: false, second: true },
+  { file: "3310-claude-technocore-yes-all-three.md", field: "claimsComplete", first: false, second: true },
+  { file: "3310-claude-technocore-yes-all-three.md", field: "statesUnfinished", first: true, second: false },
+  { file: "3310-claude-technocore-yes-all-three.md", field: "givesReasonAndNext", first: true, second: false },
+  { file: "3310-claude-technocore-yes-all-three.md", field: "asksPermission", first: false, second: true },
+  { file: "3319-claude-technocore-pr-5-https.md", field: "claimsComplete", first: false, second: true },
+  { file: "3319-claude-technocore-pr-5-https.md", field: "statesUnfinished", first: true, second: false },
+  { file: "3319-claude-technocore-pr-5-https.md", field: "givesReasonAndNext", first: true, second: false },
+];
