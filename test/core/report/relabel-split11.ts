@@ -1,0 +1,19 @@
+/**
+ * The blind second labelling of the sealed split 11 (docs/decisions/0229): every reply of its committed list and the
+ * second labeller's booleans for them. Labels only: nothing here runs the analyzer.
+ */
+import { join } from "node:path";
+import { type BooleanField, REPLIES_DIR } from "./labelled.ts";
+import { loadRelabelFile } from "./relabel.ts";
+import { SPLIT_11, committedSplit } from "./split.ts";
+
+export const SPLIT11_RELABEL_FILE = join(REPLIES_DIR, "relabel-split11.yaml");
+
+/** Split 11's names, from its committed list (SPLIT_11, ADR 0228; no text, no label): the second labelling covers every one. */
+export function split11Names(): string[] {
+  return committedSplit(SPLIT_11);
+}
+
+export function loadSplit11Relabels(): Record<string, Record<BooleanField, boolean>> {
+  return loadRelabelFile(SPLIT11_RELABEL_FILE);
+}
