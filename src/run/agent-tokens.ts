@@ -46,81 +46,36 @@ function assistantText(content: string, toolCalls: readonly ToolCall[] | undefin
   return text;
 }
 
-/*
- * The counter's recent counts, all in one preallocated array (ADR 0235): each call into the
- * counter runs after other work (tools, processes) has left its memory cold, and what it costs is
- * the distinct cold objects and pages it touches, not the instructions. So the rings of recent
- * requests, tool lists, messages and replies, the last few replies and the reply memory, and the
- * last two texts are slots of one array (keys by identity, counts as small integers), not an
- * object per ring and per count. Each ring is a region: its keys, then its counts (and, for some,
- * more per-slot values); a ring's next slot is a field of the counter.
- */
-const REQUESTS = 8;
-const TOOLS = 8;
-const MESSAGES = 16;
-const REPLIES = 16;
-const LAST = 4;
-/** Replies a reply memory holds (ADR 0235): a run's distinct replies, so a later run of the same persona finds its own. */
-const REPLY_MEMORY = 64;
-/** Where each region starts. */
-const AT_REQUESTS = 0; // keys, counts
-const AT_TOOLS = AT_REQUESTS + 2 * REQUESTS; // keys, counts
-const AT_MESSAGES = AT_TOOLS + 2 * TOOLS; // keys, counts
-const AT_REPLIES = AT_MESSAGES + 2 * MESSAGES; // keys (calls, or the text when there are none), counts, texts
-const AT_LAST = AT_REPLIES + 3 * REPLIES; // texts, calls, counts
-const AT_MEMORY = AT_LAST + 3 * LAST; // signatures, counts, texts, calls
-const AT_TEXTS = AT_MEMORY + 4 * REPLY_MEMORY; // the last text, its count, the one before, its count
-const SLOTS = AT_TEXTS + 4;
-
-/** The slot of `key` among a ring's `size` keys at `base`, newest first (`next` is the ring's next slot), or -1. */
-function findKey(state: unknown[], base: number, size: number, next: number, key: unknown): number {
-  for (let n = 1, i = next - 1; n <= size; n += 1, i -= 1) {
-    if (i < 0) i = size - 1;
-    if (state[base + i] === key) return i;
-  }
-  return -1;
-}
-/** Nodes of a reply's arguments its signature reads at most. */
-const SIGNATURE_NODES = 64;
-
 /**
- * A reply's signature: its text's length and, for each call, its name and the shape of its
- * arguments (keys' and strings' lengths, numbers, nesting), mixed into an integer, read without
- * building any text and without reading a string's characters. Equal replies have equal
- * signatures; unequal ones usually differ, and a match is confirmed in full (sameJson), so a
- * collision costs a compare, never a wrong count.
+ * The last few counts, found by identity. A lookup is a short scan with `===`, cheaper than a
+ * WeakMap (whose entries for every message of every run the garbage collector must also trace).
  */
-function replySignature(content: string, toolCalls: readonly ToolCall[] | undefined): number {
-  let h = Math.imul(0x811c9dc5 ^ content.length, 0x01000193);
-  if (toolCalls === undefined) return h;
-  h = Math.imul(h ^ toolCalls.length, 0x01000193);
-  nodesLeft = SIGNATURE_NODES;
-  for (const call of toolCalls) {
-    h = Math.imul(h ^ call.name.length, 0x01000193);
-    h = shapeOf(call.arguments, h);
-  }
-  return h;
-}
+class Recent<K, V> {
+  private readonly keys: (K | undefined)[];
+  private readonly values: (V | undefined)[];
+  private next = 0;
 
-// Nodes the signature being made may still read (one signature at a time: no object per call).
-let nodesLeft = 0;
+  constructor(size: number) {
+    this.keys = new Array<K | undefined>(size).fill(undefined);
+    this.values = new Array<V | undefined>(size).fill(undefined);
+  }
 
-function shapeOf(value: unknown, h: number): number {
-  nodesLeft -= 1;
-  if (typeof value === "string") return Math.imul(h ^ value.length, 0x01000193);
-  if (typeof value === "number") return Math.imul(h ^ (value | 0) ^ 0x2545, 0x01000193);
-  if (typeof value !== "object" || value === null || nodesLeft <= 0) return Math.imul(h ^ 0x3c6e, 0x01000193);
-  if (Array.isArray(value)) {
-    h = Math.imul(h ^ (value.length + 0x1000), 0x01000193);
-    for (let i = 0; i < value.length && nodesLeft > 0; i += 1) h = shapeOf(value[i], h);
-    return h;
+  /** Newest first: what is looked up is most often what was just set. */
+  get(key: K): V | undefined {
+    const keys = this.keys;
+    const size = keys.length;
+    for (let n = 1, i = this.next - 1; n <= size; n += 1, i -= 1) {
+      if (i < 0) i = size - 1;
+      if (keys[i] === key) return this.values[i];
+    }
+    return undefined;
   }
-  for (const key in value) {
-    if (nodesLeft <= 0) break;
-    h = Math.imul(h ^ (key.length + 0x2000), 0x01000193);
-    h = shapeOf((value as Record<string, unknown>)[key], h);
+
+  set(key: K, value: V): void {
+    this.keys[this.next] = key;
+    this.values[this.next] = value;
+    this.next = (this.next + 1) % this.keys.length;
   }
-  return h;
 }
 
 /**
@@ -146,83 +101,69 @@ interface Conversation {
  * Counts requests and replies. One instance can serve every run in a process: the agent loop and
  * the scripted test double share processRequestCounter(), and runs that share it keep apart by
  * their first message (each run's own system message object).
-
-/**
- * Counts requests and replies. One instance can serve every run in a process: the agent loop and
- * the scripted test double share processRequestCounter(), and runs that share it keep apart by
- * their first message (each run's own system message object).
  */
 export class RequestTokenCounter {
   private readonly conversations = new WeakMap<Message, Conversation>();
-  // Every ring below lives in `state` (see SLOTS):
-  //  - messages: a tool result counted when a policy read the reply's new tokens; the next request
-  //    sends it. Most are counted by that request instead (ADR 0156), so a miss is the usual case;
-  //  - requests: the double counts a request the loop has just counted, handed the same object;
-  //  - replies: a reply's tool calls travel as one array from the model to the loop's history, so
-  //    its count (text plus calls) is found by that array: the double's reply, the loop's reply and
-  //    the history message are one count, without stringifying the calls three times;
-  //  - tools: tool lists by identity;
-  //  - the last few replies counted from their text and the reply memory: a reply that repeats in
-  //    new objects (the same text and calls, ids aside: ids are not counted) is found without its
-  //    text being built: a looping model's repeat in the first, scanned without a signature; a
-  //    reply played again later (a persona's next run) in the memory, by signature, confirmed in full;
-  //  - the last two user/tool texts counted and their counts (framing included): an agent that
-  //    reads a file again gets a new string of the same text, most often the one or two before it
-  //    (a looping agent's repeats, ADR 0185), found by `===` without the text counter's sketch and map.
-  private readonly state: unknown[] = new Array<unknown>(SLOTS).fill(undefined);
-  private nextRequest = 0;
-  private nextTools = 0;
-  private nextMessage = 0;
-  private nextReply = 0;
-  private nextLast = 0;
-  private nextMemory = 0;
+  // A tool result counted when a policy read the reply's new tokens; the next request sends it.
+  // Most are counted by that request instead (ADR 0156), so a miss is the usual case: kept short.
+  private readonly recentMessages = new Recent<Message, number>(16);
+  // The double counts a request the loop has just counted, handed the same object.
+  private readonly recentRequests = new Recent<ModelRequest, number>(8);
+  // A reply's tool calls travel as one array from the model to the loop's history, so its count
+  // (text plus calls) is found by that array: the double's reply, the loop's reply and the history
+  // message are one count, without stringifying the calls three times.
+  private readonly recentReplies = new Recent<readonly ToolCall[] | string, { content: string; tokens: number }>(16);
+  private readonly recentTools = new Recent<readonly ToolSpec[], number>(8);
   // Tool lists counted from their JSON: a new array of the same specs (each run's toolbox holds
   // the tools' own spec objects) is found by sameJson, without its JSON.
   private readonly toolLists: { tools: readonly ToolSpec[]; tokens: number }[] = [];
   // The conversation of the last request: the next one of the same run skips the WeakMap.
   private lastFirst: Message | undefined;
   private lastConversation: Conversation | undefined;
+  // The last few replies counted from their text, to find one that repeats in new objects (the
+  // same text and calls, ids aside: ids are not counted) without building its text again.
+  private readonly lastReplies: ({ content: string; toolCalls: readonly ToolCall[] | undefined; tokens: number } | undefined)[] = [undefined, undefined, undefined, undefined];
+  private nextReply = 0;
+  // The last two user/tool texts counted and their counts (framing included): an agent that reads
+  // a file again gets a new string of the same text, most often the one or two before it (a
+  // looping agent's repeats, ADR 0185), found by `===` without the text counter's sketch and map.
+  private lastText: string | undefined;
+  private lastTokens = 0;
+  private priorText: string | undefined;
+  private priorTokens = 0;
 
   constructor(readonly text: TokenCounter = new TokenCounter()) {}
 
   message(message: Message): number {
     // An assistant message is its reply's count, found by the reply's calls (or text).
     if (message.role === "assistant") return this.assistant(message.content, message.toolCalls) + MESSAGE_FRAMING_TOKENS;
-    const state = this.state;
-    const slot = findKey(state, AT_MESSAGES, MESSAGES, this.nextMessage, message);
-    if (slot >= 0) return state[AT_MESSAGES + MESSAGES + slot] as number;
+    const known = this.recentMessages.get(message);
+    if (known !== undefined) return known;
     const content = message.content;
     let tokens: number;
-    if (content === state[AT_TEXTS]) tokens = state[AT_TEXTS + 1] as number;
+    if (content === this.lastText) tokens = this.lastTokens;
     else {
-      tokens = content === state[AT_TEXTS + 2] ? (state[AT_TEXTS + 3] as number) : this.text.count(content) + MESSAGE_FRAMING_TOKENS;
-      state[AT_TEXTS + 2] = state[AT_TEXTS];
-      state[AT_TEXTS + 3] = state[AT_TEXTS + 1];
-      state[AT_TEXTS] = content;
-      state[AT_TEXTS + 1] = tokens;
+      tokens = content === this.priorText ? this.priorTokens : this.text.count(content) + MESSAGE_FRAMING_TOKENS;
+      this.priorText = this.lastText;
+      this.priorTokens = this.lastTokens;
+      this.lastText = content;
+      this.lastTokens = tokens;
     }
-    const at = this.nextMessage;
-    state[AT_MESSAGES + at] = message;
-    state[AT_MESSAGES + MESSAGES + at] = tokens;
-    this.nextMessage = (at + 1) % MESSAGES;
+    this.recentMessages.set(message, tokens);
     return tokens;
   }
 
   tools(tools: readonly ToolSpec[]): number {
     if (tools.length === 0) return 0;
-    const state = this.state;
-    const slot = findKey(state, AT_TOOLS, TOOLS, this.nextTools, tools);
-    if (slot >= 0) return state[AT_TOOLS + TOOLS + slot] as number;
+    const known = this.recentTools.get(tools);
+    if (known !== undefined) return known;
     const same = this.toolLists.find((list) => sameJson(list.tools, tools));
     const tokens = same?.tokens ?? this.text.count(JSON.stringify(tools));
     if (same === undefined) {
       this.toolLists.push({ tools, tokens });
       if (this.toolLists.length > 4) this.toolLists.shift();
     }
-    const at = this.nextTools;
-    state[AT_TOOLS + at] = tools;
-    state[AT_TOOLS + TOOLS + at] = tokens;
-    this.nextTools = (at + 1) % TOOLS;
+    this.recentTools.set(tools, tokens);
     return tokens;
   }
 
@@ -231,14 +172,10 @@ export class RequestTokenCounter {
    * for its messages (History.snapshot); without it, or with another, they are compared in full.
    */
   request(request: ModelRequest, mark?: HistoryMark): number {
-    const state = this.state;
-    const slot = findKey(state, AT_REQUESTS, REQUESTS, this.nextRequest, request);
-    if (slot >= 0) return state[AT_REQUESTS + REQUESTS + slot] as number;
+    const known = this.recentRequests.get(request);
+    if (known !== undefined) return known;
     const total = this.tools(request.tools) + this.messages(request.messages, mark);
-    const at = this.nextRequest;
-    state[AT_REQUESTS + at] = request;
-    state[AT_REQUESTS + REQUESTS + at] = total;
-    this.nextRequest = (at + 1) % REQUESTS;
+    this.recentRequests.set(request, total);
     return total;
   }
 
@@ -246,6 +183,7 @@ export class RequestTokenCounter {
   reply(reply: Pick<ModelReply, "text" | "toolCalls">): number {
     return this.assistant(reply.text, reply.toolCalls);
   }
+
   /**
    * The tokens of `messages`: the part the conversation's last request also sent, from its running
    * totals; the rest message by message. Where the two part (compaction replaced a message), the
@@ -292,73 +230,39 @@ export class RequestTokenCounter {
   }
 
   private assistant(content: string, toolCalls: readonly ToolCall[] | undefined): number {
-    const state = this.state;
-    const calls = toolCalls === undefined || toolCalls.length === 0 ? undefined : toolCalls;
-    const key = calls ?? content;
-    const slot = findKey(state, AT_REPLIES, REPLIES, this.nextReply, key);
-    if (slot >= 0 && state[AT_REPLIES + 2 * REPLIES + slot] === content) return state[AT_REPLIES + REPLIES + slot] as number;
-    let tokens = this.lastReply(content, calls);
-    if (tokens < 0) {
-      const signature = replySignature(content, calls);
-      tokens = this.remembered(signature, content, calls);
-      if (tokens < 0) {
-        tokens = this.text.count(assistantText(content, calls));
-        const at = this.nextMemory;
-        state[AT_MEMORY + at] = signature;
-        state[AT_MEMORY + REPLY_MEMORY + at] = tokens;
-        state[AT_MEMORY + 2 * REPLY_MEMORY + at] = content;
-        state[AT_MEMORY + 3 * REPLY_MEMORY + at] = calls;
-        this.nextMemory = (at + 1) % REPLY_MEMORY;
-      }
-      const at = this.nextLast;
-      state[AT_LAST + at] = content;
-      state[AT_LAST + LAST + at] = calls;
-      state[AT_LAST + 2 * LAST + at] = tokens;
-      this.nextLast = (at + 1) % LAST;
+    const key = toolCalls === undefined || toolCalls.length === 0 ? content : toolCalls;
+    const known = this.recentReplies.get(key);
+    if (known !== undefined && known.content === content) return known.tokens;
+    const repeated = this.repeatedReply(content, toolCalls);
+    const tokens = repeated ?? this.text.count(assistantText(content, toolCalls));
+    this.recentReplies.set(key, { content, tokens });
+    if (repeated === undefined) {
+      this.lastReplies[this.nextReply] = { content, toolCalls, tokens };
+      this.nextReply = (this.nextReply + 1) % this.lastReplies.length;
     }
-    const at = this.nextReply;
-    state[AT_REPLIES + at] = key;
-    state[AT_REPLIES + REPLIES + at] = tokens;
-    state[AT_REPLIES + 2 * REPLIES + at] = content;
-    this.nextReply = (at + 1) % REPLIES;
     return tokens;
   }
 
-  /** The count of one of the last few replies with the same text and calls, or -1. */
-  private lastReply(content: string, calls: readonly ToolCall[] | undefined): number {
-    const state = this.state;
-    for (let n = 1, i = this.nextLast - 1; n <= LAST; n += 1, i -= 1) {
-      if (i < 0) i = LAST - 1;
-      const before = state[AT_LAST + i];
-      if (before !== undefined && before === content && sameCalls(state[AT_LAST + LAST + i] as readonly ToolCall[] | undefined, calls)) return state[AT_LAST + 2 * LAST + i] as number;
+  /** The count of a recent reply with the same text and the same calls' names and arguments. */
+  private repeatedReply(content: string, toolCalls: readonly ToolCall[] | undefined): number | undefined {
+    const calls = toolCalls ?? [];
+    const size = this.lastReplies.length;
+    // Newest first: a repeating model most often repeats the reply just before.
+    for (let n = 1; n <= size; n += 1) {
+      const last = this.lastReplies[(this.nextReply - n + size) % size];
+      if (last === undefined || last.content !== content) continue;
+      const before = last.toolCalls ?? [];
+      if (before.length !== calls.length) continue;
+      let same = true;
+      for (let i = 0; i < calls.length && same; i += 1) {
+        const a = before[i] as ToolCall;
+        const b = calls[i] as ToolCall;
+        same = a.name === b.name && sameJson(a.arguments, b.arguments);
+      }
+      if (same) return last.tokens;
     }
-    return -1;
+    return undefined;
   }
-
-  /** The count of a remembered reply with the same signature, text and calls, or -1. */
-  private remembered(signature: number, content: string, calls: readonly ToolCall[] | undefined): number {
-    const state = this.state;
-    for (let n = 1, i = this.nextMemory - 1; n <= REPLY_MEMORY; n += 1, i -= 1) {
-      if (i < 0) i = REPLY_MEMORY - 1;
-      if (state[AT_MEMORY + i] !== signature) continue;
-      const before = state[AT_MEMORY + 2 * REPLY_MEMORY + i];
-      if (before === undefined || before !== content) continue;
-      if (sameCalls(state[AT_MEMORY + 3 * REPLY_MEMORY + i] as readonly ToolCall[] | undefined, calls)) return state[AT_MEMORY + REPLY_MEMORY + i] as number;
-    }
-    return -1;
-  }
-}
-
-/** Whether two call lists give the same counted text: the same names and arguments, in order (ids are not counted). */
-function sameCalls(a: readonly ToolCall[] | undefined, b: readonly ToolCall[] | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i += 1) {
-    const x = a[i] as ToolCall;
-    const y = b[i] as ToolCall;
-    if (x.name !== y.name || !sameJson(x.arguments, y.arguments)) return false;
-  }
-  return true;
 }
 
 let processCounter: RequestTokenCounter | undefined;
