@@ -15,6 +15,9 @@
  * Every gate is written from its row's alternatives, as they stand. test/core/report/gates.test.ts pins each gated
  * row's pattern: a row whose pattern changes fails there until its gate is read again.
  */
+import { DERIVED_GATES } from "./derived-gates.ts";
+import { REPORT_PATTERNS, type ReportPattern } from "./patterns.ts";
+
 export type Gate = RegExp | readonly string[];
 
 /** The gates read by one alternation of their words (see above), each compiled once. */
@@ -75,6 +78,19 @@ export const ROW_GATES: ReadonlyMap<string, Gate> = new Map<string, Gate>([
   ["next.step", ["next", "to continue", "to finish", "to complete", "to unblock", "to resume", "once", "rerun", "re-run", "retry", "run ", "share ", "send ", "paste ", "provide ", "set ", "install ", "raise ", "add me ", "grant ", "i'll ", "i will ", "you ", "they ", "someone ", "'d need ", "would need ", "when ready", "when you're ready", "should i continue", "continue with", "tell me to", "need a decision", "a decision from you", "in the maintenance window"]],
 ]);
 
+/**
+ * Each row's gate: the one written above, else the one derived from its expression (literals.ts, written to
+ * derived-gates.ts by scripts/derived-gates.ts, docs/decisions/0237). A row whose expression changed since derived-gates.ts
+ * was written finds no derived gate (the table is keyed by the expression's text) and runs on every text until it is
+ * rewritten. A row with neither runs on every text.
+ */
+export const GATE_OF: ReadonlyMap<ReportPattern, Gate> = new Map(
+  REPORT_PATTERNS.flatMap((row): [ReportPattern, Gate][] => {
+    const gate = ROW_GATES.get(row.id) ?? DERIVED_GATES.get(String(row.pattern));
+    return gate === undefined ? [] : [[row, gate]];
+  }),
+);
+
 const ONE_PASS_GATES: ReadonlyMap<Gate, RegExp> = new Map([...ROW_GATES].filter(([id]) => ONE_PASS.has(id)).map(([, gate]) => [gate, alternation(gate as readonly string[])]));
 
 /** Whether `gate` admits `text` (a list reads `lowered()`, the text lower-cased, computed once by the caller). */
@@ -91,8 +107,10 @@ export function admits(gate: Gate, text: string, lowered: () => string): boolean
  * indexOf stops at every occurrence of its word's first character). Which words the text holds is exactly what
  * indexOf would find; a gate admits the text when it holds one of the gate's words.
  */
-const GATE_WORDS: readonly string[] = [...new Set([...ROW_GATES.values()].flatMap((gate) => (gate instanceof RegExp ? [] : gate)))];
-const WORD_IDS: ReadonlyMap<Gate, readonly number[]> = new Map([...ROW_GATES.values()].filter((gate) => !(gate instanceof RegExp)).map((gate) => [gate, (gate as readonly string[]).map((word) => GATE_WORDS.indexOf(word))]));
+const LIST_GATES: readonly (readonly string[])[] = [...new Set([...ROW_GATES.values(), ...GATE_OF.values()])].filter((gate): gate is readonly string[] => !(gate instanceof RegExp));
+const GATE_WORDS: readonly string[] = [...new Set(LIST_GATES.flat())];
+const WORD_INDEX: ReadonlyMap<string, number> = new Map(GATE_WORDS.map((word, index) => [word, index]));
+const WORD_IDS: ReadonlyMap<Gate, readonly number[]> = new Map(LIST_GATES.map((gate) => [gate, gate.map((word) => WORD_INDEX.get(word) as number)]));
 
 /** The automaton: symbols are the words' characters (all ASCII; 0 is any other, which no word holds), states a trie's nodes. */
 const AUTOMATON = (() => {
