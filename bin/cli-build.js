@@ -22,7 +22,7 @@ const stamp = (path) => {
 };
 
 /**
- * The pointed build's main.js when it matches every file it names; null when the last build from these very files
+ * The pointed build's main.mjs when it matches every file it names; null when the last build from these very files
  * failed (the sources run, and no start tries again until a file changes); undefined when there is none to run.
  */
 function current() {
@@ -41,7 +41,7 @@ function current() {
       return undefined;
     }
   }
-  return pointer.build === null ? null : join(CACHE, pointer.build, "main.js");
+  return pointer.build === null ? null : join(CACHE, pointer.build, "main.mjs");
 }
 
 /** Points at a build, or (build null) records that the files read so far did not build. */
@@ -69,7 +69,7 @@ const ownImportMeta = {
   },
 };
 
-/** Builds the CLI into a new folder and points at it; returns its main.js. Stamps are taken before the build reads. */
+/** Builds the CLI into a new folder and points at it; returns its main.mjs. Stamps are taken before the build reads. */
 async function build() {
   const { build: esbuild } = await import("esbuild");
   const id = `${Date.now().toString(36)}-${process.pid}`;
@@ -87,6 +87,8 @@ async function build() {
       target: `node${process.versions.node.split(".")[0]}`,
       packages: "external",
       outdir: out,
+      // .mjs: ESM by name (no package.json scope reaches into node_modules/.cache).
+      outExtension: { ".js": ".mjs" },
       metafile: true,
       sourcemap: true,
       logLevel: "silent",
@@ -119,10 +121,10 @@ async function build() {
       // Pruned by another process meanwhile.
     }
   }
-  return join(out, "main.js");
+  return join(out, "main.mjs");
 }
 
-/** The built CLI's main.js, built now when it is missing or older than a source; null when it cannot be built. */
+/** The built CLI's main.mjs, built now when it is missing or older than a source; null when it cannot be built. */
 export async function builtCli() {
   const ready = current();
   if (ready !== undefined) return ready;

@@ -47,7 +47,7 @@ describe("the CLI's cached build", () => {
     const built = await pointer();
     const sources = built.inputs.map(([path]) => path);
     expect({ node: built.node, main: sources.includes(join(ROOT, "src/cli/main.ts")), analyzer: sources.includes(join(ROOT, "src/core/report/analyze.ts")), settings: sources.includes(join(ROOT, "tsconfig.json")) }).toEqual({ node: process.version, main: true, analyzer: true, settings: true });
-    expect((await readdir(join(cache, built.build as string))).includes("main.js")).toBe(true);
+    expect((await readdir(join(cache, built.build as string))).includes("main.mjs")).toBe(true);
     // A start whose sources all match runs that build.
     expect(await cli(["analyze", SESSION])).toEqual(fromSources);
     expect((await pointer()).build).toBe(built.build);
