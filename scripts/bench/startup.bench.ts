@@ -34,7 +34,7 @@ const commands: Record<string, [string, string[]]> = {
   jq: ["jq", ["-c", ".", SESSION]],
 };
 const samples: Record<string, Sample[] | null> = { analyze: [], help: [], jq: [] };
-// Round 0 warms the file cache and tsx's transform cache and is not kept.
+// Round 0 warms the file cache and the CLI's cached build (ADR 0238) and is not kept.
 for (let round = 0; round <= RUNS; round += 1) {
   for (const [name, [file, args]] of Object.entries(commands)) {
     if (samples[name] === null) continue;
@@ -64,5 +64,5 @@ console.log("");
 console.log(table(rows));
 console.log("");
 console.log(
-  `Medians of ${RUNS} rounds of fresh processes (analyze, --help, jq in turn) after one warm-up round; wall time includes Node and tsx start-up, which \`--help\` shows alone. On a shared machine read the CPU columns.`,
+  `Medians of ${RUNS} rounds of fresh processes (analyze, --help, jq in turn) after one warm-up round; wall time includes Node's start-up and loading the CLI (its cached build, ADR 0238; the warm-up round builds it if a source changed), which \`--help\` shows alone. On a shared machine read the CPU columns.`,
 );

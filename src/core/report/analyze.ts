@@ -32,7 +32,7 @@ import { clausesOf, firstWordAt, hasDigit, isDoneLabel, isListItem, isNarrationO
 import { ASK_LEAD_IN, contentStatements, endsInS, withoutReportedAsks } from "./content.ts";
 import { type EditBlocks, editBlocks } from "./edits.ts";
 import { BREAK_MARK, COLON, ENDS_COLON, EVERY_MARK, L_OR_G, OPENS_B_OR_O, OPENS_DEFECT_WORD, SENTENCE_MARK, marksOf } from "./marks.ts";
-import { GateText, ROW_GATES, admitsText } from "./gates.ts";
+import { GATE_OF, GateText, admitsText } from "./gates.ts";
 import { REPORT_PATTERNS, type PatternGroup, type PatternScope, type ReportPattern } from "./patterns.ts";
 import { plainLine, type Prose, readProse } from "./read.ts";
 import { FENCE_RUNS_READ, replyWindow } from "./window.ts";
@@ -402,6 +402,8 @@ interface ReadParts {
   scanned: Map<RegExp, { text: string; holds: ReportPattern["holds"]; mark: boolean; clause: string | undefined }>;
   /** The joined texts the gates read, each lower-cased and searched for the gates' words once (a reply has one to a few). */
   gateTexts: GateText[];
+  /** Each per-part scope's parts joined by newlines, for its rows' gates (partHit). */
+  scopeTexts: Map<PatternScope, string>;
 }
 
 /** What the gates read of `text`, once per text of a reply. */
@@ -416,7 +418,7 @@ function readParts(prose: Prose): ReadParts {
   // Each statement's cheap facts, read once for the passes below (marks.ts, docs/decisions/0193).
   const marks = marksOf(prose.statements);
   const { content, intros } = contentStatements(prose.statements, marks);
-  return { intros, parts: scopes(prose, content, marks), found: new Map(), scanned: new Map(), gateTexts: [] };
+  return { intros, parts: scopes(prose, content, marks), found: new Map(), scanned: new Map(), gateTexts: [], scopeTexts: new Map() };
 }
 
 /**
@@ -427,7 +429,7 @@ function sharedFirstClause(read: ReadParts, text: string, row: ReportPattern, al
   const mark = row.group === "mark";
   const last = read.scanned.get(row.pattern);
   if (last !== undefined && last.holds === row.holds && last.mark === mark && last.text === text) return last.clause;
-  const gate = ROW_GATES.get(row.id);
+  const gate = GATE_OF.get(row);
   const clause = gate !== undefined && !admitsText(gate, gateTextOf(read, text)) ? undefined : firstClause(text, row, all);
   read.scanned.set(row.pattern, { text, holds: row.holds, mark, clause });
   return clause;
@@ -440,9 +442,30 @@ function sharedFirstClause(read: ReadParts, text: string, row: ReportPattern, al
 function clauseRowHit(read: ReadParts, row: ReportPattern, all: RegExp, joinedOf: Partial<Record<PatternScope, string>>): string | undefined {
   const { parts } = read;
   if (!((row.group === "unfinished" || row.group === "mark") && row.scope === "clause")) return sharedFirstClause(read, joinedOf[row.scope] as string, row, all);
-  const gate = ROW_GATES.get(row.id);
+  const gate = GATE_OF.get(row);
   if (gate !== undefined && !admitsText(gate, gateTextOf(read, parts.unfinishedClause))) return undefined;
   return sharedFirstClause(read, parts.narrowerClause(row.id) ?? parts.unfinishedClause, row, all);
+}
+
+/**
+ * A row of a scope read part by part (claim, ending, last sentence): the first part it fires on. Its gate reads the
+ * scope's parts joined, which hold any part's match, so a row the gate turns away could fire on no part.
+ */
+function partHit(read: ReadParts, row: ReportPattern): string | undefined {
+  const parts = read.parts[row.scope];
+  const gate = GATE_OF.get(row);
+  if (gate !== undefined) {
+    let joined = read.scopeTexts.get(row.scope);
+    if (joined === undefined) read.scopeTexts.set(row.scope, (joined = parts.join("\n")));
+    if (!admitsText(gate, gateTextOf(read, joined))) return undefined;
+  }
+  return parts.find((part) => {
+    // An unchecked item of a list is a plan's or a progress list's entry: only the mark row reads it.
+    if (row.group !== "mark" && UNCHECKED_ITEM.test(part)) return false;
+    if (row.holds === undefined) return row.pattern.test(part);
+    const match = part.match(row.pattern);
+    return match !== null && row.holds(match);
+  });
 }
 
 function hits(prose: Prose, options: AnalyzeOptions, edits: EditBlocks, firstPerGroup = false, read: ReadParts = readParts(prose)): PatternHit[] {
@@ -455,13 +478,7 @@ function hits(prose: Prose, options: AnalyzeOptions, edits: EditBlocks, firstPer
     if (firstPerGroup && fired.has(row.group)) continue;
     const all = CLAUSE_ROW.get(row);
     // A row's clause depends only on the reply's parts: the second pass (every row) reuses what the first read.
-    const clause = found.has(row) ? found.get(row) : all !== undefined ? clauseRowHit(read, row, all, joinedOf) : parts[row.scope].find((part) => {
-      // An unchecked item of a list is a plan's or a progress list's entry: only the mark row reads it.
-      if (row.group !== "mark" && UNCHECKED_ITEM.test(part)) return false;
-      if (row.holds === undefined) return row.pattern.test(part);
-      const match = part.match(row.pattern);
-      return match !== null && row.holds(match);
-    });
+    const clause = found.has(row) ? found.get(row) : all !== undefined ? clauseRowHit(read, row, all, joinedOf) : partHit(read, row);
     found.set(row, clause);
     if (clause !== undefined) {
       out.push({ id: row.id, group: row.group, clause: clause.slice(0, 200) });

@@ -15,6 +15,9 @@
  * Every gate is written from its row's alternatives, as they stand. test/core/report/gates.test.ts pins each gated
  * row's pattern: a row whose pattern changes fails there until its gate is read again.
  */
+import { DERIVED_GATES } from "./derived-gates.ts";
+import { REPORT_PATTERNS, type ReportPattern } from "./patterns.ts";
+
 export type Gate = RegExp | readonly string[];
 
 /** The gates read by one alternation of their words (see above), each compiled once. */
@@ -75,6 +78,19 @@ export const ROW_GATES: ReadonlyMap<string, Gate> = new Map<string, Gate>([
   ["next.step", ["next", "to continue", "to finish", "to complete", "to unblock", "to resume", "once", "rerun", "re-run", "retry", "run ", "share ", "send ", "paste ", "provide ", "set ", "install ", "raise ", "add me ", "grant ", "i'll ", "i will ", "you ", "they ", "someone ", "'d need ", "would need ", "when ready", "when you're ready", "should i continue", "continue with", "tell me to", "need a decision", "a decision from you", "in the maintenance window"]],
 ]);
 
+/**
+ * Each row's gate: the one written above, else the one derived from its expression (literals.ts, written to
+ * derived-gates.ts by scripts/derived-gates.ts, docs/decisions/0237). A row whose expression changed since derived-gates.ts
+ * was written finds no derived gate (the table is keyed by the expression's text) and runs on every text until it is
+ * rewritten. A row with neither runs on every text.
+ */
+export const GATE_OF: ReadonlyMap<ReportPattern, Gate> = new Map(
+  REPORT_PATTERNS.flatMap((row): [ReportPattern, Gate][] => {
+    const gate = ROW_GATES.get(row.id) ?? DERIVED_GATES.get(String(row.pattern));
+    return gate === undefined ? [] : [[row, gate]];
+  }),
+);
+
 const ONE_PASS_GATES: ReadonlyMap<Gate, RegExp> = new Map([...ROW_GATES].filter(([id]) => ONE_PASS.has(id)).map(([, gate]) => [gate, alternation(gate as readonly string[])]));
 
 /** Whether `gate` admits `text` (a list reads `lowered()`, the text lower-cased, computed once by the caller). */
@@ -91,11 +107,28 @@ export function admits(gate: Gate, text: string, lowered: () => string): boolean
  * indexOf stops at every occurrence of its word's first character). Which words the text holds is exactly what
  * indexOf would find; a gate admits the text when it holds one of the gate's words.
  */
-const GATE_WORDS: readonly string[] = [...new Set([...ROW_GATES.values()].flatMap((gate) => (gate instanceof RegExp ? [] : gate)))];
-const WORD_IDS: ReadonlyMap<Gate, readonly number[]> = new Map([...ROW_GATES.values()].filter((gate) => !(gate instanceof RegExp)).map((gate) => [gate, (gate as readonly string[]).map((word) => GATE_WORDS.indexOf(word))]));
+const LIST_GATES: readonly (readonly string[])[] = [...new Set([...ROW_GATES.values(), ...GATE_OF.values()])].filter((gate): gate is readonly string[] => !(gate instanceof RegExp));
+const GATE_WORDS: readonly string[] = [...new Set(LIST_GATES.flat())];
+const WORD_INDEX: ReadonlyMap<string, number> = new Map(GATE_WORDS.map((word, index) => [word, index]));
+const WORD_IDS: ReadonlyMap<Gate, readonly number[]> = new Map(LIST_GATES.map((gate) => [gate, gate.map((word) => WORD_INDEX.get(word) as number)]));
 
 /** The automaton: symbols are the words' characters (all ASCII; 0 is any other, which no word holds), states a trie's nodes. */
-const AUTOMATON = (() => {
+interface Automaton {
+  symbolOf: Uint8Array;
+  symbols: number;
+  delta: Int32Array;
+  ends: number[][];
+  endStates: number[];
+}
+
+/**
+ * Built on first use (docs/decisions/0237): with every row's words it takes ~15 ms, more than a few short replies'
+ * gates cost read word by word (GateText), so a process that reads one small reply never builds it.
+ */
+let automaton: Automaton | undefined;
+const theAutomaton = (): Automaton => (automaton ??= buildAutomaton());
+
+function buildAutomaton(): Automaton {
   const symbolOf = new Uint8Array(128);
   let symbols = 1;
   for (const word of GATE_WORDS) {
@@ -147,12 +180,12 @@ const AUTOMATON = (() => {
   }
   const endStates = ends.flatMap((words, state) => (words.length > 0 ? [state] : []));
   return { symbolOf, symbols, delta, ends: ends.map((words) => [...new Set(words)]), endStates };
-})();
+}
 
 /** Which of GATE_WORDS `lower` holds (1 at a word's index), in one pass. */
 export function gateWordsIn(lower: string): Uint8Array {
   const reached = statesReached(lower);
-  const { ends, endStates } = AUTOMATON;
+  const { ends, endStates } = theAutomaton();
   const held = new Uint8Array(GATE_WORDS.length);
   for (const end of endStates) if (reached[end] === 1) for (const w of ends[end] as number[]) held[w] = 1;
   return held;
@@ -164,7 +197,7 @@ export function gateWordsIn(lower: string): Uint8Array {
  * had never run (seen with --trace-deopt, as 0187 saw in content.ts).
  */
 function statesReached(lower: string): Uint8Array {
-  const { symbolOf, symbols, delta } = AUTOMATON;
+  const { symbolOf, symbols, delta } = theAutomaton();
   const reached = new Uint8Array(delta.length / symbols);
   let state = 0;
   for (let i = 0; i < lower.length; i += 1) {
@@ -177,11 +210,32 @@ function statesReached(lower: string): Uint8Array {
   return reached;
 }
 
-/** What the gates read of one text, each worked out once and only when a gate asks: the text lower-cased, and the gate words it holds. */
+/**
+ * Characters of text a process reads word by word before it builds the automaton: each gate's words searched in a
+ * short text cost less than the automaton's building until about this much text has been read (docs/decisions/0237).
+ */
+const WORD_BY_WORD_BUDGET = 16 * 1024;
+let readWordByWord = 0;
+
+/** Whether a new text's gates read the automaton's one pass (once the budget is spent, or the automaton is built). */
+function byAutomaton(text: string): boolean {
+  if (automaton !== undefined) return true;
+  readWordByWord += text.length;
+  return readWordByWord > WORD_BY_WORD_BUDGET;
+}
+
+/**
+ * What the gates read of one text, each worked out once and only when a gate asks: the text lower-cased, and either the
+ * gate words it holds (the automaton's one pass) or, for the process's first short texts, each asking gate's words
+ * searched in it. Both give a gate the same answer (gates.test.ts, derived-gates.test.ts).
+ */
 export class GateText {
   private lower: string | undefined;
   private held: Uint8Array | undefined;
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    readonly onePass: boolean = byAutomaton(text),
+  ) {}
   lowered(): string {
     this.lower ??= this.text.toLowerCase();
     return this.lower;
@@ -192,9 +246,14 @@ export class GateText {
   }
 }
 
-/** admits, on a GateText: a list gate reads the words found in the one pass (the same answer; gates.test.ts holds them equal). */
+/** admits, on a GateText: a list gate reads the words found in the one pass, or searches its own (the same answer; gates.test.ts holds them equal). */
 export function admitsText(gate: Gate, text: GateText): boolean {
   if (gate instanceof RegExp) return gate.test(text.text);
+  if (!text.onePass) {
+    const lower = text.lowered();
+    for (const word of gate) if (lower.includes(word)) return true;
+    return false;
+  }
   const held = text.words();
   for (const w of WORD_IDS.get(gate) as readonly number[]) if (held[w] === 1) return true;
   return false;
