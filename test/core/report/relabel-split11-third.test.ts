@@ -60,7 +60,38 @@ describe("the third labelling of split 11's disputed replies", () => {
   });
 });
 
-// The majority table of docs/decisions/0230, pinned as first seen (the test was committed before it ran).
-const MAJORITY: Verdict[] = [];
-const CHANGES_LABELS_YAML: string[] = [];
+// The majority table of docs/decisions/0230, pinned as first seen (the test was committed, in f4c986f, before it ran).
+const MAJORITY: Verdict[] = [
+  { file: "3202-codex-mise-implemented-and-published.md", field: "claimsComplete", first: false, second: true, third: false, majority: false },
+  { file: "3202-codex-mise-implemented-and-published.md", field: "statesUnfinished", first: true, second: false, third: true, majority: true },
+  { file: "3203-codex-mise-addressed-the-pr.md", field: "claimsComplete", first: false, second: true, third: false, majority: false },
+  { file: "3203-codex-mise-addressed-the-pr.md", field: "statesUnfinished", first: true, second: false, third: true, majority: true },
+  { file: "3209-codex-mise-released-jdx-tar.md", field: "claimsComplete", first: false, second: true, third: false, majority: false },
+  { file: "3209-codex-mise-released-jdx-tar.md", field: "statesUnfinished", first: true, second: false, third: true, majority: true },
+  { file: "3240-omp-preloop-merged-pr-179.md", field: "claimsComplete", first: false, second: true, third: false, majority: false },
+  { file: "3240-omp-preloop-merged-pr-179.md", field: "statesUnfinished", first: true, second: false, third: true, majority: true },
+  { file: "3275-opencode-learnp5-done-the-regression.md", field: "claimsComplete", first: true, second: false, third: false, majority: false },
+  { file: "3275-opencode-learnp5-done-the-regression.md", field: "statesUnfinished", first: false, second: true, third: true, majority: true },
+  { file: "3275-opencode-learnp5-done-the-regression.md", field: "givesReasonAndNext", first: false, second: true, third: true, majority: true },
+  { file: "3310-claude-technocore-yes-all-three.md", field: "claimsComplete", first: false, second: true, third: true, majority: true },
+  { file: "3310-claude-technocore-yes-all-three.md", field: "statesUnfinished", first: true, second: false, third: false, majority: false },
+  { file: "3310-claude-technocore-yes-all-three.md", field: "givesReasonAndNext", first: true, second: false, third: false, majority: false },
+  { file: "3310-claude-technocore-yes-all-three.md", field: "asksPermission", first: false, second: true, third: true, majority: true },
+  { file: "3319-claude-technocore-pr-5-https.md", field: "claimsComplete", first: false, second: true, third: true, majority: true },
+  { file: "3319-claude-technocore-pr-5-https.md", field: "statesUnfinished", first: true, second: false, third: false, majority: false },
+  { file: "3319-claude-technocore-pr-5-https.md", field: "givesReasonAndNext", first: true, second: false, third: false, majority: false },
+];
+const CHANGES_LABELS_YAML = [
+  "3275-opencode-learnp5-done-the-regression.md claimsComplete",
+  "3275-opencode-learnp5-done-the-regression.md statesUnfinished",
+  "3275-opencode-learnp5-done-the-regression.md givesReasonAndNext",
+  "3310-claude-technocore-yes-all-three.md claimsComplete",
+  "3310-claude-technocore-yes-all-three.md statesUnfinished",
+  "3310-claude-technocore-yes-all-three.md givesReasonAndNext",
+  "3310-claude-technocore-yes-all-three.md asksPermission",
+  "3319-claude-technocore-pr-5-https.md claimsComplete",
+  "3319-claude-technocore-pr-5-https.md statesUnfinished",
+  "3319-claude-technocore-pr-5-https.md givesReasonAndNext",
+];
+// The third agrees with the first two on all 17 settled fields of these replies.
 const THIRD_AGAINST_BOTH: { file: string; field: BooleanField; both: boolean; third: boolean }[] = [];
