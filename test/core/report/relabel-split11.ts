@@ -23,4 +23,15 @@ export function loadSplit11Relabels(): Record<string, Record<BooleanField, boole
  * The fields of labels.yaml that the majority of three (docs/decisions/0230) changed on split 11, applied in their own
  * commit, with the value the first labelling gave: 0229's reliability test reads the first labelling.
  */
-export const SPLIT11_ADJUDICATED: readonly Adjudicated[] = [];
+export const SPLIT11_ADJUDICATED: readonly Adjudicated[] = [
+  { file: "3275-opencode-learnp5-done-the-regression.md", field: "claimsComplete", first: true },
+  { file: "3275-opencode-learnp5-done-the-regression.md", field: "statesUnfinished", first: false },
+  { file: "3275-opencode-learnp5-done-the-regression.md", field: "givesReasonAndNext", first: false },
+  { file: "3310-claude-technocore-yes-all-three.md", field: "claimsComplete", first: false },
+  { file: "3310-claude-technocore-yes-all-three.md", field: "statesUnfinished", first: true },
+  { file: "3310-claude-technocore-yes-all-three.md", field: "givesReasonAndNext", first: true },
+  { file: "3310-claude-technocore-yes-all-three.md", field: "asksPermission", first: false },
+  { file: "3319-claude-technocore-pr-5-https.md", field: "claimsComplete", first: false },
+  { file: "3319-claude-technocore-pr-5-https.md", field: "statesUnfinished", first: true },
+  { file: "3319-claude-technocore-pr-5-https.md", field: "givesReasonAndNext", first: true },
+];
