@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { BOOLEAN_FIELDS } from "./labelled.ts";
 import { agreement, labelsByFile } from "./relabel.ts";
-import { disagreements } from "./relabel-split1.ts";
-import { loadSplit11Relabels, split11Names } from "./relabel-split11.ts";
+import { disagreements, firstLabelling } from "./relabel-split1.ts";
+import { SPLIT11_ADJUDICATED, loadSplit11Relabels, split11Names } from "./relabel-split11.ts";
 
 // Label reliability of the sealed split 11 (docs/decisions/0229): a blind second labelling of every reply against the
 // first labelling (labels.yaml, 12s's). Labels only: nothing here runs the analyzer, on split 11 or anywhere.
@@ -27,7 +27,8 @@ describe("the blind second labelling of split 11", () => {
   });
 
   it("compares with the first labelling per field (agreement, Cohen's kappa, positives) and lists every disagreement", () => {
-    const labels = labelsByFile();
+    // The first labelling: labels.yaml before 0230's majority was applied (SPLIT11_ADJUDICATED).
+    const labels = firstLabelling(labelsByFile(), SPLIT11_ADJUDICATED);
     const figures = BOOLEAN_FIELDS.map((field) => {
       for (const file of split11) expect(typeof labels.get(file)?.[field], `${file} ${field} in labels.yaml`).toBe("boolean");
       const pairs = split11.map((file) => [labels.get(file)?.[field] as boolean, relabels[file]?.[field] as boolean] as const);
