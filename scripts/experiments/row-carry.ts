@@ -4,7 +4,9 @@
  * fire in that repository alone. Dev only: the names of every held-out split (`HELD_OUT_SPLITS`: 1–7, 10, 11), of any
  * sealed split and every reply numbered 3400–3599 (split 12, sealed for the next session) are dropped from labels.yaml's
  * keys before any reply text is read, and `assertDevOnly` fails the run if one reaches the analyzer.
- * Run: `node --import tsx scripts/experiments/row-carry.ts [--rows]` (`--rows` adds the table of every row).
+ * Run: `node --import tsx scripts/experiments/row-carry.ts [--owner] [--rows] [--moved]`: `--owner` counts owners (the part of
+ * the repository before "/") instead of repositories, `--rows` adds the table of every row, `--moved` lists the replies
+ * the proxy moves, with the rows of the field that fired.
  *
  * Rows are switched off by taking them out of the exported REPORT_PATTERNS array for one repository's replies and
  * putting them back: the analyzer loops over that array at each call, so nothing in src/ changes. The rows the analyzer
@@ -41,7 +43,12 @@ assertDevOnly(names.map((file) => ({ file })), blocked);
 const dev: LabelledReply[] = names.map((file) => labelledReply(file, labels[file] as Record<string, unknown>));
 assertDevOnly(dev, blocked);
 const projects = projectsFromSources(readFileSync(join(REPLIES_DIR, "SOURCES.md"), "utf8"), new Set(dev.map((r) => r.file)));
-const repoOf = (file: string): string => projects.get(file) ?? "unknown";
+// `--owner` groups by the part before "/" (several dev repositories share an owner, whose way of working may carry).
+const byOwner = process.argv.includes("--owner");
+const repoOf = (file: string): string => {
+  const repo = projects.get(file) ?? "unknown";
+  return byOwner ? (repo.split("/")[0] as string) : repo;
+};
 /** The group projectsFromSources gives the written replies. */
 const WRITTEN = "written";
 
@@ -78,7 +85,7 @@ const fmt = (c: { tp: number; fp: number; fn: number }): string => `${c.tp}/${c.
 const scoreOf = (replies: readonly LabelledReply[], got: ReadonlyMap<string, Verdicts>, field: CarryField) => confusion(replies.map((reply) => ({ got: (got.get(reply.file) as Verdicts)[field], want: reply.expected[field] === true })));
 const out: string[] = [];
 
-out.push(`dev replies: ${dev.length} from ${repos.length} repository groups (written replies one group); blocked names: ${blocked.size}`);
+out.push(`dev replies: ${dev.length} from ${repos.length} ${byOwner ? "owners (read \"repository\" below as owner)" : "repositories"} (written replies one group); blocked names: ${blocked.size}`);
 out.push(`dev, full analyzer (TP/FP/FN): ${CARRY_FIELDS.map((field) => `${field} ${fmt(scoreOf(dev, full, field))}`).join(", ")}`);
 out.push("");
 const carrying = carryingRows(rows);
@@ -110,10 +117,15 @@ out.push("## Replies whose rows for a field all fire in their own repository onl
 out.push("");
 // Of those, the ones resting on a row outside the table, which the proxy below cannot switch off.
 const fixedOneRepo = new Set([...oneRepo.keys()].filter((id) => !tableIds.has(id)));
-const restsOnFixed = (field: CarryField): number => fired.filter((reply) => {
+const onFixed = (field: CarryField): FiredReply[] => fired.filter((reply) => {
   const ids = reply.ids.filter((id) => targets.get(id)?.field === field);
   return ids.length > 0 && ids.every((id) => oneRepo.has(id)) && ids.some((id) => fixedOneRepo.has(id));
-}).length;
+});
+const restsOnFixed = (field: CarryField): string => {
+  const replies = onFixed(field);
+  const which = process.argv.includes("--moved") && replies.length > 0 ? ` (${replies.map((reply) => `${reply.file}: ${reply.ids.filter((id) => targets.get(id)?.field === field).join(", ")}`).join("; ")})` : "";
+  return `${replies.length}${which}`;
+};
 out.push("| field | replies with a row for it | only one-repository rows | of those, label agrees with the push | of those, on a row outside the table |");
 out.push("|---|---:|---:|---:|---:|");
 for (const field of CARRY_FIELDS) out.push(`| ${field} | ${own[field].withRows} | ${own[field].ownOnly} | ${own[field].pushedRight} | ${restsOnFixed(field)} |`);
