@@ -1,6 +1,6 @@
 /**
  * Every result of a tree's `classifyPlanReply` and `findOutcomeTags`, one JSON line per text (ADR 0188): the classifier
- * bench's inputs, each final reply (`.md`) as it is and wrapped as a plan (not split 10's, 3000–3199: sealed), and
+ * bench's inputs, each final reply (`.md`) as it is and wrapped as a plan (not split 12's, 3400–3599: sealed, 0240), and
  * 13,000 fast-check texts from a fixed seed (tags and near-tags, crowds of `<p`, fences, backtick runs of 1–70, CR,
  * blank lines, unicode). Two trees' dumps compared with `cmp` show that a speed change changed no result.
  *
@@ -21,7 +21,7 @@ const tree = resolve(process.argv[2] ?? ".");
 const { classifyPlanReply, findOutcomeTags } = (await import(pathToFileURL(join(tree, "src/core/plan/classify.ts")).href)) as Classifier;
 
 const REPLIES = join(import.meta.dirname, "../../fixtures/final-replies");
-const SEALED = { first: 3000, last: 3199 };
+const SEALED = { first: 3400, last: 3599 };
 
 function fixtureTexts(): Array<[string, string]> {
   const texts: Array<[string, string]> = [];

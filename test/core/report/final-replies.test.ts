@@ -2,7 +2,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BOOLEAN_FIELDS, type BooleanField, allHeldOut, analyzeReply, loadLabelledReplies, portions, renderAccuracyModule, renderMetricsSection, replyFiles, score } from "./labelled.ts";
-import { HELD_OUT_SPLITS, RETIRED_SPLITS, committedSplit, splitFiles, withoutSealed } from "./split.ts";
+import { HELD_OUT_SPLITS, RETIRED_SPLITS, SPLIT_12, committedSplit, splitFiles, withoutSealed } from "./split.ts";
 
 // The held-out splits (docs/decisions/0090, 0121, 0123, 0139) are scored here but never shown while patterns are
 // developed: their per-reply results and figures go only into generated files, compared as a whole,
@@ -22,10 +22,13 @@ import { HELD_OUT_SPLITS, RETIRED_SPLITS, committedSplit, splitFiles, withoutSea
 // was sealed the same way through round 8's rules; after its one look (0218) it is scored and generated like the others.
 // Split 10 (docs/decisions/0223, Claude Code and Codex replies from six further projects) was sealed through round 9's
 // rules; after its one look (0227) it is scored and generated like the others.
-// Split 11 (docs/decisions/0228, Codex, Claude Code, OpenCode, Oh My Pi and pi replies from eight further projects) is
-// sealed for the lead's one look: the analyzer is not run on it here at all, not even under SHOW_HELD_OUT=1, and it is
-// kept out of the generated files.
+// Split 11 (docs/decisions/0228, Codex, Claude Code, OpenCode, Oh My Pi and pi replies from eight further projects) was
+// sealed through round 10's rules; after its one look (0239) it is scored and generated like the others.
+// Split 12 (docs/decisions/0240, Claude Code replies from five further projects) is sealed for the next session's one
+// look: the analyzer is not run on it here at all, not even under SHOW_HELD_OUT=1, and it is kept out of the generated files.
 const allReplies = loadLabelledReplies();
+const test12Files = new Set(committedSplit(SPLIT_12));
+const test12 = allReplies.filter((reply) => test12Files.has(reply.file));
 const retiredFiles = new Set(RETIRED_SPLITS.flatMap((spec) => committedSplit(spec)));
 const replies = withoutSealed(allReplies);
 const heldOutFiles = splitFiles(HELD_OUT_SPLITS);
@@ -58,6 +61,11 @@ describe("labelled final replies", () => {
   it("holds the retired splits 8 and 9 in the dev portion, whole (docs/decisions/0219)", () => {
     expect(retiredFiles.size).toBe(142 + 67);
     expect(dev.filter((reply) => retiredFiles.has(reply.file)).length).toBe(retiredFiles.size);
+  });
+
+  it("keeps split 12 out of every scored portion, whole, and never analyses it", () => {
+    expect(test12.length).toBe(SPLIT_12.size);
+    expect(replies.filter((reply) => test12Files.has(reply.file))).toEqual([]);
   });
 
   it.each(HELD_OUT_SPLITS.map((spec, i) => [spec.number, spec, i] as const))("keeps held-out split %i out of the dev portion, whole", (_number, spec, i) => {

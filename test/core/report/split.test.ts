@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadLabelledReplies, replyFiles } from "./labelled.ts";
-import { HELD_OUT_SPLITS, RETIRED_SPLITS, SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8, SPLIT_9, SPLIT_10, SPLIT_11, SEALED_SPLITS, type SplitSpec, committedSplit, drawPool, drawSplit, withoutSealed } from "./split.ts";
+import { HELD_OUT_SPLITS, RETIRED_SPLITS, SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8, SPLIT_9, SPLIT_10, SPLIT_11, SPLIT_12, SEALED_SPLITS, type SplitSpec, committedSplit, drawPool, drawSplit, withoutSealed } from "./split.ts";
 
 // Each split file's digest when it was frozen: any edit to it, by hand or by a new draw, fails here.
 // The last column is the least size a split may have: split 3 (0123) is 40 of the 60 replies found in time; split 7
@@ -20,6 +20,7 @@ const FROZEN: Array<[string, SplitSpec, string, string, number]> = [
   ["split 9 (docs/decisions/0215)", SPLIT_9, "c2e57a919ace594451c88445cf123d3917cffd1d7782dddfa0ca33669bb60b6b", "2600–2666", 60],
   ["split 10 (docs/decisions/0223)", SPLIT_10, "35658371248d2e0ef87b95fb80926913b1000b2023a8a1fda6a0d07a081ef14c", "3000–3100", 100],
   ["split 11 (docs/decisions/0228)", SPLIT_11, "924527d9fc0f3e9c8de91c458c5b1561a0247f844a0482ed8f149d64f2ec5811", "3200–3323", 120],
+  ["split 12 (docs/decisions/0240)", SPLIT_12, "6f3f9cfa4801cff045eadc4e11acf50e1160a8f47b3a4837c6647a068854915a", "3400–3500", 100],
 ];
 
 describe.each(FROZEN)("the held-out %s of fixtures/final-replies", (_name, spec, sha256, range, least) => {
@@ -71,18 +72,24 @@ it("split 11 (docs/decisions/0228) is the whole of its batch: every reply number
   expect(committedSplit(SPLIT_11)).toEqual(drawPool(replyFiles(), SPLIT_11));
 });
 
-it("no split is sealed since split 11's look (docs/decisions/0239): withoutSealed drops nothing", () => {
+it("split 12 (docs/decisions/0240) is the whole of its batch: every reply numbered 3400–3500", () => {
+  expect(committedSplit(SPLIT_12)).toEqual(drawPool(replyFiles(), SPLIT_12));
+});
+
+it("split 12 (docs/decisions/0240) is sealed for the next session's look: withoutSealed drops every one of its replies and nothing else", () => {
   const all = loadLabelledReplies();
-  expect(SEALED_SPLITS).toEqual([]);
-  expect(withoutSealed(all).map((reply) => reply.file)).toEqual(all.map((reply) => reply.file));
+  const split12 = new Set(committedSplit(SPLIT_12));
+  expect(SEALED_SPLITS).toEqual([SPLIT_12]);
+  expect(all.filter((reply) => split12.has(reply.file)).length).toBe(SPLIT_12.size);
+  expect(withoutSealed(all).map((reply) => reply.file)).toEqual(all.filter((reply) => !split12.has(reply.file)).map((reply) => reply.file));
 });
 
 it("the held-out, retired and sealed splits do not overlap", () => {
-  const all = [SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8, SPLIT_9, SPLIT_10, SPLIT_11].flatMap((spec) => committedSplit(spec));
+  const all = [SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_8, SPLIT_9, SPLIT_10, SPLIT_11, SPLIT_12].flatMap((spec) => committedSplit(spec));
   expect(all.length).toBe(new Set(all).size);
 });
 
-it("holds splits 1–7, 10 and 11 out (0219, 0227, 0239) and splits 8 and 9 retired to dev (0219)", () => {
+it("holds splits 1–7, 10 and 11 out (0219, 0227, 0239), splits 8 and 9 retired to dev (0219) and split 12 sealed, not yet held out (0240)", () => {
   expect(HELD_OUT_SPLITS).toEqual([SPLIT_1, SPLIT_2, SPLIT_3, SPLIT_4, SPLIT_5, SPLIT_6, SPLIT_7, SPLIT_10, SPLIT_11]);
   expect(RETIRED_SPLITS).toEqual([SPLIT_8, SPLIT_9]);
 });
