@@ -1,0 +1,19 @@
+/**
+ * The blind second labelling of split 12, sealed for the next session (docs/decisions/0241): every reply of its
+ * committed list and the second labeller's booleans for them. Labels only: nothing here runs the analyzer.
+ */
+import { join } from "node:path";
+import { type BooleanField, REPLIES_DIR } from "./labelled.ts";
+import { loadRelabelFile } from "./relabel.ts";
+import { SPLIT_12, committedSplit } from "./split.ts";
+
+export const SPLIT12_RELABEL_FILE = join(REPLIES_DIR, "relabel-split12.yaml");
+
+/** Split 12's names, from its committed list (SPLIT_12, ADR 0240; no text, no label): the second labelling covers every one. */
+export function split12Names(): string[] {
+  return committedSplit(SPLIT_12);
+}
+
+export function loadSplit12Relabels(): Record<string, Record<BooleanField, boolean>> {
+  return loadRelabelFile(SPLIT12_RELABEL_FILE);
+}
