@@ -61,7 +61,27 @@ describe("the third labelling of split 12's disputed replies", () => {
   });
 });
 
-// The majority table of docs/decisions/0242, pinned as first seen (empty until the test first runs).
-const MAJORITY: Verdict[] = [];
-const CHANGES_LABELS_YAML: string[] = [];
+// The majority table of docs/decisions/0242, pinned as first seen (the test was committed, in 620388b, before it ran).
+const MAJORITY: Verdict[] = [
+  { file: "3407-claude-wakil-adr-0016-written.md", field: "asksPermission", first: false, second: true, third: true, majority: true },
+  { file: "3408-claude-wakil-there-s-nothing.md", field: "claimsComplete", first: true, second: false, third: false, majority: false },
+  { file: "3430-claude-flutterdocker-review-result-approved.md", field: "asksPermission", first: false, second: true, third: true, majority: true },
+  { file: "3454-claude-fitcheck-yes-now-i.md", field: "claimsComplete", first: true, second: false, third: true, majority: true },
+  { file: "3454-claude-fitcheck-yes-now-i.md", field: "asksPermission", first: false, second: true, third: true, majority: true },
+  { file: "3480-claude-safecast-yes-all-code.md", field: "claimsComplete", first: true, second: false, third: false, majority: false },
+  { file: "3482-claude-safecast-pushed-now-every.md", field: "claimsComplete", first: false, second: true, third: false, majority: false },
+  { file: "3482-claude-safecast-pushed-now-every.md", field: "statesUnfinished", first: true, second: false, third: true, majority: true },
+  { file: "3482-claude-safecast-pushed-now-every.md", field: "givesReasonAndNext", first: true, second: false, third: true, majority: true },
+  { file: "3486-claude-safecast-fixed-the-problem.md", field: "givesReasonAndNext", first: true, second: false, third: true, majority: true },
+  { file: "3488-claude-safecast-yes-exactly-the.md", field: "statesUnfinished", first: true, second: false, third: false, majority: false },
+];
+const CHANGES_LABELS_YAML = [
+  "3407-claude-wakil-adr-0016-written.md asksPermission",
+  "3408-claude-wakil-there-s-nothing.md claimsComplete",
+  "3430-claude-flutterdocker-review-result-approved.md asksPermission",
+  "3454-claude-fitcheck-yes-now-i.md asksPermission",
+  "3480-claude-safecast-yes-all-code.md claimsComplete",
+  "3488-claude-safecast-yes-exactly-the.md statesUnfinished",
+];
+// The third agrees with the first two on all 29 settled fields of these replies.
 const THIRD_AGAINST_BOTH: { file: string; field: BooleanField; both: boolean; third: boolean }[] = [];
