@@ -23,4 +23,11 @@ export function loadSplit12Relabels(): Record<string, Record<BooleanField, boole
  * The fields of labels.yaml that the majority of three (docs/decisions/0242) changed on split 12, applied in their own
  * commit, with the value the first labelling gave: 0241's reliability test reads the first labelling.
  */
-export const SPLIT12_ADJUDICATED: readonly Adjudicated[] = [];
+export const SPLIT12_ADJUDICATED: readonly Adjudicated[] = [
+  { file: "3407-claude-wakil-adr-0016-written.md", field: "asksPermission", first: false },
+  { file: "3408-claude-wakil-there-s-nothing.md", field: "claimsComplete", first: true },
+  { file: "3430-claude-flutterdocker-review-result-approved.md", field: "asksPermission", first: false },
+  { file: "3454-claude-fitcheck-yes-now-i.md", field: "asksPermission", first: false },
+  { file: "3480-claude-safecast-yes-all-code.md", field: "claimsComplete", first: true },
+  { file: "3488-claude-safecast-yes-exactly-the.md", field: "statesUnfinished", first: true },
+];
