@@ -13,7 +13,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
 export interface Group {
   group: string;
@@ -253,7 +253,7 @@ export function terminalReplies(text: string): Reply[] {
 const FENCE = /^(```|~~~)/;
 
 /** The text outside fenced code blocks. */
-function outsideFences(text: string): string {
+export function outsideFences(text: string): string {
   let inside = false;
   const kept: string[] = [];
   for (const line of text.split("\n")) {
@@ -359,9 +359,14 @@ function candidatesOf(group: Group): Candidate[] {
   return found;
 }
 
-function main(): void {
+/**
+ * Writes the candidates of every group in <groups.json> to <out.json> (the command line's two arguments): each group's replies
+ * that pass `keep`, are not machine output, pass `accepts` (a later split's own form rules; split 11 has none) and repeat no
+ * text already in the folder or seen before. `script` names the command in its usage line.
+ */
+export function writeCandidates(script: string, accepts: (text: string) => boolean = () => true): void {
   const [groupsFile, outFile] = process.argv.slice(2);
-  if (groupsFile === undefined || outFile === undefined) throw new Error("usage: split11-candidates.ts <groups.json> <out.json>");
+  if (groupsFile === undefined || outFile === undefined) throw new Error(`usage: ${script} <groups.json> <out.json>`);
   const groups = JSON.parse(readFileSync(groupsFile, "utf8")) as Group[];
   // No text identical to a reply already in the folder (read as text only, never labelled or analysed here).
   const seen = new Set(readdirSync(REPLIES_DIR).filter((name) => /^\d{3,4}-.*\.md$/.test(name)).map((name) => verbatim(readFileSync(join(REPLIES_DIR, name), "utf8"))));
@@ -372,7 +377,7 @@ function main(): void {
     const sorted = candidatesOf(group).sort((a, b) => (key(a) === key(b) ? a.line - b.line : key(a) < key(b) ? -1 : 1));
     let kept = 0;
     for (const candidate of sorted) {
-      if (!keep(candidate.text) || machineOutput(candidate.text) || seen.has(candidate.text)) continue;
+      if (!keep(candidate.text) || machineOutput(candidate.text) || !accepts(candidate.text) || seen.has(candidate.text)) continue;
       seen.add(candidate.text);
       all.push(candidate);
       kept += 1;
@@ -382,4 +387,5 @@ function main(): void {
   writeFileSync(outFile, `${JSON.stringify(all, null, 1)}\n`);
 }
 
-main();
+// Run as a command, not when split12-candidates.ts imports the readers.
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === import.meta.filename) writeCandidates("split11-candidates.ts");

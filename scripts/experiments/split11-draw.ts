@@ -7,13 +7,10 @@
  *   npx tsx scripts/experiments/split11-draw.ts scripts/experiments/split11-groups.json <candidates.json> > rows.md
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { seededRng } from "../../src/core/random.ts";
 import type { Candidate, Group } from "./split11-candidates.ts";
 
-const SEED = 20261225;
-const FIRST = 3200;
-const LAST = 3399;
 const REPLIES_DIR = join(import.meta.dirname, "../../fixtures/final-replies");
 
 /** short: the file-name stem; take: how many of the shuffled candidates are kept; format: how the transcript was kept. */
@@ -47,9 +44,18 @@ function pathColumn(candidate: Candidate): string {
   return `\`${candidate.path}\` (${where})`;
 }
 
-function main(): void {
+/** One split's draw: its seed and the reply numbers it may take, inclusive. */
+export interface Draw {
+  script: string;
+  seed: number;
+  first: number;
+  last: number;
+}
+
+/** Draws from <groups.json> and <candidates.json> (the command line's two arguments), writes the replies, prints the rows. */
+export function drawReplies({ script, seed: SEED, first: FIRST, last: LAST }: Draw): void {
   const [groupsFile, candidatesFile] = process.argv.slice(2);
-  if (groupsFile === undefined || candidatesFile === undefined) throw new Error("usage: split11-draw.ts <groups.json> <candidates.json>");
+  if (groupsFile === undefined || candidatesFile === undefined) throw new Error(`usage: ${script} <groups.json> <candidates.json>`);
   const groups = JSON.parse(readFileSync(groupsFile, "utf8")) as DrawGroup[];
   const candidates = JSON.parse(readFileSync(candidatesFile, "utf8")) as Candidate[];
   const rng = seededRng(SEED);
@@ -70,4 +76,5 @@ function main(): void {
   process.stdout.write(`${rows.join("\n")}\n`);
 }
 
-main();
+// Run as a command, not when split12-draw.ts imports the draw.
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === import.meta.filename) drawReplies({ script: "split11-draw.ts", seed: 20261225, first: 3200, last: 3399 });
