@@ -1,7 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { BOOLEAN_FIELDS } from "./labelled.ts";
-import { agreement, labelsByFile } from "./relabel.ts";
-import { disagreements, firstLabelling } from "./relabel-split1.ts";
+import { describe } from "vitest";
+import { secondLabellingTests } from "./second-labelling.ts";
 import { SPLIT12_ADJUDICATED, loadSplit12Relabels, split12Names } from "./relabel-split12.ts";
 
 // Label reliability of split 12, sealed for the next session (docs/decisions/0241): a blind second labelling of every
@@ -11,40 +9,15 @@ const relabels = loadSplit12Relabels();
 const split12 = split12Names();
 
 describe("the blind second labelling of split 12", () => {
-  it("covers exactly split 12's 101 reply files (3400–3500), each with the five booleans", () => {
-    expect(split12.length).toBe(SIZE);
-    expect(Object.keys(relabels)).toEqual(split12);
-    for (const [file, label] of Object.entries(relabels)) {
-      expect(Object.keys(label).sort(), file).toEqual([...BOOLEAN_FIELDS].sort());
-      expect(Object.values(label).every((value) => typeof value === "boolean"), file).toBe(true);
-    }
-  });
-
-  it("is consistent with ADR 0089 (never claim and unfinished; reason and next only when unfinished)", () => {
-    for (const [file, label] of Object.entries(relabels)) {
-      expect(label.claimsComplete && label.statesUnfinished, file).toBe(false);
-      expect(!label.givesReasonAndNext || label.statesUnfinished, file).toBe(true);
-    }
-  });
-
-  it("compares with the first labelling per field (agreement, Cohen's kappa, positives) and lists every disagreement", () => {
-    // The first labelling: labels.yaml before 0242 applied the majority of three.
-    const labels = firstLabelling(labelsByFile(), SPLIT12_ADJUDICATED);
-    const figures = BOOLEAN_FIELDS.map((field) => {
-      for (const file of split12) expect(typeof labels.get(file)?.[field], `${file} ${field} in labels.yaml`).toBe("boolean");
-      const pairs = split12.map((file) => [labels.get(file)?.[field] as boolean, relabels[file]?.[field] as boolean] as const);
-      return { ...agreement(field, pairs), positives: [pairs.filter(([a]) => a).length, pairs.filter(([, b]) => b).length] };
-    });
-    const listed = disagreements(split12, labels, relabels);
-    console.log(
-      `second labelling, split 12 (${split12.length} replies; labels only):\n${figures
-        .map((f) => `  ${f.field.padEnd(18)} agree ${f.agree}/${f.n} (${(f.raw * 100).toFixed(1)} %)  kappa ${f.kappa?.toFixed(3) ?? "–"}  positives ${f.positives.join(" / ")}`)
-        .join("\n")}\n${listed.map((d) => `  - ${d.file} ${d.field}: labels.yaml ${d.first}, second ${d.second}`).join("\n")}`,
-    );
-    expect(figures.map((f) => f.n)).toEqual(BOOLEAN_FIELDS.map(() => SIZE));
-    expect(listed.length).toBe(figures.reduce((sum, f) => sum + (f.n - f.agree), 0));
-    expect(figures.map((f) => [f.field, f.agree, f.n, f.kappa === null ? null : Number(f.kappa.toFixed(3)), f.positives])).toEqual(PINNED);
-    expect(listed).toEqual(DISAGREEMENTS);
+  // The first labelling: labels.yaml before the third labelling's majority was applied (SPLIT12_ADJUDICATED).
+  secondLabellingTests({
+    split: "split 12",
+    covers: "split 12's 101 reply files (3400–3500)",
+    names: split12,
+    relabels,
+    adjudicated: SPLIT12_ADJUDICATED,
+    size: SIZE,
+    pinned: { figures: PINNED, disagreements: DISAGREEMENTS },
   });
 });
 
