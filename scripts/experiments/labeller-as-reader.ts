@@ -7,6 +7,7 @@
  *
  *   node --import tsx scripts/experiments/labeller-as-reader.ts
  */
+import { resolve } from "node:path";
 import { BOOLEAN_FIELDS, type BooleanField } from "../../test/core/report/labelled.ts";
 import { labelsByFile } from "../../test/core/report/relabel.ts";
 import { ADJUDICATED, type Adjudicated, firstLabelling, loadSplit1Relabels } from "../../test/core/report/relabel-split1.ts";
@@ -35,7 +36,7 @@ const splits: Twice[] = [
   { split: "12", relabels: loadSplit12Relabels(), adjudicated: SPLIT12_ADJUDICATED },
 ];
 
-interface Tally {
+export interface Tally {
   tp: number;
   fp: number;
   fn: number;
@@ -54,28 +55,46 @@ function tally(files: readonly string[], truth: ReadonlyMap<string, Readonly<Rec
   return out;
 }
 
+/** One row of the table: a split (or the pool) read against one baseline, TP/FP/FN per field. */
+export interface ReaderRow {
+  split: string;
+  replies: number;
+  against: "first labelling" | "labels.yaml";
+  fields: Record<string, Tally>;
+}
+
+/** Every twice-labelled split against both baselines, then the pool of all of them against each. */
+export function labellerAsReader(): ReaderRow[] {
+  const labels = labelsByFile();
+  const rows: ReaderRow[] = [];
+  const pooled: Record<ReaderRow["against"], Record<string, Tally>> = { "first labelling": {}, "labels.yaml": {} };
+  let replies = 0;
+  for (const twice of splits) {
+    const files = Object.keys(twice.relabels);
+    replies += files.length;
+    const baselines = [["first labelling", firstLabelling(labels, twice.adjudicated)], ["labels.yaml", labels]] as const;
+    for (const [against, truth] of baselines) {
+      const fields: Record<string, Tally> = {};
+      for (const field of FIELDS) {
+        const t = tally(files, truth, twice.relabels, field);
+        fields[field] = t;
+        const sum = pooled[against][field] ?? { tp: 0, fp: 0, fn: 0 };
+        pooled[against][field] = { tp: sum.tp + t.tp, fp: sum.fp + t.fp, fn: sum.fn + t.fn };
+      }
+      rows.push({ split: twice.split, replies: files.length, against, fields });
+    }
+  }
+  for (const against of ["first labelling", "labels.yaml"] as const) rows.push({ split: "pooled", replies, against, fields: pooled[against] });
+  return rows;
+}
+
 const ratio = (a: number, b: number) => (b === 0 ? "–" : (a / b).toFixed(3));
 const cell = (t: Tally) => `${ratio(t.tp, t.tp + t.fp)}/${ratio(t.tp, t.tp + t.fn)} (${t.tp}/${t.fp}/${t.fn})`;
 
-const labels = labelsByFile();
-const pooled = { first: new Map<BooleanField, Tally>(), final: new Map<BooleanField, Tally>() };
-let pooledReplies = 0;
-console.log(`| split (replies) | against | ${FIELDS.join(" | ")} |`);
-console.log(`|---|---|${FIELDS.map(() => "---").join("|")}|`);
-for (const twice of splits) {
-  const files = Object.keys(twice.relabels);
-  pooledReplies += files.length;
-  const first = firstLabelling(labels, twice.adjudicated);
-  for (const [against, truth] of [["first", first], ["final", labels]] as const) {
-    const cells = FIELDS.map((field) => {
-      const t = tally(files, truth, twice.relabels, field);
-      const sum = pooled[against].get(field) ?? { tp: 0, fp: 0, fn: 0 };
-      pooled[against].set(field, { tp: sum.tp + t.tp, fp: sum.fp + t.fp, fn: sum.fn + t.fn });
-      return cell(t);
-    });
-    console.log(`| ${twice.split} (${files.length}) | ${against === "first" ? "first labelling" : "labels.yaml"} | ${cells.join(" | ")} |`);
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === import.meta.filename) {
+  console.log(`| split (replies) | against | ${FIELDS.join(" | ")} |`);
+  console.log(`|---|---|${FIELDS.map(() => "---").join("|")}|`);
+  for (const row of labellerAsReader()) {
+    console.log(`| ${row.split} (${row.replies}) | ${row.against} | ${FIELDS.map((field) => cell(row.fields[field] as Tally)).join(" | ")} |`);
   }
-}
-for (const against of ["first", "final"] as const) {
-  console.log(`| pooled (${pooledReplies}) | ${against === "first" ? "first labelling" : "labels.yaml"} | ${FIELDS.map((field) => cell(pooled[against].get(field) as Tally)).join(" | ")} |`);
 }
