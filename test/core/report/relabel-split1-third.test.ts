@@ -1,9 +1,6 @@
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type BooleanField, REPLIES_DIR } from "./labelled.ts";
-import { type Verdict, adjudicate, majority } from "./majority.ts";
-import { thirdLabellingTests } from "./third-labelling.ts";
-import { labelsByFile, loadRelabelFile } from "./relabel.ts";
+import { type Verdict, majority } from "./majority.ts";
+import { thirdLabellingInputs, thirdLabellingTests } from "./third-labelling.ts";
 import { ADJUDICATED, disagreements, firstLabelling, loadSplit1Relabels } from "./relabel-split1.ts";
 import { SPLIT_1, committedSplit } from "./split.ts";
 
@@ -11,14 +8,6 @@ import { SPLIT_1, committedSplit } from "./split.ts";
 // on which labels.yaml (first) and relabel-split1.yaml (second, ADR 0179) differ, and the majority of the three per
 // disputed field. Labels only: nothing here runs the analyzer. The lead applied the majority to labels.yaml in its own
 // commit (docs/decisions/0182); `first` is labels.yaml before that (firstLabelling).
-const THIRD_FILE = join(REPLIES_DIR, "relabel-split1-third.yaml");
-const third = loadRelabelFile<BooleanField>(THIRD_FILE);
-const current = labelsByFile();
-const labels = firstLabelling(current);
-const second = loadSplit1Relabels();
-const split = committedSplit(SPLIT_1);
-
-const disputed = disagreements(split, labels, second);
 const DISPUTED_FILES = [
   "038-pi-release-process.md",
   "039-pi-commit-and-tag.md",
@@ -29,8 +18,15 @@ const DISPUTED_FILES = [
   "304-permission-continue-or-stop.md",
 ];
 
-// The fields of the seven replies where the first two agree carry the third's value beside theirs (settled).
-const { verdicts, adjudicated, settled } = adjudicate(disputed, labels, second, third, DISPUTED_FILES);
+const second = loadSplit1Relabels();
+const split = committedSplit(SPLIT_1);
+const { third, current, labels, disputed, verdicts, adjudicated, settled } = thirdLabellingInputs({
+  thirdFile: "relabel-split1-third.yaml",
+  changes: ADJUDICATED,
+  second,
+  split,
+  files: DISPUTED_FILES,
+});
 
 describe("the third labelling of split 1's disputed replies", () => {
   thirdLabellingTests({

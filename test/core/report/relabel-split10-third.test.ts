@@ -1,9 +1,7 @@
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type BooleanField, REPLIES_DIR } from "./labelled.ts";
-import { type Verdict, adjudicate } from "./majority.ts";
-import { thirdLabellingTests } from "./third-labelling.ts";
-import { labelsByFile, loadRelabelFile } from "./relabel.ts";
+import { type BooleanField } from "./labelled.ts";
+import { type Verdict } from "./majority.ts";
+import { thirdLabellingInputs, thirdLabellingTests } from "./third-labelling.ts";
 import { disagreements, firstLabelling } from "./relabel-split1.ts";
 import { SPLIT10_ADJUDICATED, loadSplit10Relabels, split10Names } from "./relabel-split10.ts";
 
@@ -20,16 +18,15 @@ const DISPUTED_FILES = [
   "3093-claude-bookminder-expert-council-deep.md",
 ];
 
-const THIRD_FILE = join(REPLIES_DIR, "relabel-split10-third.yaml");
-const third = loadRelabelFile<BooleanField>(THIRD_FILE);
-const current = labelsByFile();
-const labels = firstLabelling(current, SPLIT10_ADJUDICATED);
 const second = loadSplit10Relabels();
 const split = split10Names();
-
-const disputed = disagreements(split, labels, second);
-// The fields of the four replies where the first two agree carry the third's value beside theirs (settled).
-const { verdicts, adjudicated, settled } = adjudicate(disputed, labels, second, third, DISPUTED_FILES);
+const { third, current, labels, disputed, verdicts, adjudicated, settled } = thirdLabellingInputs({
+  thirdFile: "relabel-split10-third.yaml",
+  changes: SPLIT10_ADJUDICATED,
+  second,
+  split,
+  files: DISPUTED_FILES,
+});
 
 describe("the third labelling of split 10's disputed replies", () => {
   thirdLabellingTests({

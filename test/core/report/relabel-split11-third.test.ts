@@ -1,9 +1,7 @@
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type BooleanField, REPLIES_DIR } from "./labelled.ts";
-import { type Verdict, adjudicate } from "./majority.ts";
-import { thirdLabellingTests } from "./third-labelling.ts";
-import { labelsByFile, loadRelabelFile } from "./relabel.ts";
+import { type BooleanField } from "./labelled.ts";
+import { type Verdict } from "./majority.ts";
+import { thirdLabellingInputs, thirdLabellingTests } from "./third-labelling.ts";
 import { disagreements, firstLabelling } from "./relabel-split1.ts";
 import { SPLIT11_ADJUDICATED, loadSplit11Relabels, split11Names } from "./relabel-split11.ts";
 
@@ -24,16 +22,15 @@ const DISPUTED_FILES = [
   "3319-claude-technocore-pr-5-https.md",
 ];
 
-const THIRD_FILE = join(REPLIES_DIR, "relabel-split11-third.yaml");
-const third = loadRelabelFile<BooleanField>(THIRD_FILE);
-const current = labelsByFile();
-const labels = firstLabelling(current, SPLIT11_ADJUDICATED);
 const second = loadSplit11Relabels();
 const split = split11Names();
-
-const disputed = disagreements(split, labels, second);
-// The fields of the seven replies where the first two agree carry the third's value beside theirs (settled).
-const { verdicts, adjudicated, settled } = adjudicate(disputed, labels, second, third, DISPUTED_FILES);
+const { third, current, labels, disputed, verdicts, adjudicated, settled } = thirdLabellingInputs({
+  thirdFile: "relabel-split11-third.yaml",
+  changes: SPLIT11_ADJUDICATED,
+  second,
+  split,
+  files: DISPUTED_FILES,
+});
 
 describe("the third labelling of split 11's disputed replies", () => {
   thirdLabellingTests({

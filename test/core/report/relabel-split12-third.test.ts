@@ -1,9 +1,7 @@
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type BooleanField, REPLIES_DIR } from "./labelled.ts";
-import { type Verdict, adjudicate } from "./majority.ts";
-import { thirdLabellingTests } from "./third-labelling.ts";
-import { labelsByFile, loadRelabelFile } from "./relabel.ts";
+import { type BooleanField } from "./labelled.ts";
+import { type Verdict } from "./majority.ts";
+import { thirdLabellingInputs, thirdLabellingTests } from "./third-labelling.ts";
 import { disagreements, firstLabelling } from "./relabel-split1.ts";
 import { SPLIT12_ADJUDICATED, loadSplit12Relabels, split12Names } from "./relabel-split12.ts";
 
@@ -25,16 +23,15 @@ const DISPUTED_FILES = [
   "3488-claude-safecast-yes-exactly-the.md",
 ];
 
-const THIRD_FILE = join(REPLIES_DIR, "relabel-split12-third.yaml");
-const third = loadRelabelFile<BooleanField>(THIRD_FILE);
-const current = labelsByFile();
-const labels = firstLabelling(current, SPLIT12_ADJUDICATED);
 const second = loadSplit12Relabels();
 const split = split12Names();
-
-const disputed = disagreements(split, labels, second);
-// The fields of the eight replies where the first two agree carry the third's value beside theirs (settled).
-const { verdicts, adjudicated, settled } = adjudicate(disputed, labels, second, third, DISPUTED_FILES);
+const { third, current, labels, disputed, verdicts, adjudicated, settled } = thirdLabellingInputs({
+  thirdFile: "relabel-split12-third.yaml",
+  changes: SPLIT12_ADJUDICATED,
+  second,
+  split,
+  files: DISPUTED_FILES,
+});
 
 describe("the third labelling of split 12's disputed replies", () => {
   thirdLabellingTests({

@@ -1,9 +1,7 @@
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type BooleanField, REPLIES_DIR } from "./labelled.ts";
-import { type Verdict, adjudicate } from "./majority.ts";
-import { thirdLabellingTests } from "./third-labelling.ts";
-import { labelsByFile, loadRelabelFile } from "./relabel.ts";
+import { type BooleanField } from "./labelled.ts";
+import { type Verdict } from "./majority.ts";
+import { thirdLabellingInputs, thirdLabellingTests } from "./third-labelling.ts";
 import { disagreements, firstLabelling } from "./relabel-split1.ts";
 import { SPLIT9_ADJUDICATED, loadSplit9Relabels } from "./relabel-split9.ts";
 import { SPLIT_9, committedSplit } from "./split.ts";
@@ -30,16 +28,15 @@ const DISPUTED_FIELDS = [
 
 const DISPUTED_FILES = [...new Set(DISPUTED_FIELDS.map((entry) => entry.split(" ")[0] as string))];
 
-const THIRD_FILE = join(REPLIES_DIR, "relabel-split9-third.yaml");
-const third = loadRelabelFile<BooleanField>(THIRD_FILE);
-const current = labelsByFile();
-const labels = firstLabelling(current, SPLIT9_ADJUDICATED);
 const second = loadSplit9Relabels();
 const split = committedSplit(SPLIT_9);
-
-const disputed = disagreements(split, labels, second);
-// The fields of the eight replies where the first two agree carry the third's value beside theirs (settled).
-const { verdicts, adjudicated, settled } = adjudicate(disputed, labels, second, third, DISPUTED_FILES);
+const { third, current, labels, disputed, verdicts, adjudicated, settled } = thirdLabellingInputs({
+  thirdFile: "relabel-split9-third.yaml",
+  changes: SPLIT9_ADJUDICATED,
+  second,
+  split,
+  files: DISPUTED_FILES,
+});
 
 describe("the third labelling of split 9's disputed replies", () => {
   thirdLabellingTests({

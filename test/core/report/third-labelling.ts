@@ -4,9 +4,14 @@
  * fields, and ADR 0089's consistency. Each split's test file pins its own tables and calls this inside its describe.
  * Splits 8 and 9 are dev since 0219; their labelling tests stay as the record of how their labels were settled.
  */
+import { join } from "node:path";
 import { expect, it } from "vitest";
-import { BOOLEAN_FIELDS, type BooleanField } from "./labelled.ts";
-import type { Settled, Verdict } from "./majority.ts";
+import { BOOLEAN_FIELDS, type BooleanField, REPLIES_DIR } from "./labelled.ts";
+import { type Settled, type Verdict, adjudicate } from "./majority.ts";
+import { labelsByFile, loadRelabelFile } from "./relabel.ts";
+import { type Adjudicated, disagreements, firstLabelling } from "./relabel-split1.ts";
+
+type Relabels = Readonly<Record<string, Readonly<Record<BooleanField, boolean>>>>;
 
 export interface ThirdLabelling {
   /** "split-8", for the printed table. */
@@ -64,4 +69,31 @@ export function thirdLabellingTests(t: ThirdLabelling): void {
       expect(!label.givesReasonAndNext || label.statesUnfinished, file).toBe(true);
     }
   });
+}
+
+/** Where a split's three labellings are, and which replies the third labeller was handed. */
+export interface ThirdLabellingSources {
+  /** The third labelling's file name in fixtures/final-replies. */
+  thirdFile: string;
+  /** labels.yaml's fields the majority changed, with the first labelling's value: restores the first labelling. */
+  changes: readonly Adjudicated[];
+  second: Relabels;
+  /** Every reply the second labelling covers. */
+  split: readonly string[];
+  /** The disputed replies as handed to the third labeller. */
+  files: readonly string[];
+}
+
+/**
+ * The three labellings read and the majority taken: the first (labels.yaml before the majority, `firstLabelling`), the
+ * second's disagreements with it, and the third's vote on each disputed field; the fields of the disputed replies
+ * where the first two agree carry the third's value beside theirs (settled).
+ */
+export function thirdLabellingInputs(s: ThirdLabellingSources) {
+  const third = loadRelabelFile<BooleanField>(join(REPLIES_DIR, s.thirdFile));
+  const current = labelsByFile();
+  const labels = firstLabelling(current, s.changes);
+  const disputed = disagreements(s.split, labels, s.second);
+  const { verdicts, adjudicated, settled } = adjudicate(disputed, labels, s.second, third, s.files);
+  return { third, current, labels, disputed, verdicts, adjudicated, settled };
 }
