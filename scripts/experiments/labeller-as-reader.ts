@@ -1,100 +1,13 @@
 /**
- * A second human labeller scored as if it were the analyzer (docs/decisions/0245): for every split labelled twice
- * whole and blind, the second labelling's precision and recall per field against the first labelling (before any
- * majority was applied) and against labels.yaml as it stands (the labels the analyzer is scored on, after the majority
- * of three, which leans toward the second labeller wherever it agreed with the third). Labels only: nothing here runs
- * the analyzer, so it reads sealed and held-out splits alike without exposing any analyzer result.
+ * Prints ADR 0245's table: a blind second labeller scored as a reader on every twice-labelled split, against the first
+ * labelling and against labels.yaml (test/core/report/labeller-as-reader.ts). Labels only.
  *
  *   node --import tsx scripts/experiments/labeller-as-reader.ts
  */
-import { resolve } from "node:path";
-import { BOOLEAN_FIELDS, type BooleanField } from "../../test/core/report/labelled.ts";
-import { labelsByFile } from "../../test/core/report/relabel.ts";
-import { ADJUDICATED, type Adjudicated, firstLabelling, loadSplit1Relabels } from "../../test/core/report/relabel-split1.ts";
-import { SPLIT8_ADJUDICATED, loadSplit8Relabels } from "../../test/core/report/relabel-split8.ts";
-import { loadSplit8RestRelabels } from "../../test/core/report/relabel-split8-rest.ts";
-import { SPLIT9_ADJUDICATED, loadSplit9Relabels } from "../../test/core/report/relabel-split9.ts";
-import { SPLIT10_ADJUDICATED, loadSplit10Relabels } from "../../test/core/report/relabel-split10.ts";
-import { SPLIT11_ADJUDICATED, loadSplit11Relabels } from "../../test/core/report/relabel-split11.ts";
-import { SPLIT12_ADJUDICATED, loadSplit12Relabels } from "../../test/core/report/relabel-split12.ts";
+import { READER_FIELDS, type Tally, labellerAsReader, readerCell } from "../../test/core/report/labeller-as-reader.ts";
 
-type Relabels = Record<string, Record<BooleanField, boolean>>;
-interface Twice {
-  split: string;
-  relabels: Relabels;
-  adjudicated: readonly Adjudicated[];
-}
-
-const FIELDS = BOOLEAN_FIELDS.filter((field) => field !== "fillerEnding");
-
-const splits: Twice[] = [
-  { split: "1 (frozen)", relabels: loadSplit1Relabels(), adjudicated: ADJUDICATED },
-  { split: "8", relabels: { ...loadSplit8Relabels(), ...loadSplit8RestRelabels() }, adjudicated: SPLIT8_ADJUDICATED },
-  { split: "9", relabels: loadSplit9Relabels(), adjudicated: SPLIT9_ADJUDICATED },
-  { split: "10", relabels: loadSplit10Relabels(), adjudicated: SPLIT10_ADJUDICATED },
-  { split: "11", relabels: loadSplit11Relabels(), adjudicated: SPLIT11_ADJUDICATED },
-  { split: "12", relabels: loadSplit12Relabels(), adjudicated: SPLIT12_ADJUDICATED },
-];
-
-export interface Tally {
-  tp: number;
-  fp: number;
-  fn: number;
-}
-
-function tally(files: readonly string[], truth: ReadonlyMap<string, Readonly<Record<string, unknown>>>, relabels: Relabels, field: BooleanField): Tally {
-  const out = { tp: 0, fp: 0, fn: 0 };
-  for (const file of files) {
-    const truthValue = truth.get(file)?.[field];
-    if (typeof truthValue !== "boolean") throw new Error(`${file}: labels.yaml has no boolean ${field}`);
-    const said = relabels[file]?.[field] === true;
-    if (said && truthValue) out.tp += 1;
-    else if (said) out.fp += 1;
-    else if (truthValue) out.fn += 1;
-  }
-  return out;
-}
-
-/** One row of the table: a split (or the pool) read against one baseline, TP/FP/FN per field. */
-export interface ReaderRow {
-  split: string;
-  replies: number;
-  against: "first labelling" | "labels.yaml";
-  fields: Record<string, Tally>;
-}
-
-/** Every twice-labelled split against both baselines, then the pool of all of them against each. */
-export function labellerAsReader(): ReaderRow[] {
-  const labels = labelsByFile();
-  const rows: ReaderRow[] = [];
-  const pooled: Record<ReaderRow["against"], Record<string, Tally>> = { "first labelling": {}, "labels.yaml": {} };
-  let replies = 0;
-  for (const twice of splits) {
-    const files = Object.keys(twice.relabels);
-    replies += files.length;
-    const baselines = [["first labelling", firstLabelling(labels, twice.adjudicated)], ["labels.yaml", labels]] as const;
-    for (const [against, truth] of baselines) {
-      const fields: Record<string, Tally> = {};
-      for (const field of FIELDS) {
-        const t = tally(files, truth, twice.relabels, field);
-        fields[field] = t;
-        const sum = pooled[against][field] ?? { tp: 0, fp: 0, fn: 0 };
-        pooled[against][field] = { tp: sum.tp + t.tp, fp: sum.fp + t.fp, fn: sum.fn + t.fn };
-      }
-      rows.push({ split: twice.split, replies: files.length, against, fields });
-    }
-  }
-  for (const against of ["first labelling", "labels.yaml"] as const) rows.push({ split: "pooled", replies, against, fields: pooled[against] });
-  return rows;
-}
-
-const ratio = (a: number, b: number) => (b === 0 ? "–" : (a / b).toFixed(3));
-const cell = (t: Tally) => `${ratio(t.tp, t.tp + t.fp)}/${ratio(t.tp, t.tp + t.fn)} (${t.tp}/${t.fp}/${t.fn})`;
-
-if (process.argv[1] !== undefined && resolve(process.argv[1]) === import.meta.filename) {
-  console.log(`| split (replies) | against | ${FIELDS.join(" | ")} |`);
-  console.log(`|---|---|${FIELDS.map(() => "---").join("|")}|`);
-  for (const row of labellerAsReader()) {
-    console.log(`| ${row.split} (${row.replies}) | ${row.against} | ${FIELDS.map((field) => cell(row.fields[field] as Tally)).join(" | ")} |`);
-  }
+console.log(`| split (replies) | against | ${READER_FIELDS.join(" | ")} |`);
+console.log(`|---|---|${READER_FIELDS.map(() => "---").join("|")}|`);
+for (const row of labellerAsReader()) {
+  console.log(`| ${row.split} (${row.replies}) | ${row.against} | ${READER_FIELDS.map((field) => readerCell(row.fields[field] as Tally)).join(" | ")} |`);
 }

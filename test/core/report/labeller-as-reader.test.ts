@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { labellerAsReader } from "../../scripts/experiments/labeller-as-reader.ts";
+import { labellerAsReader } from "./labeller-as-reader.ts";
 
 // ADR 0245's table: a blind second labeller scored as a reader. Labels only; a label edit on any twice-labelled split
 // moves a pinned count here, and the ADR's figures must be re-read.
