@@ -2,72 +2,11 @@
  * Held-out split 10 (docs/decisions/0223), step 2: the draw. Each group's candidates (split10-candidates.ts, already sorted
  * by path and line) are shuffled with ONE mulberry32(20261223) stream taken over the groups in order (Fisher–Yates, as
  * test/core/report/split.ts draws a split), and the first `take` of each are kept. Writes the reply files 3000– byte for
- * byte and prints their SOURCES.md rows. Reads no labels and runs no analyzer.
+ * byte and prints their SOURCES.md rows. Reads no labels and runs no analyzer. split11-draw.ts's draw with split 10's seed
+ * and numbers (no Entire group of split 10 sets `format`, so its rows name the format as split 10's own draw did).
  *
  *   npx tsx scripts/experiments/split10-draw.ts scripts/experiments/split10-groups.json <candidates.json> > rows.md
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { seededRng } from "../../src/core/random.ts";
-import type { Candidate, Group } from "./split10-candidates.ts";
+import { drawReplies } from "./split11-draw.ts";
 
-const SEED = 20261223;
-const FIRST = 3000;
-const LAST = 3199;
-const REPLIES_DIR = join(import.meta.dirname, "../../fixtures/final-replies");
-
-/** short: the file-name stem; take: how many of the shuffled candidates are kept; format: how the transcript was kept. */
-type DrawGroup = Group & { short: string; take: number; format?: string };
-
-function shuffled<T>(items: readonly T[], rng: () => number): T[] {
-  const order = [...items];
-  for (let i = order.length - 1; i > 0; i -= 1) {
-    const j = Math.floor(rng() * (i + 1));
-    [order[i], order[j]] = [order[j] as T, order[i] as T];
-  }
-  return order;
-}
-
-function slug(text: string): string {
-  return text.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word !== "").slice(0, 3).join("-");
-}
-
-function agentColumn(candidate: Candidate, group: DrawGroup): string {
-  if (group.kind === "claude-terminal") {
-    const model = candidate.model !== "" ? `${candidate.model}, as the transcript's banner names it` : "model not recorded";
-    return `Claude Code (${model}; ${group.format ?? "terminal transcript"})`;
-  }
-  const format = candidate.agent === "Codex" ? "Entire checkpoint, Codex rollout JSONL" : "Entire checkpoint JSONL";
-  return `${candidate.agent} (${candidate.model !== "" ? candidate.model : "model not recorded"}; ${format})`;
-}
-
-function pathColumn(candidate: Candidate): string {
-  if (candidate.ref === "HEAD") return `\`${candidate.path}\``;
-  const where = candidate.ref === "refs/heads/entire/checkpoints/v1" ? "branch `entire/checkpoints/v1`" : `ref \`${candidate.ref}\``;
-  return `\`${candidate.path}\` (${where})`;
-}
-
-function main(): void {
-  const [groupsFile, candidatesFile] = process.argv.slice(2);
-  if (groupsFile === undefined || candidatesFile === undefined) throw new Error("usage: split10-draw.ts <groups.json> <candidates.json>");
-  const groups = JSON.parse(readFileSync(groupsFile, "utf8")) as DrawGroup[];
-  const candidates = JSON.parse(readFileSync(candidatesFile, "utf8")) as Candidate[];
-  const rng = seededRng(SEED);
-  let number = FIRST;
-  const rows: string[] = [];
-  for (const group of groups) {
-    const pool = candidates.filter((candidate) => candidate.group === group.group);
-    const drawn = shuffled(pool, rng).slice(0, group.take);
-    for (const candidate of drawn) {
-      if (number > LAST) throw new Error(`reply numbers run past ${LAST}`);
-      const file = `${number}-${group.short}-${slug(candidate.text)}.md`;
-      writeFileSync(join(REPLIES_DIR, file), candidate.text);
-      rows.push(`| ${file} | ${agentColumn(candidate, group)} | ${candidate.line} | ${candidate.repo} | ${pathColumn(candidate)} | ${candidate.commit} | ${candidate.licence} |`);
-      number += 1;
-    }
-    process.stderr.write(`${group.group}: ${drawn.length} of ${pool.length}\n`);
-  }
-  process.stdout.write(`${rows.join("\n")}\n`);
-}
-
-main();
+drawReplies({ script: "split10-draw.ts", seed: 20261223, first: 3000, last: 3199 });

@@ -361,10 +361,11 @@ function candidatesOf(group: Group): Candidate[] {
 
 /**
  * Writes the candidates of every group in <groups.json> to <out.json> (the command line's two arguments): each group's replies
- * that pass `keep`, are not machine output, pass `accepts` (a later split's own form rules; split 11 has none) and repeat no
- * text already in the folder or seen before. `script` names the command in its usage line.
+ * that pass `keep` (split 9's filters), pass `accepts` (the split's own form rules past those: split 11's is that the reply is
+ * not machine output; split 10 had none, split 12 adds two) and repeat no text already in the folder or seen before. `script`
+ * names the command in its usage line.
  */
-export function writeCandidates(script: string, accepts: (text: string) => boolean = () => true): void {
+export function writeCandidates(script: string, accepts: (text: string) => boolean = (text) => !machineOutput(text)): void {
   const [groupsFile, outFile] = process.argv.slice(2);
   if (groupsFile === undefined || outFile === undefined) throw new Error(`usage: ${script} <groups.json> <out.json>`);
   const groups = JSON.parse(readFileSync(groupsFile, "utf8")) as Group[];
@@ -377,7 +378,7 @@ export function writeCandidates(script: string, accepts: (text: string) => boole
     const sorted = candidatesOf(group).sort((a, b) => (key(a) === key(b) ? a.line - b.line : key(a) < key(b) ? -1 : 1));
     let kept = 0;
     for (const candidate of sorted) {
-      if (!keep(candidate.text) || machineOutput(candidate.text) || !accepts(candidate.text) || seen.has(candidate.text)) continue;
+      if (!keep(candidate.text) || !accepts(candidate.text) || seen.has(candidate.text)) continue;
       seen.add(candidate.text);
       all.push(candidate);
       kept += 1;
@@ -387,5 +388,5 @@ export function writeCandidates(script: string, accepts: (text: string) => boole
   writeFileSync(outFile, `${JSON.stringify(all, null, 1)}\n`);
 }
 
-// Run as a command, not when split12-candidates.ts imports the readers.
+// Run as a command, not when split10-candidates.ts or split12-candidates.ts imports the readers.
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === import.meta.filename) writeCandidates("split11-candidates.ts");

@@ -76,5 +76,5 @@ export function drawReplies({ script, seed: SEED, first: FIRST, last: LAST }: Dr
   process.stdout.write(`${rows.join("\n")}\n`);
 }
 
-// Run as a command, not when split12-draw.ts imports the draw.
+// Run as a command, not when split10-draw.ts or split12-draw.ts imports the draw.
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === import.meta.filename) drawReplies({ script: "split11-draw.ts", seed: 20261225, first: 3200, last: 3399 });
