@@ -493,7 +493,6 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   { id: "permission.if-offer", group: "permission", scope: "ending", pattern: /\bif you need (?:more |any |some )?help (?!with (?:anything|something|other|more)\b)[a-z][^.!?\n]{0,80}\b(?:I|we) (?:can|could)\b|\b(?:would|'d) like me to\b[^.!?\n]{1,160}\b(?:let me know|tell me)\b|\bif you(?:'d)? (?:want|like|prefer)\b(?:[^.!?\n]|\.(?=\w)|(?<=\be\.g|\bi\.e)\.){1,160}\b(?:tell me|let me know)\b[^.!?\n]{0,120}\b(?:and|then) (?:I|we)(?:'ll| will)\b|\blet me know (?:if|whether)\b[^.?!\n]{0,160}\bor (?:if )?you(?:'d| would)? (?:rather|prefer|like|want)\b/i },
   // Clipped "want me to" after a clause: "… (not barnaby-app), want me to go fix it there?" (permission.clipped reads it after
   // a sentence or a dash only).
-  { id: "permission.comma-want", group: "permission", scope: "ending", pattern: /,\s+want me to\b[^?\n]{0,200}\?/i },
   // A list of questions under a line that names them ("Open Questions:", "A few focused questions to lock down …:",
   // "Decisions needed:") with a question among its first three items.
   { id: "permission.questions", group: "permission", scope: "ending", pattern: /(?:^|\n)\W{0,4}(?:(?:open|outstanding|remaining|clarifying|follow-?up|key|quick|focused|final|a few|some|a couple of|two|three|four|five)\s+(?:[\w-]+\s+){0,2})?(?:questions?|decisions?(?! (?:made|taken)\b))\b[^\n]{0,100}:[^\S\n]*\n(?:[^\n]{0,400}\n){0,2}[^?\n]{0,400}\?/i },
@@ -527,7 +526,9 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   { id: "permission.which-want", group: "permission", scope: "ending", pattern: /\bwhich (?:one |option )?(?:do|would) you (?:want|like|pick|choose|go with)\b[^?\n]{0,120}\?|\b(?:does|do) (?:this|that|it|these|those)(?: [\w-]+)? (?:land|click|make sense|feel right)\b[^?\n]{0,160}\?/i },
   // A clipped offer of the next commit or change: "Want them as their own commit, or folded into the website commit?",
   // "want this as its own commit alongside the four from before?", "Want me plan implementation …?" (the "to" dropped).
-  { id: "permission.want-it", group: "permission", scope: "ending", pattern: /(?:^|[.!?]\s+|\s[—–-]\s+)want (?:this|these|them|it|that|those)\b[^?\n]{0,160}\?|(?:^|[.!?]\s+)want me (?!to\b)[a-z]+\b[^?\n]{0,200}\?/i },
+  // "Do you" elided: a clause that opens with "want me …" or "want this/them/it …" and ends in a question mark (0252:
+  // one row for the sentence-start, comma and dash forms that were two rows, each fired in one repository).
+  { id: "permission.want-it", group: "permission", scope: "ending", pattern: /(?:^|[.!?]\s+|,\s+|\s[—–-]\s+)want (?:me|us|this|these|them|it|that|those)\b[^?\n]{0,200}\?/i },
   // Named further work on the person's time: "Happy to refresh the README … whenever you want it" ("You're ready to commit
   // these changes whenever you'd like" hands the person their own step: only the agent's "happy/glad to"); an invitation to name
   // what to adjust: "Take a look and tell me what's off"; a listing's prompt for the next pick: "Reply with a number to view

@@ -499,7 +499,7 @@ describe("the pattern table", () => {
     ["If you need help with anything else, I can help.", ["reason.cause"]],
     ["If you want a release for another tag — e.g. the beta — tell me which and I'll cut it.", ["permission.tell-me", "permission.if-offer"]],
     ["Let me know if the spacing is close enough or if you'd prefer a tighter grid.", ["permission.tell-me", "permission.if-offer"]],
-    ["The config is written (not the lockfile), want me to commit it?", ["permission.comma-want"]],
+    ["The config is written (not the lockfile), want me to commit it?", ["permission.want-it"]],
     ["Open questions:\n- Should the export keep the old column names?\n- Which date format?", ["permission.questions"]],
     ["Answers to your questions:\n- Is it thread-safe? Yes.", []],
     ["If the name is confusing we can rename it to something clearer like:", ["permission.if-we-can", "content.description"]],
