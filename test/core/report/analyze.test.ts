@@ -307,7 +307,7 @@ describe("the pattern table", () => {
     ["Status: Phase 1.2 complete. Ready to proceed to Phase 1.3 (Assets).", ["complete.final", "permission.ready"]],
     ["Awaiting your direction on how to proceed.", ["permission.your-word"]],
     ["If you find the effect too strong, we can easily adjust the opacity values.", ["permission.soft"]],
-    ["Would you like help setting up browser-based SSH auth?", ["permission.offer-question"]],
+    ["Would you like help setting up browser-based SSH auth?", ["permission.would-you-like-a"]],
     ["Would you like help with anything else?", ["filler.sign-off"]],
     ["Here's an updated version with some advanced CSS techniques:", ["complete.here"]],
     ["The development server is now running.", ["complete.idiom"]],
