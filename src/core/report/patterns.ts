@@ -464,8 +464,9 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
 
   // --- Round 10 (docs/decisions/0231): permission asks that carry across projects, read from the dev misses' shapes ----
   // A bare approval question, the "does that" dropped: "Sound right?", "Looks good?", "Makes sense?" — and the go-ahead it
-  // asks for said after it: "If so I'll lock it and start building".
-  { id: "permission.bare-approval", group: "permission", scope: "ending", pattern: /(?:^|[.!?)]\s+|\s[—–-]\s+)\W{0,4}(?:sounds?|looks?|seems?) (?:good|right|ok|okay|reasonable|fine|correct)\b[^?.!\n]{0,60}\?|(?:^|[.!?)]\s+)\W{0,4}makes? sense\?|(?:^|[?]\s+)\W{0,4}if so,? (?:I|we)(?:'ll| will)\b/i },
+  // asks for said after it: "If so I'll lock it and start building"; the one-word form closing a proposal, "Good?" (0204's
+  // permission.good, folded in by 0252: one row for the bare approval question).
+  { id: "permission.bare-approval", group: "permission", scope: "ending", pattern: /(?:^|[.!?)]\s+)(?:good|ok|okay|fine|right)\?\s*$|(?:^|[.!?)]\s+|\s[—–-]\s+)\W{0,4}(?:sounds?|looks?|seems?) (?:good|right|ok|okay|reasonable|fine|correct)\b[^?.!\n]{0,60}\?|(?:^|[.!?)]\s+)\W{0,4}makes? sense\?|(?:^|[?]\s+)\W{0,4}if so,? (?:I|we)(?:'ll| will)\b/i },
   // A go-ahead on the person's approval of whatever was proposed, the subject any short phrase: "If this framing looks good,
   // once plan mode is lifted I'll apply …" (permission.your-word names a few subjects only).
   { id: "permission.if-approved", group: "permission", scope: "ending", pattern: /\bif (?:that|this|these|those|it|the|my|our)(?: [\w-]+){0,2} (?:works?|sounds? (?:good|right|ok|okay|fine)|looks? (?:good|right|ok|okay|fine)|seems? (?:good|right|fine|reasonable)|makes sense|is (?:ok|okay|fine|right|what you want))\b(?: (?:for|to) you)?,?[^.?!\n]{0,80}\b(?:I|we)(?:'ll| will| can)\b/i },
@@ -557,8 +558,6 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // A step left because the agent would not force it (docs/decisions/0204): "pnpm … aborted without a TTY, so I did not force
   // it", "… refused in a non-interactive shell. I did not force it because this was research".
   { id: "unfinished.not-forced", group: "unfinished", scope: "clause", holds: notAfterIf, pattern: /\b(?:I|we) (?:did not|didn't) force (?:it|that|this|the (?:install|reinstall|check|test|run))\b/i },
-  // A bare approval question closing a proposal (docs/decisions/0204): "… No automated tests — … would be flaky. Good?"
-  { id: "permission.good", group: "permission", scope: "ending", pattern: /(?:^|[.!?)]\s+)(?:good|ok|okay|fine|right)\?\s*$/i },
   // A finished act said noun first (docs/decisions/0203): "Merge committed as 932a360.", "Fix pushed to main" (as "Commit landed as").
   { id: "complete.noun-committed", group: "complete", scope: "claim", pattern: /^\W*(?:the )?(?:merge|commit|change|fix|rebase|revert|patch|branch)(?:e?s)? (?:committed|pushed|merged|applied) (?:as|to|in|at|on)\b/i },
   // --- Round 9 (docs/decisions/0220–0222) -----------------------------------------------------------------------------

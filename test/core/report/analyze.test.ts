@@ -236,7 +236,7 @@ describe("the pattern table", () => {
     ["If it fails again, I did not force it.", ["reason.cause"]],
     ["I did not run tests since this was only a branch sync.", ["reason.cause"]],
     ["I did not run the tests.", ["unfinished.not", "next.step"]],
-    ["No automated tests; they would be flaky. Good?", ["permission.good"]],
+    ["No automated tests; they would be flaky. Good?", ["permission.bare-approval"]],
     ["Is that good? I think so.", []],
     // The guards of 0191: an offer after "if", an instruction, a failure mended in the sentence.
     ["If validation surfaces issues, tell me what you see and I'll adjust the script.", ["permission.soft"]],
