@@ -527,9 +527,10 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   { id: "permission.which-want", group: "permission", scope: "ending", pattern: /\bwhich (?:one |option )?(?:do|would) you (?:want|like|pick|choose|go with)\b[^?\n]{0,120}\?|\b(?:does|do) (?:this|that|it|these|those)(?: [\w-]+)? (?:land|click|make sense|feel right)\b[^?\n]{0,160}\?/i },
   // A clipped offer of the next commit or change: "Want them as their own commit, or folded into the website commit?",
   // "want this as its own commit alongside the four from before?", "Want me plan implementation …?" (the "to" dropped).
-  // "Do you" elided: a clause that opens with "want me …" or "want this/them/it …" and ends in a question mark (0252:
-  // one row for the sentence-start, comma and dash forms that were two rows, each fired in one repository).
-  { id: "permission.want-it", group: "permission", scope: "ending", pattern: /(?:^|[.!?]\s+|,\s+|\s[—–-]\s+)want (?:me|us|this|these|them|it|that|those)\b[^?\n]{0,200}\?/i },
+  // "Do you" elided: a clause that opens with "want this/them/it …", "want me <verb>" or, after a comma, "want me to …" and
+  // ends in a question mark (0252: one row for what were want-it and comma-want; "Want me to …?" at a sentence start stays
+  // permission.clipped's).
+  { id: "permission.want-it", group: "permission", scope: "ending", pattern: /(?:^|[.!?]\s+|\s[—–-]\s+)want (?:us|this|these|them|it|that|those)\b[^?\n]{0,200}\?|(?:^|[.!?]\s+)want me (?!to\b)[a-z]+\b[^?\n]{0,200}\?|,\s+want (?:me|us|this|these|them|it|that|those)\b[^?\n]{0,200}\?/i },
   // Named further work on the person's time: "Happy to refresh the README … whenever you want it" ("You're ready to commit
   // these changes whenever you'd like" hands the person their own step: only the agent's "happy/glad to"); an invitation to name
   // what to adjust: "Take a look and tell me what's off"; a listing's prompt for the next pick: "Reply with a number to view
