@@ -439,7 +439,7 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // Help offered with named work: "Let me know if you need help implementing any of these changes", "… with those files
   // as well"; "If you have other files you would like me to review, please let me know" ("if you need further assistance" is a sign-off).
   { id: "permission.offer-help", group: "permission", scope: "ending", pattern: /\blet me know if you(?: need|'d like| want| would like) (?:my |any |some )?(?:help|assistance) (?:with |implementing |applying |making |updating |adding |writing |setting up |fixing |integrating |testing )(?!anything\b|something\b|else\b)|\byou(?:'d| would)? (?:like|want) me to [a-z]+\b[^.!?\n]{0,120}\blet me know\b/i },
-  { id: "permission.offer-question", group: "permission", scope: "ending", pattern: /\bwould it (?:help|be (?:helpful|useful|better|easier|worth))\b[^?\n]{0,160}\?|\b(?:do|would) you need me to\b|\bwould you like (?:my )?(?:help|assistance) (?!with (?:anything|something)\b)[^?\n]{1,160}\?|\b(?:do|would) you (?:want|like|need) (?:these|this|those|that|the|it|them|any|all)\b[^?\n]{0,120}\b(?:applied|done|changed|added|implemented|fixed|updated|committed|pushed|merged|removed|made|created|written|run|reverted|tested)\b[^?\n]{0,80}\?/i },
+  { id: "permission.offer-question", group: "permission", scope: "ending", pattern: /\bwould it (?:help|be (?:helpful|useful|better|easier|worth))\b[^?\n]{0,160}\?|\b(?:do|would) you need me to\b|\b(?:do|would) you (?:want|like|need) (?:these|this|those|that|the|it|them|any|all)\b[^?\n]{0,120}\b(?:applied|done|changed|added|implemented|fixed|updated|committed|pushed|merged|removed|made|created|written|run|reverted|tested)\b[^?\n]{0,80}\?/i },
   // A sentence offering named further work: "I can also add a dark mode toggle.", "Happy to add that too." (a general
   // offer of help, "I can help with anything else", is a sign-off); "Otherwise, I can help you create one." Only as the
   // reply's last sentence: "I can help you fix this error. Let me …" opens a reply, it offers nothing after it.
@@ -464,8 +464,9 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
 
   // --- Round 10 (docs/decisions/0231): permission asks that carry across projects, read from the dev misses' shapes ----
   // A bare approval question, the "does that" dropped: "Sound right?", "Looks good?", "Makes sense?" — and the go-ahead it
-  // asks for said after it: "If so I'll lock it and start building".
-  { id: "permission.bare-approval", group: "permission", scope: "ending", pattern: /(?:^|[.!?)]\s+|\s[—–-]\s+)\W{0,4}(?:sounds?|looks?|seems?) (?:good|right|ok|okay|reasonable|fine|correct)\b[^?.!\n]{0,60}\?|(?:^|[.!?)]\s+)\W{0,4}makes? sense\?|(?:^|[?]\s+)\W{0,4}if so,? (?:I|we)(?:'ll| will)\b/i },
+  // asks for said after it: "If so I'll lock it and start building"; the one-word form closing a proposal, "Good?" (0204's
+  // permission.good, folded in by 0252: one row for the bare approval question).
+  { id: "permission.bare-approval", group: "permission", scope: "ending", pattern: /(?:^|[.!?)]\s+)(?:good|ok|okay|fine|right)\?\s*$|(?:^|[.!?)]\s+|\s[—–-]\s+)\W{0,4}(?:sounds?|looks?|seems?) (?:good|right|ok|okay|reasonable|fine|correct)\b[^?.!\n]{0,60}\?|(?:^|[.!?)]\s+)\W{0,4}makes? sense\?|(?:^|[?]\s+)\W{0,4}if so,? (?:I|we)(?:'ll| will)\b/i },
   // A go-ahead on the person's approval of whatever was proposed, the subject any short phrase: "If this framing looks good,
   // once plan mode is lifted I'll apply …" (permission.your-word names a few subjects only).
   { id: "permission.if-approved", group: "permission", scope: "ending", pattern: /\bif (?:that|this|these|those|it|the|my|our)(?: [\w-]+){0,2} (?:works?|sounds? (?:good|right|ok|okay|fine)|looks? (?:good|right|ok|okay|fine)|seems? (?:good|right|fine|reasonable)|makes sense|is (?:ok|okay|fine|right|what you want))\b(?: (?:for|to) you)?,?[^.?!\n]{0,80}\b(?:I|we)(?:'ll| will| can)\b/i },
@@ -483,7 +484,7 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // want progressive updates, or only …?", "should Nimbus stop automatically, or just label the run …?" (the same sentence).
   { id: "permission.either-or", group: "permission", scope: "ending", pattern: /\bwould you rather\b[^?\n]{0,160}\?|\b(?:should|shall)\b(?:[^?.!\n]|\.(?=\w)){0,200}\bor\b(?:[^?.!\n]|\.(?=\w)){0,200}\?|\b(?:do|would) you (?:want|prefer|like)\b(?:[^?.!\n]|\.(?=\w)){0,200}\bor\b(?:[^?.!\n]|\.(?=\w)){0,200}\?/i },
   // An offer of a thing rather than an act: "Would you like an Expand All toggle for …?", "Would you like the full diff?".
-  { id: "permission.would-you-like-a", group: "permission", scope: "ending", pattern: /\bwould you like (?:a|an|the)\b(?! (?:hand|look)\b)[^?\n]{0,160}\?/i },
+  { id: "permission.would-you-like-a", group: "permission", scope: "ending", pattern: /\bwould you like (?:a|an|the)\b(?! (?:hand|look)\b)[^?\n]{0,160}\?|\bwould you like (?:my )?(?:help|assistance) (?!with (?:anything|something)\b)[^?\n]{1,160}\?/i },
   // Whether the agent should, asked of the person: "Was your question about whether we should be populating it?"; and whether
   // the result is what the person wanted: "Is this the behavior you expected?".
   { id: "permission.whether-should", group: "permission", scope: "ending", pattern: /\bwhether (?:I|we) should\b[^?\n]{0,200}\?|\b(?:is|was) (?:this|that|it) (?:the |what )?(?:behaviou?r|result|output|outcome|order(?:ing)?|layout|format|approach|design)? ?(?:you )?(?:expected|wanted|intended|had in mind|were (?:expecting|after|looking for))\b[^?\n]{0,80}\?/i },
@@ -493,7 +494,6 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   { id: "permission.if-offer", group: "permission", scope: "ending", pattern: /\bif you need (?:more |any |some )?help (?!with (?:anything|something|other|more)\b)[a-z][^.!?\n]{0,80}\b(?:I|we) (?:can|could)\b|\b(?:would|'d) like me to\b[^.!?\n]{1,160}\b(?:let me know|tell me)\b|\bif you(?:'d)? (?:want|like|prefer)\b(?:[^.!?\n]|\.(?=\w)|(?<=\be\.g|\bi\.e)\.){1,160}\b(?:tell me|let me know)\b[^.!?\n]{0,120}\b(?:and|then) (?:I|we)(?:'ll| will)\b|\blet me know (?:if|whether)\b[^.?!\n]{0,160}\bor (?:if )?you(?:'d| would)? (?:rather|prefer|like|want)\b/i },
   // Clipped "want me to" after a clause: "… (not barnaby-app), want me to go fix it there?" (permission.clipped reads it after
   // a sentence or a dash only).
-  { id: "permission.comma-want", group: "permission", scope: "ending", pattern: /,\s+want me to\b[^?\n]{0,200}\?/i },
   // A list of questions under a line that names them ("Open Questions:", "A few focused questions to lock down …:",
   // "Decisions needed:") with a question among its first three items.
   { id: "permission.questions", group: "permission", scope: "ending", pattern: /(?:^|\n)\W{0,4}(?:(?:open|outstanding|remaining|clarifying|follow-?up|key|quick|focused|final|a few|some|a couple of|two|three|four|five)\s+(?:[\w-]+\s+){0,2})?(?:questions?|decisions?(?! (?:made|taken)\b))\b[^\n]{0,100}:[^\S\n]*\n(?:[^\n]{0,400}\n){0,2}[^?\n]{0,400}\?/i },
@@ -527,7 +527,10 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   { id: "permission.which-want", group: "permission", scope: "ending", pattern: /\bwhich (?:one |option )?(?:do|would) you (?:want|like|pick|choose|go with)\b[^?\n]{0,120}\?|\b(?:does|do) (?:this|that|it|these|those)(?: [\w-]+)? (?:land|click|make sense|feel right)\b[^?\n]{0,160}\?/i },
   // A clipped offer of the next commit or change: "Want them as their own commit, or folded into the website commit?",
   // "want this as its own commit alongside the four from before?", "Want me plan implementation …?" (the "to" dropped).
-  { id: "permission.want-it", group: "permission", scope: "ending", pattern: /(?:^|[.!?]\s+|\s[—–-]\s+)want (?:this|these|them|it|that|those)\b[^?\n]{0,160}\?|(?:^|[.!?]\s+)want me (?!to\b)[a-z]+\b[^?\n]{0,200}\?/i },
+  // "Do you" elided: a clause that opens with "want this/them/it …", "want me <verb>" or, after a comma, "want me to …" and
+  // ends in a question mark (0252: one row for what were want-it and comma-want; "Want me to …?" at a sentence start stays
+  // permission.clipped's).
+  { id: "permission.want-it", group: "permission", scope: "ending", pattern: /(?:^|[.!?]\s+|\s[—–-]\s+)want (?:us|this|these|them|it|that|those)\b[^?\n]{0,200}\?|(?:^|[.!?]\s+)want me (?!to\b)[a-z]+\b[^?\n]{0,200}\?|,\s+want (?:me|us|this|these|them|it|that|those)\b[^?\n]{0,200}\?/i },
   // Named further work on the person's time: "Happy to refresh the README … whenever you want it" ("You're ready to commit
   // these changes whenever you'd like" hands the person their own step: only the agent's "happy/glad to"); an invitation to name
   // what to adjust: "Take a look and tell me what's off"; a listing's prompt for the next pick: "Reply with a number to view
@@ -556,8 +559,6 @@ export const REPORT_PATTERNS: readonly ReportPattern[] = [
   // A step left because the agent would not force it (docs/decisions/0204): "pnpm … aborted without a TTY, so I did not force
   // it", "… refused in a non-interactive shell. I did not force it because this was research".
   { id: "unfinished.not-forced", group: "unfinished", scope: "clause", holds: notAfterIf, pattern: /\b(?:I|we) (?:did not|didn't) force (?:it|that|this|the (?:install|reinstall|check|test|run))\b/i },
-  // A bare approval question closing a proposal (docs/decisions/0204): "… No automated tests — … would be flaky. Good?"
-  { id: "permission.good", group: "permission", scope: "ending", pattern: /(?:^|[.!?)]\s+)(?:good|ok|okay|fine|right)\?\s*$/i },
   // A finished act said noun first (docs/decisions/0203): "Merge committed as 932a360.", "Fix pushed to main" (as "Commit landed as").
   { id: "complete.noun-committed", group: "complete", scope: "claim", pattern: /^\W*(?:the )?(?:merge|commit|change|fix|rebase|revert|patch|branch)(?:e?s)? (?:committed|pushed|merged|applied) (?:as|to|in|at|on)\b/i },
   // --- Round 9 (docs/decisions/0220–0222) -----------------------------------------------------------------------------
