@@ -12,6 +12,7 @@
  * "claude-terminal" (Claude Code's terminal transcripts, saved with /export or copied from the terminal, at HEAD),
  * "claude-jsonl" (Claude Code session JSONL files at HEAD, `files` a regular expression over the path).
  */
+import { resolve } from "node:path";
 import { machineOutput, outsideFences, writeCandidates } from "./split11-candidates.ts";
 
 const ENGLISH_WORDS = new Set(["the", "and", "to", "of", "is", "are", "was", "for", "with", "it", "this", "that", "you", "be", "not", "as", "at", "by", "from", "have", "has", "can", "will", "now", "all", "or", "an", "i", "so", "if", "but", "which", "what", "there", "should", "would", "into", "when", "your", "we"]);
@@ -32,4 +33,10 @@ export function clientError(text: string): boolean {
   return /^(API Error\b|Prompt is too long|Credit balance is too low|Request timed out|Error: )/.test(text.trimStart());
 }
 
-writeCandidates("split12-candidates.ts", (text) => !machineOutput(text) && english(text) && !clientError(text));
+/** Split 12's form rules whole (0240): split 11's (a reply that is one JSON document is machine output) and the two above. */
+export function split12Form(text: string): boolean {
+  return !machineOutput(text) && english(text) && !clientError(text);
+}
+
+// Run as a command, not when split13-candidates.ts imports the form rules.
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === import.meta.filename) writeCandidates("split12-candidates.ts", split12Form);
