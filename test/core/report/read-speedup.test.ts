@@ -36,7 +36,7 @@ describe("the reader after its speed-up", () => {
   });
 
   it("reads every labelled reply, and the benchmark's inputs, as before", () => {
-    // A sealed split stays sealed until its look (split 12 now, 0240): the reader does not run on it here.
+    // A sealed split stays sealed until its look (none since split 12's look, 0244): the reader does not run on it here.
     const replies = withoutSealed(loadLabelledReplies());
     expect(replies.length).toBeGreaterThanOrEqual(848);
     for (const reply of replies) same(reply.text);

@@ -23,7 +23,7 @@ function filler(chars: number): string {
 }
 
 describe("every labelled reply is read whole", () => {
-  // A sealed split stays sealed until its look (split 12 now, 0240): the analyzer does not run on it here.
+  // A sealed split stays sealed until its look (none since split 12's look, 0244): the analyzer does not run on it here.
   const replies = withoutSealed(loadLabelledReplies());
 
   it("fits the windows: the longest is under WINDOW_HEAD + WINDOW_TAIL", () => {
