@@ -20,27 +20,22 @@ const DISPUTED_FILES = [
 
 const second = loadSplit1Relabels();
 const split = committedSplit(SPLIT_1);
-const { third, current, labels, disputed, verdicts, adjudicated, settled } = thirdLabellingInputs({
+const inputs = thirdLabellingInputs({
   thirdFile: "relabel-split1-third.yaml",
   changes: ADJUDICATED,
   second,
   split,
   files: DISPUTED_FILES,
 });
+const { third, labels, disputed, settled } = inputs;
 
 describe("the third labelling of split 1's disputed replies", () => {
   thirdLabellingTests({
+    ...inputs,
     split: "split-1",
     sources: "first = labels.yaml, second = relabel-split1.yaml, third = relabel-split1-third.yaml",
     replies: "seven replies",
-    files: DISPUTED_FILES,
-    third,
-    verdicts,
-    adjudicated,
-    settled,
-    current,
     changesName: "ADJUDICATED",
-    changes: ADJUDICATED,
     pinned: { majority: MAJORITY, changesLabelsYaml: CHANGES_LABELS_YAML, thirdAgainstBoth: [] },
   });
 

@@ -20,27 +20,22 @@ const DISPUTED_FILES = [
 
 const second = loadSplit10Relabels();
 const split = split10Names();
-const { third, current, labels, disputed, verdicts, adjudicated, settled } = thirdLabellingInputs({
+const inputs = thirdLabellingInputs({
   thirdFile: "relabel-split10-third.yaml",
   changes: SPLIT10_ADJUDICATED,
   second,
   split,
   files: DISPUTED_FILES,
 });
+const { third, labels, disputed, settled } = inputs;
 
 describe("the third labelling of split 10's disputed replies", () => {
   thirdLabellingTests({
+    ...inputs,
     split: "split-10",
     sources: "first = labels.yaml, second = relabel-split10.yaml, third = relabel-split10-third.yaml",
     replies: "four replies",
-    files: DISPUTED_FILES,
-    third,
-    verdicts,
-    adjudicated,
-    settled,
-    current,
     changesName: "SPLIT10_ADJUDICATED",
-    changes: SPLIT10_ADJUDICATED,
     pinned: { majority: MAJORITY, changesLabelsYaml: CHANGES_LABELS_YAML, thirdAgainstBoth: THIRD_AGAINST_BOTH },
   });
 

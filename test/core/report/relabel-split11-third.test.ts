@@ -24,27 +24,22 @@ const DISPUTED_FILES = [
 
 const second = loadSplit11Relabels();
 const split = split11Names();
-const { third, current, labels, disputed, verdicts, adjudicated, settled } = thirdLabellingInputs({
+const inputs = thirdLabellingInputs({
   thirdFile: "relabel-split11-third.yaml",
   changes: SPLIT11_ADJUDICATED,
   second,
   split,
   files: DISPUTED_FILES,
 });
+const { third, labels, disputed, settled } = inputs;
 
 describe("the third labelling of split 11's disputed replies", () => {
   thirdLabellingTests({
+    ...inputs,
     split: "split-11",
     sources: "first = labels.yaml, second = relabel-split11.yaml, third = relabel-split11-third.yaml",
     replies: "seven replies",
-    files: DISPUTED_FILES,
-    third,
-    verdicts,
-    adjudicated,
-    settled,
-    current,
     changesName: "SPLIT11_ADJUDICATED",
-    changes: SPLIT11_ADJUDICATED,
     pinned: { majority: MAJORITY, changesLabelsYaml: CHANGES_LABELS_YAML, thirdAgainstBoth: THIRD_AGAINST_BOTH },
   });
 

@@ -25,27 +25,22 @@ const DISPUTED_FILES = [
 
 const second = loadSplit12Relabels();
 const split = split12Names();
-const { third, current, labels, disputed, verdicts, adjudicated, settled } = thirdLabellingInputs({
+const inputs = thirdLabellingInputs({
   thirdFile: "relabel-split12-third.yaml",
   changes: SPLIT12_ADJUDICATED,
   second,
   split,
   files: DISPUTED_FILES,
 });
+const { third, labels, disputed, settled } = inputs;
 
 describe("the third labelling of split 12's disputed replies", () => {
   thirdLabellingTests({
+    ...inputs,
     split: "split-12",
     sources: "first = labels.yaml, second = relabel-split12.yaml, third = relabel-split12-third.yaml",
     replies: "eight replies",
-    files: DISPUTED_FILES,
-    third,
-    verdicts,
-    adjudicated,
-    settled,
-    current,
     changesName: "SPLIT12_ADJUDICATED",
-    changes: SPLIT12_ADJUDICATED,
     pinned: { majority: MAJORITY, changesLabelsYaml: CHANGES_LABELS_YAML, thirdAgainstBoth: THIRD_AGAINST_BOTH },
   });
 

@@ -27,27 +27,22 @@ const DISPUTED_FILES = [...new Set(DISPUTED_FIELDS.map((entry) => entry.split(" 
 
 const second = { ...loadSplit8Relabels(), ...loadSplit8RestRelabels() };
 const split = split8Pool();
-const { third, current, labels, disputed, verdicts, adjudicated, settled } = thirdLabellingInputs({
+const inputs = thirdLabellingInputs({
   thirdFile: "relabel-split8-third.yaml",
   changes: SPLIT8_ADJUDICATED,
   second,
   split,
   files: DISPUTED_FILES,
 });
+const { third, labels, disputed, settled } = inputs;
 
 describe("the third labelling of split 8's disputed replies", () => {
   thirdLabellingTests({
+    ...inputs,
     split: "split-8",
     sources: "first = labels.yaml, second = relabel-split8(-rest).yaml, third = relabel-split8-third.yaml",
     replies: "five replies",
-    files: DISPUTED_FILES,
-    third,
-    verdicts,
-    adjudicated,
-    settled,
-    current,
     changesName: "SPLIT8_ADJUDICATED",
-    changes: SPLIT8_ADJUDICATED,
     pinned: { majority: MAJORITY, changesLabelsYaml: CHANGES_LABELS_YAML, thirdAgainstBoth: THIRD_AGAINST_BOTH },
   });
 

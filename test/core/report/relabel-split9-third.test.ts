@@ -30,27 +30,22 @@ const DISPUTED_FILES = [...new Set(DISPUTED_FIELDS.map((entry) => entry.split(" 
 
 const second = loadSplit9Relabels();
 const split = committedSplit(SPLIT_9);
-const { third, current, labels, disputed, verdicts, adjudicated, settled } = thirdLabellingInputs({
+const inputs = thirdLabellingInputs({
   thirdFile: "relabel-split9-third.yaml",
   changes: SPLIT9_ADJUDICATED,
   second,
   split,
   files: DISPUTED_FILES,
 });
+const { third, labels, disputed, settled } = inputs;
 
 describe("the third labelling of split 9's disputed replies", () => {
   thirdLabellingTests({
+    ...inputs,
     split: "split-9",
     sources: "first = labels.yaml, second = relabel-split9.yaml, third = relabel-split9-third.yaml",
     replies: "eight replies",
-    files: DISPUTED_FILES,
-    third,
-    verdicts,
-    adjudicated,
-    settled,
-    current,
     changesName: "SPLIT9_ADJUDICATED",
-    changes: SPLIT9_ADJUDICATED,
     pinned: { majority: MAJORITY, changesLabelsYaml: CHANGES_LABELS_YAML, thirdAgainstBoth: THIRD_AGAINST_BOTH },
   });
 

@@ -95,5 +95,5 @@ export function thirdLabellingInputs(s: ThirdLabellingSources) {
   const labels = firstLabelling(current, s.changes);
   const disputed = disagreements(s.split, labels, s.second);
   const { verdicts, adjudicated, settled } = adjudicate(disputed, labels, s.second, third, s.files);
-  return { third, current, labels, disputed, verdicts, adjudicated, settled };
+  return { files: s.files, changes: s.changes, third, current, labels, disputed, verdicts, adjudicated, settled };
 }
