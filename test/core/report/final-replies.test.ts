@@ -2,7 +2,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BOOLEAN_FIELDS, type BooleanField, allHeldOut, analyzeReply, loadLabelledReplies, portions, renderAccuracyModule, renderMetricsSection, replyFiles, score } from "./labelled.ts";
-import { labellerAsReader } from "./labeller-as-reader.ts";
+import { agreementLines, labellerAsReader } from "./labeller-as-reader.ts";
 import { HELD_OUT_SPLITS, RETIRED_SPLITS, committedSplit, splitFiles, withoutSealed } from "./split.ts";
 
 // The held-out splits (docs/decisions/0090, 0121, 0123, 0139) are scored here but never shown while patterns are
@@ -114,7 +114,7 @@ describe("generated from the labels (held-out results: compared whole, never pri
   const read = (path: string): string => (existsSync(path) ? readFileSync(path, "utf8") : "");
 
   const metricsPath = join(import.meta.dirname, "../../../docs/metrics.md");
-  const section = renderMetricsSection(replies, heldOutFiles, labellerAsReader());
+  const section = renderMetricsSection(replies, heldOutFiles, agreementLines(labellerAsReader()));
   /** This section's text in the document: from its heading to the next `## ` heading. */
   const currentSection = (doc: string): string | null => {
     const start = doc.indexOf("## Final-report analysis\n");

@@ -6,7 +6,6 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { type FinalReportAnalysis, analyzeFinalReport } from "../../../src/core/report/analyze.ts";
-import type { ReaderRow } from "./labeller-as-reader.ts";
 import type { SplitFiles } from "./split.ts";
 
 export const REPLIES_DIR = join(import.meta.dirname, "../../../fixtures/final-replies");
@@ -196,30 +195,6 @@ const SPLIT_ABOUT: Readonly<Record<number, string>> = {
   12: "Claude Code, five projects, sealed until round 11's look",
 };
 
-/**
- * How well one labeller reads another (docs/decisions/0245): the blind second labelling scored as a reader against the
- * first, on the frozen split and pooled over every split labelled twice — the agreement any reader can expect with one
- * labelling, beside the analyzer's. Labels only.
- */
-function agreementLines(rows: readonly ReaderRow[]): string[] {
-  const first = rows.filter((row) => row.against === "first labelling" && (row.split === "pooled" || row.split.startsWith("1 ")));
-  if (first.length === 0) return [];
-  const fields = ["claimsComplete", "statesUnfinished", "givesReasonAndNext", "asksPermission"];
-  const cell = (t: { tp: number; fp: number; fn: number }) => `${f3(t.tp, t.tp + t.fp)} / ${f3(t.tp, t.tp + t.fn)}`;
-  return [
-    "Two labellers' agreement, for scale (docs/decisions/0245, labels only): a blind second labelling scored as if it were",
-    "the analyzer, against the first labelling (before any majority). A reader cannot be expected to agree with one labelling",
-    "much better than a second careful person does.",
-    "",
-    `| second labeller against the first | ${fields.map((field) => `\`${field}\` P / R`).join(" | ")} |`,
-    `|---|${fields.map(() => "---").join("|")}|`,
-    ...first.map((row) => `| ${row.split === "pooled" ? `pooled, the six twice-labelled splits (${row.replies})` : `split 1, the frozen split (${row.replies})`} | ${fields.map((field) => cell(row.fields[field] ?? { tp: 0, fp: 0, fn: 0 })).join(" | ")} |`),
-    "",
-  ];
-}
-
-const f3 = (a: number, b: number): string => (b === 0 ? "–" : (a / b).toFixed(3));
-
 /** Each held-out split's heading (number, size, what sets it apart) and its table, then a blank line. */
 function heldOutTables(splits: ReadonlyArray<[number: string, part: LabelledReply[], about: string]>): string[] {
   const realOf = (part: LabelledReply[]): number => part.filter((r) => r.origin === "real").length;
@@ -249,7 +224,7 @@ const RETIRED_NOTE: readonly string[] = [
 ];
 
 /** The `## Final-report analysis` section of docs/metrics.md, generated from the labels. */
-export function renderMetricsSection(replies: LabelledReply[], heldOut: readonly SplitFiles[], twoLabellers: readonly ReaderRow[] = []): string {
+export function renderMetricsSection(replies: LabelledReply[], heldOut: readonly SplitFiles[], twoLabellers: readonly string[] = []): string {
   const parts = portions(replies, heldOut);
   const { dev } = parts;
   const real = replies.filter((reply) => reply.origin === "real");
@@ -297,7 +272,7 @@ export function renderMetricsSection(replies: LabelledReply[], heldOut: readonly
     "The target is precision and recall ≥ 0.95 on the held-out splits for `claimsComplete`, `statesUnfinished`",
     "and `asksPermission`. Fields with few positives (`fillerEnding`, `givesReasonAndNext`) are rough.",
     "",
-    ...agreementLines(twoLabellers),
+    ...twoLabellers,
     "Known misses in the dev portion:",
     "",
     ...devMisses,

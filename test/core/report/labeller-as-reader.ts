@@ -89,3 +89,23 @@ export function labellerAsReader(): ReaderRow[] {
 const ratio = (a: number, b: number) => (b === 0 ? "–" : (a / b).toFixed(3));
 /** "P/R (TP/FP/FN)". */
 export const readerCell = (t: Tally) => `${ratio(t.tp, t.tp + t.fp)}/${ratio(t.tp, t.tp + t.fn)} (${t.tp}/${t.fp}/${t.fn})`;
+
+/**
+ * docs/metrics.md's lines on how well one labeller reads another (docs/decisions/0245): the blind second labelling scored
+ * as a reader against the first, on the frozen split and pooled over every split labelled twice — the agreement any
+ * reader can expect with one labelling, beside the analyzer's. Labels only.
+ */
+export function agreementLines(rows: readonly ReaderRow[]): string[] {
+  const first = rows.filter((row) => row.against === "first labelling" && (row.split === "pooled" || row.split.startsWith("1 ")));
+  const cell = (t: Tally) => `${ratio(t.tp, t.tp + t.fp)} / ${ratio(t.tp, t.tp + t.fn)}`;
+  return [
+    "Two labellers' agreement, for scale (docs/decisions/0245, labels only): a blind second labelling scored as if it were",
+    "the analyzer, against the first labelling (before any majority). A reader cannot be expected to agree with one labelling",
+    "much better than a second careful person does.",
+    "",
+    `| second labeller against the first | ${READER_FIELDS.map((field) => `\`${field}\` P / R`).join(" | ")} |`,
+    `|---|${READER_FIELDS.map(() => "---").join("|")}|`,
+    ...first.map((row) => `| ${row.split === "pooled" ? `pooled, the six twice-labelled splits (${row.replies})` : `split 1, the frozen split (${row.replies})`} | ${READER_FIELDS.map((field) => cell(row.fields[field] ?? { tp: 0, fp: 0, fn: 0 })).join(" | ")} |`),
+    "",
+  ];
+}
